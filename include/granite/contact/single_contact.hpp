@@ -1,0 +1,56 @@
+#pragma once
+// Single-contact problem (paper §3.2), contact frame (n, t, o):
+//   x* ∈ argmin ½ xᵀA x − xᵀb  s.t. ‖x_to‖ ≤ μ x_n,  a_nᵀx − b_n ≥ 0 ⊥ x_n ≥ 0,  a_nᵀx ≥ 0
+// with A SPD and a_n its first row. The post-impulse relative velocity is A x − b.
+// Every solver is a pure function (A, b, μ) -> impulse: no allocation, no global state.
+#include "granite/core/types.hpp"
+
+#include <string_view>
+
+namespace granite::contact {
+
+/// What the returned impulse represents.
+enum class ContactCase {
+  separating,    // b_n < 0 (or b_n ≤ 0 without friction): x = 0
+  frictionless,  // μ = 0 (or the frictionless model): x = (b_n/A_nn, 0, 0)
+  sticking,      // x = A⁻¹b lies in the cone: zero post-impulse slip
+  sliding,       // on the boundary of the conic section
+  degenerate,    // b_n = 0, μ > 0: Eq. (9) cases (point, ray, pair of rays)
+};
+std::string_view case_name(ContactCase c);
+
+struct Impulse {
+  Vec3 x;
+  ContactCase kind;
+};
+
+Impulse frictionless_impulse(const Mat3& A, const Vec3& b, double mu);
+/// The paper's analytic maximum-dissipation solution (Fig. 5, Eqs. 6–9, Appendix A).
+Impulse max_dissipation_impulse(const Mat3& A, const Vec3& b, double mu);
+/// The same model minimised by golden-section search over α (the pe approach).
+Impulse max_dissipation_golden_impulse(const Mat3& A, const Vec3& b, double mu, int iterations);
+/// Inelastic Coulomb contact, normal/tangential decoupling iterated to convergence.
+Impulse coulomb_impulse(const Mat3& A, const Vec3& b, double mu);
+/// Single-pass decoupling (pe's default ApproximateInelasticCoulombContactByDecoupling).
+Impulse coulomb_approx_impulse(const Mat3& A, const Vec3& b, double mu);
+
+/// The models selectable in a config / on the command line.
+enum class Model { frictionless, mdp, mdp_golden, coulomb, coulomb_approx };
+/// Parses "frictionless", "mdp", "mdp_golden", "coulomb", "coulomb_approx"; false if unknown.
+bool parse_model(std::string_view name, Model& model);
+std::string_view model_name(Model model);
+
+struct ModelSettings {
+  Model model = Model::mdp;
+  int golden_iterations = 20;
+};
+
+/// Dispatches to the selected model.
+Impulse solve(const ModelSettings& settings, const Mat3& A, const Vec3& b, double mu);
+
+/// ½ xᵀA x − xᵀb, the objective every model is compared on.
+inline double objective(const Mat3& A, const Vec3& b, const Vec3& x) {
+  return 0.5 * x.dot(A * x) - x.dot(b);
+}
+
+} // namespace granite::contact
