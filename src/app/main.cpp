@@ -1,1 +1,43 @@
-int main() { return 0; }
+// granite — command-line entry point: dispatches to the sub-commands in src/app/cmd_*.cpp.
+#include "commands.hpp"
+
+#include "granite/core/error.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: granite COMMAND [OPTIONS]\n"
+    "\n"
+    "Granite simulates dense granular flows of rigid particles with hard contacts\n"
+    "(non-smooth contact dynamics, maximum-dissipation friction), in parallel with MPI.\n"
+    "\n"
+    "commands:\n"
+    "  run CONFIG [--set KEY=VALUE ...] [--output DIR]   run a scenario (under mpiexec for MPI)\n"
+    "  check CONFIG [--set KEY=VALUE ...] [--schema]     validate and print the resolved config\n"
+    "  contact --model NAME                              solve single-contact problems (JSON Lines)\n"
+    "  version                                           version, commit, compiler, MPI, HDF5\n"
+    "\n"
+    "`granite COMMAND --help` describes each command; docs/config.md lists every config key.\n";
+
+} // namespace
+
+int main(int argc, char** argv) {
+  using namespace granite::app;
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? granite::kInputErrorExit : 0;
+  }
+  const std::string_view command = argv[1];
+  const Args args(argv + 2, argv + argc);
+  if (command == "run") return run_command(args);
+  if (command == "check") return check_command(args);
+  if (command == "version" || command == "--version") return version_command(args);
+  if (command == "contact") return contact_command(args);
+  std::fprintf(stderr, "granite: unknown command '%s' (expected run, check, contact or version; "
+                       "see granite --help)\n", argv[1]);
+  return granite::kInputErrorExit;
+}

@@ -1,0 +1,78 @@
+#pragma once
+// Global bodies: obstacles and walls every process knows, with infinite mass. Each is a
+// single primitive or a union of primitives (half-space, box, finite capped cylinder), static
+// or kinematic with a prescribed linear velocity (e.g. the channel's inflow piston). The
+// integrator translates kinematic bodies by dt * velocity each step; they never rotate.
+//
+// Geometry is stored in world coordinates at the body's current position; move() shifts it.
+#include "granite/body/material.hpp"
+#include "granite/core/types.hpp"
+
+#include <variant>
+#include <vector>
+
+namespace granite::body {
+
+/// The solid half-space {x : (x - point)·normal <= 0}; particles live on the side the unit
+/// `normal` points to (the "outward" normal of the wall).
+struct HalfSpace {
+  Vec3 point = Vec3::Zero();
+  Vec3 normal = Vec3::UnitZ();
+};
+
+/// A solid box: centre, half-extents along its own axes, orientation (body -> world).
+struct Box {
+  Vec3 center = Vec3::Zero();
+  Vec3 half_extents = Vec3::Ones();
+  Quat orientation = Quat::Identity();
+};
+
+/// A solid finite cylinder with flat caps: centre, unit axis, radius, half-length along axis.
+struct Cylinder {
+  Vec3 center = Vec3::Zero();
+  Vec3 axis = Vec3::UnitZ();
+  double radius = 1.0;
+  double half_length = 1.0;
+};
+
+using Primitive = std::variant<HalfSpace, Box, Cylinder>;
+
+/// Signed distance from a point to the primitive's surface (negative inside the solid).
+double signed_distance(const Primitive& primitive, const Vec3& x);
+/// Translates a primitive by d.
+void translate(Primitive& primitive, const Vec3& d);
+
+/// One global body: one primitive, or the union of several (contacts on a member's surface
+/// that lie inside another member are internal and not reported).
+struct GlobalBody {
+  std::vector<Primitive> parts;
+  Vec3 velocity = Vec3::Zero();  // prescribed; zero for static bodies
+  MaterialIndex material = 0;
+  BodyId id = -1;                // informational (e.g. for output); not used by the engine
+  bool is_union() const { return parts.size() > 1; }
+};
+
+class GlobalBodies {
+public:
+  /// Adds a body (single primitive or union) and returns its index. Normalises the half-space
+  /// normal and cylinder axis; throws InputError for degenerate geometry (zero normal/axis,
+  /// non-positive extents/radius/half-length, empty union).
+  std::size_t add(GlobalBody body);
+  std::size_t add(const Primitive& primitive, MaterialIndex material,
+                  const Vec3& velocity = Vec3::Zero());
+
+  std::size_t size() const { return bodies_.size(); }
+  const GlobalBody& operator[](std::size_t i) const { return bodies_[i]; }
+  GlobalBody& operator[](std::size_t i) { return bodies_[i]; }
+
+  /// Moves body i by d (e.g. to reset the inflow piston); set_velocity changes its motion.
+  void move(std::size_t i, const Vec3& d);
+  void set_velocity(std::size_t i, const Vec3& v) { bodies_[i].velocity = v; }
+  /// Advances every kinematic body by dt * velocity (called by the integrator).
+  void advance(double dt);
+
+private:
+  std::vector<GlobalBody> bodies_;
+};
+
+} // namespace granite::body

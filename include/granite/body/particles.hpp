@@ -1,0 +1,87 @@
+#pragma once
+// Particle storage as a structure of arrays (one std::vector per attribute, all of length
+// size()). Index i is the dense position of a body in this process; BodyId is its stable,
+// globally unique identifier. Removing bodies compacts the arrays preserving the order of the
+// survivors, so indices change but ids never do.
+//
+// Every particle's contact shape is a sphere of `radius`. Its mass properties are general:
+// a full body-frame inertia tensor I0, with the world-frame tensor I = R I0 R^T (R from the
+// orientation) used by the integrator and by the Delassus blocks.
+#include "granite/body/material.hpp"
+#include "granite/core/types.hpp"
+
+#include <functional>
+#include <vector>
+
+namespace granite::body {
+
+/// Everything needed to create one particle. Fields left at their defaults get sensible values
+/// (id auto-assigned, identity orientation, zero velocities).
+struct ParticleInit {
+  BodyId id = -1;  // -1: assign the next free id (one larger than every id seen so far)
+  Vec3 position = Vec3::Zero();
+  Quat orientation = Quat::Identity();
+  Vec3 velocity = Vec3::Zero();
+  Vec3 angular_velocity = Vec3::Zero();  // world frame
+  double radius = 0.0;                    // contact sphere radius, > 0
+  double mass = 0.0;                      // > 0
+  Mat3 body_inertia = Mat3::Identity();   // body-frame inertia tensor I0, SPD
+  MaterialIndex material = 0;
+};
+
+/// Mass of a homogeneous sphere: rho * 4/3 pi r^3.
+double sphere_mass(double density, double radius);
+/// Body-frame inertia of a homogeneous sphere: 2/5 m r^2 E.
+Mat3 sphere_inertia(double mass, double radius);
+
+class Particles {
+public:
+  /// Adds a body; returns its id. Throws InputError on non-positive radius/mass or a
+  /// duplicate explicit id is NOT checked (ids are the caller's responsibility when given).
+  BodyId add(const ParticleInit& init);
+  /// Adds a homogeneous sphere of the given material (mass and inertia from its density).
+  BodyId add_sphere(const MaterialTable& materials, MaterialIndex material, const Vec3& position,
+                    double radius, const Vec3& velocity = Vec3::Zero(), BodyId id = -1);
+
+  /// Removes every body for which predicate(index) is true; returns how many were removed.
+  /// The predicate sees the arrays before any removal. Order of survivors is preserved.
+  std::size_t remove_if(const std::function<bool(std::size_t index)>& predicate);
+  void clear();
+  void reserve(std::size_t n);
+
+  std::size_t size() const { return id.size(); }
+  bool empty() const { return id.empty(); }
+  /// Index of the body with this id, or -1 (linear search; for tests and tools, not hot paths).
+  std::ptrdiff_t find(BodyId body) const;
+  /// The largest radius currently stored (0 if empty).
+  double max_radius() const;
+
+  /// World-frame inertia I = R I0 R^T and its inverse R I0^-1 R^T.
+  Mat3 world_inertia(std::size_t i) const;
+  Mat3 world_inverse_inertia(std::size_t i) const;
+  /// Translational + rotational kinetic energy of body i: ½ m v² + ½ ωᵀ I ω.
+  double kinetic_energy(std::size_t i) const;
+  double total_kinetic_energy() const;
+  /// Angular momentum about the body's centre, I ω (world frame).
+  Vec3 angular_momentum(std::size_t i) const { return world_inertia(i) * angular_velocity[i]; }
+
+  // --- the arrays (public: the engine's kernels work on them directly) -------------------
+  std::vector<BodyId> id;
+  std::vector<Vec3> position;
+  std::vector<Quat> orientation;
+  std::vector<Vec3> velocity;
+  std::vector<Vec3> angular_velocity;   // world frame
+  std::vector<Vec3> force;              // constant external force besides gravity (N), user-set
+  std::vector<Vec3> torque;             // constant external torque (N m, world frame), user-set
+  std::vector<double> mass;
+  std::vector<double> inverse_mass;
+  std::vector<Mat3> body_inertia;          // I0
+  std::vector<Mat3> inverse_body_inertia;  // I0^-1
+  std::vector<double> radius;
+  std::vector<MaterialIndex> material;
+
+private:
+  BodyId next_id_ = 0;
+};
+
+} // namespace granite::body

@@ -1,0 +1,42 @@
+#pragma once
+// The contacts found by detection, stored as arrays indexed by contact j.
+//
+// body1[j] is a particle index. body2[j] is a particle index when < num_particles, and the
+// global body (body2[j] - num_particles) otherwise. The normal n points from body 2 to body 1
+// so that a positive normal impulse pushes body 1 away from body 2. gap[j] is the signed gap
+// ξ (negative = penetration). (n, t, o) is a right-handed orthonormal contact frame.
+#include "granite/core/types.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace granite::collision {
+
+using BodyIndex = std::uint32_t;
+
+struct ContactList {
+  std::size_t num_particles = 0;  // the particle count at detection time (see body2)
+
+  std::vector<BodyIndex> body1;
+  std::vector<BodyIndex> body2;
+  std::vector<Vec3> point;
+  std::vector<Vec3> normal;
+  std::vector<Vec3> tangent;    // t
+  std::vector<Vec3> bitangent;  // o = n × t
+  std::vector<double> gap;
+  std::vector<double> friction;  // μ of the pair
+
+  std::size_t size() const { return body1.size(); }
+  bool involves_global(std::size_t j) const { return body2[j] >= num_particles; }
+  std::size_t global_index(std::size_t j) const { return body2[j] - num_particles; }
+  /// Empties the list but keeps the capacity (no per-step reallocation).
+  void clear();
+  void push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, const Vec3& n, double gap_value,
+                 double mu);
+};
+
+/// Right-handed orthonormal tangent pair for a unit normal: t ⊥ n built from the coordinate
+/// axis least aligned with n, o = n × t. Deterministic (depends only on n).
+void tangent_frame(const Vec3& n, Vec3& t, Vec3& o);
+
+} // namespace granite::collision

@@ -1,0 +1,70 @@
+#pragma once
+// Linked-cell broad phase (O(N)): particles are binned into a uniform grid whose cell edge is
+// at least the largest particle diameter plus the contact threshold, so every pair within
+// reach lies in the same or a neighbouring cell. Buffers are reused across calls.
+#include "granite/core/types.hpp"
+
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace granite::collision {
+
+class LinkedCells {
+public:
+  /// Bins the positions. cell_size must be > 0; the grid covers the positions' bounding box
+  /// (cells are enlarged if the grid would have more than ~2 cells per particle).
+  void build(const std::vector<Vec3>& positions, double cell_size);
+
+  /// Calls visit(i, j) once for every unordered pair of particles in the same or
+  /// adjacent cells (each candidate pair exactly once; i != j, order of i, j unspecified).
+  template <class Visit> void for_each_candidate_pair(Visit&& visit) const;
+
+  double cell_size() const { return cell_size_; }
+  const std::array<std::int64_t, 3>& dims() const { return dims_; }
+
+private:
+  std::int64_t cell_of(const Vec3& x) const;
+
+  double cell_size_ = 0.0;
+  Vec3 origin_ = Vec3::Zero();
+  std::array<std::int64_t, 3> dims_{1, 1, 1};
+  std::vector<std::uint32_t> cell_start_;  // size cells+1, counting-sort offsets
+  std::vector<std::uint32_t> sorted_;      // particle indices grouped by cell
+  std::vector<std::uint32_t> cell_of_particle_;
+};
+
+/// Reference O(N²) pair search for tests: every pair with |x_i - x_j| < reach_i + reach_j.
+std::vector<std::pair<std::uint32_t, std::uint32_t>>
+brute_force_pairs(const std::vector<Vec3>& positions, const std::vector<double>& radius,
+                  double threshold);
+
+// --- implementation of the template ---------------------------------------------------------
+template <class Visit> void LinkedCells::for_each_candidate_pair(Visit&& visit) const {
+  const std::int64_t nx = dims_[0], ny = dims_[1], nz = dims_[2];
+  // Half stencil: the cell itself (pairs within it) plus 13 of its 26 neighbours.
+  static constexpr int kStencil[13][3] = {{1, 0, 0},  {-1, 1, 0}, {0, 1, 0},  {1, 1, 0},
+                                          {-1, -1, 1}, {0, -1, 1}, {1, -1, 1}, {-1, 0, 1},
+                                          {0, 0, 1},  {1, 0, 1},  {-1, 1, 1}, {0, 1, 1},
+                                          {1, 1, 1}};
+  for (std::int64_t z = 0; z < nz; ++z)
+    for (std::int64_t y = 0; y < ny; ++y)
+      for (std::int64_t x = 0; x < nx; ++x) {
+        const std::int64_t c = (z * ny + y) * nx + x;
+        const std::uint32_t begin = cell_start_[c], end = cell_start_[c + 1];
+        if (begin == end) continue;
+        for (std::uint32_t a = begin; a < end; ++a)
+          for (std::uint32_t b = a + 1; b < end; ++b) visit(sorted_[a], sorted_[b]);
+        for (const auto& s : kStencil) {
+          const std::int64_t xx = x + s[0], yy = y + s[1], zz = z + s[2];
+          if (xx < 0 || xx >= nx || yy < 0 || yy >= ny || zz >= nz) continue;
+          const std::int64_t d = (zz * ny + yy) * nx + xx;
+          const std::uint32_t dbegin = cell_start_[d], dend = cell_start_[d + 1];
+          for (std::uint32_t a = begin; a < end; ++a)
+            for (std::uint32_t b = dbegin; b < dend; ++b) visit(sorted_[a], sorted_[b]);
+        }
+      }
+}
+
+} // namespace granite::collision

@@ -1,0 +1,38 @@
+#pragma once
+// Analytic narrow phase: one pure function per shape pair, sphere (body 1) against the other
+// shape (body 2). Each fills a ContactGeometry and returns true if the signed gap is below
+// `threshold` (threshold >= 0; 0 reports touching and penetrating pairs only).
+//
+// Conventions for every pair: normal n is a unit vector from body 2 to body 1; gap ξ is the
+// signed distance between the surfaces along n (negative = penetration); point is midway
+// between the two surface points, i.e. the surface point of body 2 plus n ξ/2.
+#include "granite/body/global_body.hpp"
+#include "granite/core/types.hpp"
+
+namespace granite::collision {
+
+struct ContactGeometry {
+  Vec3 point;
+  Vec3 normal;
+  double gap;
+};
+
+bool sphere_sphere(const Vec3& x1, double r1, const Vec3& x2, double r2, double threshold,
+                   ContactGeometry& out);
+bool sphere_half_space(const Vec3& x, double r, const body::HalfSpace& plane, double threshold,
+                       ContactGeometry& out);
+bool sphere_box(const Vec3& x, double r, const body::Box& box, double threshold,
+                ContactGeometry& out);
+bool sphere_cylinder(const Vec3& x, double r, const body::Cylinder& cylinder, double threshold,
+                     ContactGeometry& out);
+/// Dispatch over the primitive kind.
+bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive,
+                      double threshold, ContactGeometry& out);
+
+/// Sphere against a global body (single primitive or union). Writes up to `capacity` contacts
+/// (one per member whose surface is within threshold and whose contact point is not buried
+/// inside another member) and returns their number.
+std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body,
+                          double threshold, ContactGeometry* out, std::size_t capacity);
+
+} // namespace granite::collision

@@ -1,0 +1,23 @@
+#pragma once
+// Loading a scenario file: YAML parse, command-line overrides, schema validation with
+// defaults filled in, and the checks that involve several keys.
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <vector>
+
+namespace granite::config {
+
+struct ScenarioConfig {
+  std::string file;     // as given on the command line
+  YAML::Node resolved;  // validated, every default filled in
+};
+
+/// Throws InputError with one line naming the file, line/column, key path and expectation.
+/// `overrides` are "key.path=value" strings (list entries by index: materials.0.friction=0.3).
+ScenarioConfig load_scenario(const std::string& path, const std::vector<std::string>& overrides);
+
+/// The resolved configuration as YAML text (what `granite check` prints and runs record).
+std::string to_text(const YAML::Node& resolved);
+
+} // namespace granite::config

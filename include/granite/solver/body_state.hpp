@@ -1,0 +1,32 @@
+#pragma once
+// Per-body velocity state of the contact solver, one entry per particle followed by one per
+// global body (infinite mass: zero inverse mass and inertia, prescribed velocity), so that the
+// relaxation needs no branch on the body kind.
+//
+// v, w are the velocities the bodies would have at t + dt without contacts (explicit part of
+// §3.1): v + dt f/m and ω + I⁻¹ dt (τ − ω × Iω). dv, dw accumulate the velocity corrections of
+// all contact impulses, so the end-of-step velocities are v + dv and w + dw.
+#include "granite/body/global_body.hpp"
+#include "granite/body/particles.hpp"
+#include "granite/core/types.hpp"
+
+#include <vector>
+
+namespace granite::solver {
+
+struct BodyState {
+  Vec3 v;
+  Vec3 w;
+  Vec3 dv;
+  Vec3 dw;
+  double inverse_mass;
+  Mat3 inverse_inertia;  // world frame, R I0⁻¹ Rᵀ
+};
+
+/// Fills `states` (resized to particles + globals, capacity reused) with the predicted
+/// velocities under gravity and the particles' external forces/torques, including the
+/// gyroscopic term −dt ω×Iω, and zero corrections.
+void predict_velocities(const body::Particles& particles, const body::GlobalBodies& globals,
+                        const Vec3& gravity, double dt, std::vector<BodyState>& states);
+
+} // namespace granite::solver

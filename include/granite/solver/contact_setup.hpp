@@ -1,0 +1,29 @@
+#pragma once
+// Contact setup (paper §3.1): per contact the frame Q = [n t o], lever arms, the Delassus
+// diagonal block A_jj (Eq. 2), the Signorini gap term and μ, packed for the relaxation sweep.
+#include "granite/collision/contact.hpp"
+#include "granite/solver/body_state.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace granite::solver {
+
+struct SolverContact {
+  Mat3 frame;      // columns n, t, o (world frame)
+  Mat3 A;          // Delassus diagonal block in the contact frame
+  Vec3 r1;         // contact point − centre of body 1
+  Vec3 r2;         // contact point − centre of body 2 (for a global body: any point, see below)
+  double gap_term; // ε min(0, ξ/dt) + max(0, ξ/dt)
+  double mu;
+  std::uint32_t body1;  // index into the BodyState array
+  std::uint32_t body2;  // index into the BodyState array (particles first, then global bodies)
+};
+
+/// Builds one SolverContact per detected contact. Global bodies only translate, so their
+/// velocity is the same at every point and r2 is irrelevant (set to zero).
+void setup_contacts(const collision::ContactList& contacts, const body::Particles& particles,
+                    const std::vector<BodyState>& states, double dt, double epsilon,
+                    std::vector<SolverContact>& out);
+
+} // namespace granite::solver

@@ -1,0 +1,29 @@
+#pragma once
+// Contact-frame quantities of paper §3.1: the Delassus diagonal block (Eq. 2) and the gap term
+// of the discrete Signorini condition with error reduction ε.
+#include "granite/core/types.hpp"
+
+namespace granite::solver {
+
+/// [r]×, the matrix with [r]× a = r × a.
+Mat3 cross_matrix(const Vec3& r);
+
+/// Contribution of one body to the Delassus block in world coordinates:
+/// m⁻¹E − [r]× I⁻¹ [r]× (Eq. 2), r from the body's centre to the contact point.
+Mat3 body_delassus(double inverse_mass, const Mat3& inverse_inertia, const Vec3& r);
+
+/// A_jj = Qᵀ (Σ_bodies m⁻¹E − [r]× I⁻¹ [r]×) Q with Q = [n t o] (Eq. 2): maps a contact-frame
+/// impulse (+ on body 1, − on body 2) to the change of the contact-frame relative velocity
+/// u = v1 + ω1×r1 − v2 − ω2×r2. A body of infinite mass contributes nothing (pass zeros).
+Mat3 delassus_diagonal(const Mat3& frame, double inverse_mass1, const Mat3& inverse_inertia1,
+                       const Vec3& r1, double inverse_mass2, const Mat3& inverse_inertia2,
+                       const Vec3& r2);
+
+/// Gap term of the discrete Signorini condition ξ/dt + δv'_n ≥ 0 (§3.1):
+/// g = ε min(0, ξ/dt) + max(0, ξ/dt), ε ∈ [0, 1]. The right-hand side gets b_n = −(u_n + g).
+inline double signorini_gap_term(double gap, double dt, double epsilon) {
+  const double rate = gap / dt;
+  return rate < 0.0 ? epsilon * rate : rate;
+}
+
+} // namespace granite::solver

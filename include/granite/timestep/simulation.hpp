@@ -1,0 +1,96 @@
+#pragma once
+// The single-process step loop: detection -> setup -> relaxation -> integration, each phase
+// timed in PhaseTimers.
+//
+// Usage:
+//   granite::timestep::Simulation sim;
+//   auto glass = sim.materials().add({2650.0, 0.5});            // density, μ
+//   sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, glass);
+//   sim.particles().add_sphere(sim.materials(), glass, {0, 0, 1e-3}, 0.235e-3);
+//   auto& p = sim.parameters(); p.dt = 1e-5; p.gravity = {0, 0, -9.81}; p.model.model = Model::mdp;
+//   for (int s = 0; s < 1000; ++s) { const auto& st = sim.step(); ... }
+//   std::cout << timestep::timing_breakdown(sim.timers());
+//
+// Everything is owned by the Simulation and accessible by reference between steps: add or
+// remove particles, move the piston (globals().move(i, d)), change parameters.
+#include "granite/body/global_body.hpp"
+#include "granite/body/material.hpp"
+#include "granite/body/particles.hpp"
+#include "granite/collision/contact.hpp"
+#include "granite/collision/detection.hpp"
+#include "granite/contact/single_contact.hpp"
+#include "granite/core/timer.hpp"
+#include "granite/solver/body_state.hpp"
+#include "granite/solver/contact_setup.hpp"
+#include "granite/timestep/step_statistics.hpp"
+
+#include <functional>
+#include <vector>
+
+namespace granite::timestep {
+
+struct Parameters {
+  double dt = 1e-4;                  // s, > 0
+  Vec3 gravity = Vec3::Zero();       // m/s²
+  double contact_threshold = 0.0;    // m, >= 0: contacts with gap < threshold are detected
+  double error_reduction = 0.1;      // ε ∈ [0, 1]: fraction of a penetration removed per step
+  contact::ModelSettings model{};    // single-contact model (default mdp)
+  int max_sweeps = 100;              // >= 1
+  double tolerance = 1e-8;           // relative impulse change that ends the relaxation
+};
+
+class Simulation {
+public:
+  Simulation() = default;
+  explicit Simulation(const Parameters& parameters) : parameters_(parameters) {}
+
+  Parameters& parameters() { return parameters_; }
+  const Parameters& parameters() const { return parameters_; }
+  body::Particles& particles() { return particles_; }
+  const body::Particles& particles() const { return particles_; }
+  body::GlobalBodies& globals() { return globals_; }
+  const body::GlobalBodies& globals() const { return globals_; }
+  body::MaterialTable& materials() { return materials_; }
+  const body::MaterialTable& materials() const { return materials_; }
+
+  /// Advances by one step of parameters().dt. Throws InputError on invalid parameters.
+  const StepStatistics& step();
+  /// Statistics of the last step (zeros before the first).
+  const StepStatistics& statistics() const { return stats_; }
+
+  /// Removes particles for which predicate(particles, index) is true (e.g. outflow); returns
+  /// the number removed. Call between steps.
+  std::size_t remove_particles(
+      const std::function<bool(const body::Particles&, std::size_t)>& predicate);
+
+  double time() const { return time_; }
+  std::int64_t steps() const { return steps_; }
+  const PhaseTimers& timers() const { return timers_; }
+  PhaseTimers& timers() { return timers_; }
+
+  /// The last step's contacts and their contact-frame impulses (λ_n, λ_t, λ_o) in N s, indexed
+  /// alike. Valid until the next step() or particle removal.
+  const collision::ContactList& contacts() const { return contacts_; }
+  const std::vector<Vec3>& impulses() const { return impulses_; }
+
+private:
+  void validate() const;
+
+  Parameters parameters_{};
+  body::Particles particles_;
+  body::GlobalBodies globals_;
+  body::MaterialTable materials_;
+
+  collision::ContactDetection detection_;
+  collision::ContactList contacts_;
+  std::vector<solver::BodyState> states_;
+  std::vector<solver::SolverContact> solver_contacts_;
+  std::vector<Vec3> impulses_;
+
+  PhaseTimers timers_;
+  StepStatistics stats_;
+  double time_ = 0.0;
+  std::int64_t steps_ = 0;
+};
+
+} // namespace granite::timestep

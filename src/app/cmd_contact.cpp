@@ -1,0 +1,31 @@
+#include "commands.hpp"
+#include "options.hpp"
+
+#include "granite/io/contact_jsonl.hpp"
+
+#include <iostream>
+
+namespace granite::app {
+
+int contact_command(const Args& args) {
+  po::options_description options("contact options");
+  options.add_options()
+      ("model", po::value<std::string>()->required(),
+       "frictionless | mdp | mdp_golden | coulomb | coulomb_approx | coulomb_all_solutions")
+      ("golden-iterations", po::value<int>()->default_value(20),
+       "golden-section iterations of mdp_golden");
+  po::positional_options_description positional;
+  po::variables_map vm;
+  if (auto exit = parse_options(
+          "contact",
+          "--model NAME < problems.jsonl\n\n"
+          "Reads one problem per line, {\"A\": [[..],[..],[..]], \"b\": [..], \"mu\": ..}, in the\n"
+          "contact frame (n, t, o); writes one line per problem, {\"x\": [..], \"objective\": ..,\n"
+          "\"case\": ..}. The first bad line stops the run with exit code 2.",
+          args, options, positional, vm))
+    return *exit;
+  return solve_contact_stream(vm["model"].as<std::string>(), vm["golden-iterations"].as<int>(),
+                              std::cin, std::cout, std::cerr);
+}
+
+} // namespace granite::app

@@ -1,0 +1,93 @@
+#include "granite/body/global_body.hpp"
+
+#include "granite/core/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace granite::body {
+
+namespace {
+
+double box_signed_distance(const Box& box, const Vec3& x) {
+  const Vec3 local = box.orientation.conjugate() * (x - box.center);
+  const Vec3 q = local.cwiseAbs() - box.half_extents;
+  const double outside = q.cwiseMax(0.0).norm();
+  const double inside = std::min(q.maxCoeff(), 0.0);
+  return outside + inside;
+}
+
+double cylinder_signed_distance(const Cylinder& c, const Vec3& x) {
+  const Vec3 d = x - c.center;
+  const double h = d.dot(c.axis);
+  const double rho = (d - h * c.axis).norm();
+  const double qr = rho - c.radius, qh = std::abs(h) - c.half_length;
+  const double outside = std::hypot(std::max(qr, 0.0), std::max(qh, 0.0));
+  return outside + std::min(std::max(qr, qh), 0.0);
+}
+
+void validate(Primitive& p) {
+  if (auto* h = std::get_if<HalfSpace>(&p)) {
+    const double n = h->normal.norm();
+    if (!(n > 0.0)) throw InputError("half-space normal must be a non-zero vector");
+    h->normal /= n;
+  } else if (auto* b = std::get_if<Box>(&p)) {
+    if (!(b->half_extents.minCoeff() > 0.0))
+      throw InputError("box half-extents must all be > 0 m");
+    b->orientation.normalize();
+  } else if (auto* c = std::get_if<Cylinder>(&p)) {
+    const double n = c->axis.norm();
+    if (!(n > 0.0)) throw InputError("cylinder axis must be a non-zero vector");
+    if (!(c->radius > 0.0)) throw InputError("cylinder radius must be > 0 m");
+    if (!(c->half_length > 0.0)) throw InputError("cylinder half-length must be > 0 m");
+    c->axis /= n;
+  }
+}
+
+} // namespace
+
+double signed_distance(const Primitive& primitive, const Vec3& x) {
+  if (const auto* h = std::get_if<HalfSpace>(&primitive)) return (x - h->point).dot(h->normal);
+  if (const auto* b = std::get_if<Box>(&primitive)) return box_signed_distance(*b, x);
+  return cylinder_signed_distance(std::get<Cylinder>(primitive), x);
+}
+
+void translate(Primitive& primitive, const Vec3& d) {
+  std::visit(
+      [&](auto& p) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(p)>, HalfSpace>)
+          p.point += d;
+        else
+          p.center += d;
+      },
+      primitive);
+}
+
+std::size_t GlobalBodies::add(GlobalBody body) {
+  if (body.parts.empty()) throw InputError("a global body needs at least one primitive");
+  for (auto& p : body.parts) validate(p);
+  bodies_.push_back(std::move(body));
+  return bodies_.size() - 1;
+}
+
+std::size_t GlobalBodies::add(const Primitive& primitive, MaterialIndex material,
+                              const Vec3& velocity) {
+  GlobalBody body;
+  body.parts.push_back(primitive);
+  body.material = material;
+  body.velocity = velocity;
+  return add(std::move(body));
+}
+
+void GlobalBodies::move(std::size_t i, const Vec3& d) {
+  for (auto& p : bodies_[i].parts) translate(p, d);
+}
+
+void GlobalBodies::advance(double dt) {
+  for (auto& b : bodies_)
+    if (b.velocity != Vec3::Zero())
+      for (auto& p : b.parts) translate(p, dt * b.velocity);
+}
+
+} // namespace granite::body

@@ -1,0 +1,25 @@
+#include "granite/body/material.hpp"
+
+#include "granite/core/error.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace granite::body {
+
+MaterialIndex MaterialTable::add(const Material& material) {
+  if (!(material.density > 0.0))
+    throw InputError("material density must be > 0 kg/m^3, got " +
+                     std::to_string(material.density));
+  if (!(material.friction >= 0.0))
+    throw InputError("material friction coefficient must be >= 0, got " +
+                     std::to_string(material.friction));
+  materials_.push_back(material);
+  return MaterialIndex(materials_.size() - 1);
+}
+
+double MaterialTable::pair_friction(MaterialIndex a, MaterialIndex b) const {
+  return std::min(materials_[a].friction, materials_[b].friction);
+}
+
+} // namespace granite::body

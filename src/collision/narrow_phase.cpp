@@ -1,0 +1,126 @@
+#include "granite/collision/narrow_phase.hpp"
+
+#include "granite/collision/contact.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace granite::collision {
+
+namespace {
+
+// Fills out from body 2's surface point s, unit normal n (2 -> 1) and gap ξ.
+inline bool finish(const Vec3& s, const Vec3& n, double gap, double threshold,
+                   ContactGeometry& out) {
+  if (gap > threshold) return false;
+  out.normal = n;
+  out.gap = gap;
+  out.point = s + (0.5 * gap) * n;
+  return true;
+}
+
+} // namespace
+
+bool sphere_sphere(const Vec3& x1, double r1, const Vec3& x2, double r2, double threshold,
+                   ContactGeometry& out) {
+  const Vec3 d = x1 - x2;
+  const double reach = r1 + r2 + threshold;
+  const double dist2 = d.squaredNorm();
+  if (dist2 > reach * reach) return false;
+  const double dist = std::sqrt(dist2);
+  // Coincident centres have no defined normal; any unit vector is as good as another.
+  const Vec3 n = dist > 0.0 ? Vec3(d / dist) : Vec3(Vec3::UnitZ());
+  return finish(x2 + r2 * n, n, dist - r1 - r2, threshold, out);
+}
+
+bool sphere_half_space(const Vec3& x, double r, const body::HalfSpace& plane, double threshold,
+                       ContactGeometry& out) {
+  const double height = (x - plane.point).dot(plane.normal);
+  return finish(x - height * plane.normal, plane.normal, height - r, threshold, out);
+}
+
+bool sphere_box(const Vec3& x, double r, const body::Box& box, double threshold,
+                ContactGeometry& out) {
+  const Vec3 local = box.orientation.conjugate() * (x - box.center);
+  const Vec3& h = box.half_extents;
+  const Vec3 clamped = local.cwiseMax(-h).cwiseMin(h);
+  const Vec3 d = local - clamped;
+  const double dist2 = d.squaredNorm();
+  if (dist2 > 0.0) {  // centre outside: closest point on the surface is the clamped point
+    const double reach = r + threshold;
+    if (dist2 > reach * reach) return false;
+    const double dist = std::sqrt(dist2);
+    const Vec3 n = box.orientation * Vec3(d / dist);
+    return finish(box.center + box.orientation * clamped, n, dist - r, threshold, out);
+  }
+  // Centre inside (or on the surface): leave through the nearest face.
+  const Vec3 depth = h - local.cwiseAbs();
+  int k = 0;
+  depth.minCoeff(&k);
+  const double sign = local[k] < 0.0 ? -1.0 : 1.0;
+  Vec3 n_local = Vec3::Zero();
+  n_local[k] = sign;
+  Vec3 surface = local;
+  surface[k] = sign * h[k];
+  return finish(box.center + box.orientation * surface, box.orientation * n_local,
+                -depth[k] - r, threshold, out);
+}
+
+bool sphere_cylinder(const Vec3& x, double r, const body::Cylinder& c, double threshold,
+                     ContactGeometry& out) {
+  const Vec3 d = x - c.center;
+  const double h = d.dot(c.axis);
+  const Vec3 radial = d - h * c.axis;
+  const double rho = radial.norm();
+  Vec3 e_r;
+  if (rho > 0.0) {
+    e_r = radial / rho;
+  } else {  // on the axis: any direction perpendicular to it
+    Vec3 o;
+    tangent_frame(c.axis, e_r, o);
+  }
+  const double L = c.half_length, R = c.radius;
+  if (std::abs(h) <= L && rho <= R) {  // centre inside: nearest of side and cap
+    const double side = R - rho, cap = L - std::abs(h);
+    if (side < cap)
+      return finish(c.center + h * c.axis + R * e_r, e_r, -side - r, threshold, out);
+    const double sign = h < 0.0 ? -1.0 : 1.0;
+    return finish(c.center + sign * L * c.axis + radial, sign * c.axis, -cap - r, threshold,
+                  out);
+  }
+  const Vec3 q = c.center + std::clamp(h, -L, L) * c.axis + std::min(rho, R) * e_r;
+  const Vec3 dq = x - q;
+  const double dist = dq.norm();  // > 0 since the centre is outside
+  return finish(q, dq / dist, dist - r, threshold, out);
+}
+
+bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive,
+                      double threshold, ContactGeometry& out) {
+  switch (primitive.index()) {
+  case 0: return sphere_half_space(x, r, std::get<body::HalfSpace>(primitive), threshold, out);
+  case 1: return sphere_box(x, r, std::get<body::Box>(primitive), threshold, out);
+  default: return sphere_cylinder(x, r, std::get<body::Cylinder>(primitive), threshold, out);
+  }
+}
+
+std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body,
+                          double threshold, ContactGeometry* out, std::size_t capacity) {
+  std::size_t count = 0;
+  const std::size_t parts = body.parts.size();
+  // A member's surface point buried deeper than this inside another member is internal.
+  const double buried = 1e-9 * r;
+  for (std::size_t k = 0; k < parts && count < capacity; ++k) {
+    ContactGeometry g;
+    if (!sphere_primitive(x, r, body.parts[k], threshold, g)) continue;
+    bool internal = false;
+    if (parts > 1) {
+      const Vec3 surface = g.point - (0.5 * g.gap) * g.normal;
+      for (std::size_t m = 0; m < parts && !internal; ++m)
+        internal = m != k && body::signed_distance(body.parts[m], surface) < -buried;
+    }
+    if (!internal) out[count++] = g;
+  }
+  return count;
+}
+
+} // namespace granite::collision

@@ -1,0 +1,144 @@
+#include "granite/io/config.hpp"
+
+#include "granite/core/error.hpp"
+#include "granite/io/scenario_schema.hpp"
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace granite::config {
+
+namespace {
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  std::stringstream ss(text);
+  for (std::string part; std::getline(ss, part, sep);) parts.push_back(part);
+  return parts;
+}
+
+bool is_index(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// Applies one "a.b.c=value" override to the parsed document and returns the schema-style path
+// ("a.b[0].c") it set.
+std::string apply_override(YAML::Node& root, const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError("--set " + text + ": expected KEY.PATH=VALUE");
+  const std::vector<std::string> keys = split(text.substr(0, eq), '.');
+  YAML::Node value;
+  try {
+    value = YAML::Load(text.substr(eq + 1));
+  } catch (const YAML::Exception& e) {
+    throw InputError("--set " + text + ": value is not valid YAML (" + e.msg + ")");
+  }
+  std::string path;
+  // yaml-cpp nodes are handles: assigning through `node` writes into `root`.
+  std::vector<YAML::Node> chain{root};
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::string& key = keys[i];
+    if (key.empty()) throw InputError("--set " + text + ": empty key in path");
+    YAML::Node parent = chain.back();
+    YAML::Node child;
+    if (is_index(key)) {
+      const std::size_t index = std::stoul(key);
+      if (!parent.IsSequence() || index >= parent.size())
+        throw InputError("--set " + text + ": " + (path.empty() ? "(top level)" : path) +
+                         " has no entry " + key);
+      child = parent[index];
+      path += "[" + key + "]";
+    } else {
+      if (parent.IsDefined() && !parent.IsNull() && !parent.IsMap())
+        throw InputError("--set " + text + ": " + path + " is not a map");
+      child = parent[key];
+      path += (path.empty() ? "" : ".") + key;
+    }
+    if (i + 1 == keys.size()) {
+      if (is_index(key)) parent[std::stoul(key)] = value;
+      else parent[key] = value;
+    }
+    chain.push_back(child);
+  }
+  return path;
+}
+
+YAML::Node parse_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open the configuration file");
+  try {
+    YAML::Node root = YAML::Load(in);
+    if (!root.IsDefined() || root.IsNull()) throw InputError(path + ": the file is empty");
+    if (!root.IsMap()) throw InputError(path + ":1:1: (top level): expected a map of sections");
+    return root;
+  } catch (const YAML::ParserException& e) {
+    throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ":" +
+                     std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+  }
+}
+
+std::string where(const std::string& file, const YAML::Node& node) {
+  if (node && node.Mark().line >= 0)
+    return file + ":" + std::to_string(node.Mark().line + 1) + ":" +
+           std::to_string(node.Mark().column + 1);
+  return file;
+}
+
+// Checks that involve more than one key; `input` gives the line numbers.
+void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input) {
+  const YAML::Node& r = cfg.resolved;
+  for (int axis = 0; axis < 3; ++axis)
+    if (r["domain"]["max"][axis].as<double>() <= r["domain"]["min"][axis].as<double>())
+      throw InputError(where(cfg.file, input["domain"]["max"]) +
+                       ": domain.max: expected each component > domain.min");
+
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < r["materials"].size(); ++i) {
+    const auto name = r["materials"][i]["name"].as<std::string>();
+    if (!names.insert(name).second)
+      throw InputError(where(cfg.file, input["materials"][i]["name"]) + ": materials[" +
+                       std::to_string(i) + "].name: duplicate material name '" + name + "'");
+  }
+  for (const char* section : {"bodies", "particles"}) {
+    for (std::size_t i = 0; i < r[section].size(); ++i) {
+      const auto name = r[section][i]["material"].as<std::string>();
+      const std::string path = std::string(section) + "[" + std::to_string(i) + "]";
+      if (!names.count(name))
+        throw InputError(where(cfg.file, input[section][i]["material"]) + ": " + path +
+                         ".material: unknown material '" + name + "'");
+      const YAML::Node p = r[section][i];
+      if (p["type"].as<std::string>() != "lattice") continue;
+      for (int axis = 0; axis < 3; ++axis)
+        if (p["max"][axis].as<double>() < p["min"][axis].as<double>())
+          throw InputError(where(cfg.file, input[section][i]["max"]) + ": " + path +
+                           ".max: expected each component >= min");
+      if (2.0 * p["radius"].as<double>() > p["spacing"].as<double>())
+        throw InputError(where(cfg.file, input[section][i]["radius"]) + ": " + path +
+                         ".radius: expected at most spacing/2 (spheres would overlap)");
+    }
+  }
+}
+
+} // namespace
+
+ScenarioConfig load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  YAML::Node input = parse_file(path);
+  std::map<std::string, std::string> origins;
+  for (const auto& text : overrides) origins[apply_override(input, text)] = "--set " + text;
+  ScenarioConfig cfg{path, resolve(input, scenario_schema(), path, origins)};
+  check_consistency(cfg, input);
+  return cfg;
+}
+
+std::string to_text(const YAML::Node& resolved) {
+  YAML::Emitter out;
+  out.SetIndent(2);
+  out.SetDoublePrecision(17);
+  out << resolved;
+  return std::string(out.c_str()) + "\n";
+}
+
+} // namespace granite::config

@@ -1,0 +1,135 @@
+#include "granite/io/scenario_schema.hpp"
+
+namespace granite::config {
+
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+Field req(std::string key, SchemaPtr s, std::string unit, std::string doc) {
+  return Field{std::move(key), std::move(s), true, "", std::move(unit), std::move(doc)};
+}
+Field opt(std::string key, SchemaPtr s, std::string def, std::string unit, std::string doc) {
+  return Field{std::move(key), std::move(s), false, std::move(def), std::move(unit), std::move(doc)};
+}
+SchemaPtr variant(std::string doc, std::vector<Field> fields) {
+  auto s = std::make_shared<Schema>(*map(std::move(fields)));
+  s->doc = std::move(doc);
+  return s;
+}
+
+// Keys shared by every global body: its material and its prescribed motion.
+std::vector<Field> with_motion(std::vector<Field> fields) {
+  fields.push_back(req("material", text(), "", "name of an entry of `materials`"));
+  fields.push_back(opt("velocity", vec3(), "[0, 0, 0]", "m/s",
+                       "prescribed velocity; non-zero makes the body kinematic (e.g. a piston)"));
+  return fields;
+}
+
+std::vector<Field> plane_fields() {
+  return {req("point", vec3(), "m", "a point on the plane"),
+          req("normal", vec3(), "", "outward normal (towards the particles); normalised on input")};
+}
+std::vector<Field> box_fields() {
+  return {req("center", vec3(), "m", "centre of the box"),
+          req("half_extents", vec3(0.0), "m", "half edge lengths along x, y, z (axis-aligned)")};
+}
+std::vector<Field> cylinder_fields() {
+  return {req("center", vec3(), "m", "centre of the cylinder"),
+          req("axis", vec3(), "", "axis direction; normalised on input"),
+          req("radius", real(0.0, inf, true), "m", "radius"),
+          req("half_length", real(0.0, inf, true), "m", "half length along the axis (flat caps)")};
+}
+
+SchemaPtr global_body() {
+  // A union's parts are primitive shapes sharing the union's material and motion.
+  SchemaPtr part = tagged({{"plane", variant("half-space", plane_fields())},
+                           {"box", variant("box", box_fields())},
+                           {"cylinder", variant("finite capped cylinder", cylinder_fields())}});
+  return tagged({
+      {"plane", variant("half-space bounded by a plane (wall, floor, piston)",
+                        with_motion(plane_fields()))},
+      {"box", variant("axis-aligned box", with_motion(box_fields()))},
+      {"cylinder", variant("finite capped cylinder", with_motion(cylinder_fields()))},
+      {"union", variant("union of planes, boxes and cylinders moving as one body",
+                        with_motion({req("parts", list(part, 1), "", "the shapes of the union")}))},
+  });
+}
+
+SchemaPtr particle_source() {
+  return tagged({
+      {"lattice",
+       variant("spheres on a rectangular lattice filling a region",
+               {req("min", vec3(), "m", "lower corner of the region"),
+                req("max", vec3(), "m", "upper corner of the region"),
+                req("spacing", real(0.0, inf, true), "m", "lattice spacing (same on all axes)"),
+                req("radius", real(0.0, inf, true), "m", "sphere radius (must be <= spacing/2)"),
+                req("material", text(), "", "name of an entry of `materials`"),
+                opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
+                opt("perturbation", vec3(0.0), "[0, 0, 0]", "m/s",
+                    "each velocity component gets a uniform random offset in [-p, p]")})},
+      {"sphere",
+       variant("a single sphere",
+               {req("position", vec3(), "m", "centre"),
+                req("radius", real(0.0, inf, true), "m", "radius"),
+                req("material", text(), "", "name of an entry of `materials`"),
+                opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
+                opt("angular_velocity", vec3(), "[0, 0, 0]", "rad/s", "initial angular velocity")})},
+  });
+}
+
+SchemaPtr build() {
+  return map({
+      req("run", map({
+          req("dt", real(0.0, inf, true), "s", "time-step length"),
+          req("end_time", real(0.0, inf, true), "s", "simulated time at which the run stops"),
+          opt("thermo_every", integer(1), "100", "steps", "print a thermo line every N steps"),
+          opt("seed", integer(0), "1", "", "seed of the random-number generator (same seed, same run)"),
+      }), "", "time stepping"),
+      req("domain", map({
+          req("min", vec3(), "m", "lower corner of the simulation domain"),
+          req("max", vec3(), "m", "upper corner; bodies whose centre leaves the domain are deleted"),
+          opt("periodic", bool3(), "[false, false, false]", "", "periodicity per axis (MPI issue)"),
+          opt("decomposition", int3(0), "[0, 0, 0]", "",
+              "subdomains per axis; 0 on an axis chooses automatically"),
+      }), "", "simulation domain"),
+      opt("gravity", vec3(), "[0, 0, -9.81]", "m/s^2", "gravitational acceleration"),
+      opt("contact", map({
+          opt("model", choice({"mdp", "mdp_golden", "coulomb", "coulomb_approx", "frictionless"}),
+              "mdp", "", "single-contact model: mdp is the paper's analytic maximum-dissipation solver"),
+          opt("golden_iterations", integer(1, 1000), "20", "",
+              "golden-section iterations of mdp_golden"),
+          opt("threshold", real(0.0), "0", "m",
+              "contacts are detected up to this positive gap (closing contacts)"),
+          opt("error_reduction", real(0.0, 1.0, false, true), "0.2", "",
+              "epsilon of the paper's error reduction: penetration is resolved at epsilon*xi/dt"),
+      }), "", "", "contact model"),
+      opt("solver", map({
+          opt("max_sweeps", integer(1), "100", "", "maximum relaxation sweeps per step"),
+          opt("tolerance", real(0.0, inf, true), "1e-6", "",
+              "stop when the largest relative impulse change of a sweep is below this"),
+          opt("relaxation_weight", real(0.0, 2.0, true, false), "1", "",
+              "omega, weight of the Jacobi exchange between processes"),
+      }), "", "", "multi-contact relaxation"),
+      req("materials", list(map({
+          req("name", text(), "", "name referenced by bodies and particles"),
+          req("density", real(0.0, inf, true), "kg/m^3", "mass density"),
+          opt("friction", real(0.0), "0.4", "", "Coulomb friction coefficient mu"),
+      }), 1), "", "materials; a contact uses the smaller friction coefficient of its two bodies"),
+      opt("bodies", list(global_body()), "", "", "global bodies (infinite mass) known to every process"),
+      opt("particles", list(particle_source()), "", "", "initial particles"),
+      opt("output", map({
+          opt("directory", text(), "output", "", "where run output goes (overridden by --output)"),
+          opt("thermo_file", boolean(), "true", "", "also write the thermo table to thermo.csv"),
+      }), "", "", "output"),
+  });
+}
+
+} // namespace
+
+const Schema& scenario_schema() {
+  static const SchemaPtr schema = build();
+  return *schema;
+}
+
+} // namespace granite::config

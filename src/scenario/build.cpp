@@ -1,0 +1,83 @@
+#include "granite/scenario/build.hpp"
+
+#include "granite/scenario/lattice.hpp"
+
+#include <map>
+#include <string>
+
+namespace granite::scenario {
+
+namespace {
+
+Vec3 vec(const YAML::Node& node) {
+  return {node[0].as<double>(), node[1].as<double>(), node[2].as<double>()};
+}
+
+body::Primitive primitive(const YAML::Node& n) {
+  const auto type = n["type"].as<std::string>();
+  if (type == "plane") return body::HalfSpace{vec(n["point"]), vec(n["normal"])};
+  if (type == "box") return body::Box{vec(n["center"]), vec(n["half_extents"]), Quat::Identity()};
+  return body::Cylinder{vec(n["center"]), vec(n["axis"]), n["radius"].as<double>(),
+                        n["half_length"].as<double>()};
+}
+
+void set_parameters(const YAML::Node& r, timestep::Parameters& p) {
+  p.dt = r["run"]["dt"].as<double>();
+  p.gravity = vec(r["gravity"]);
+  const YAML::Node c = r["contact"];
+  contact::parse_model(c["model"].as<std::string>(), p.model.model);
+  p.model.golden_iterations = c["golden_iterations"].as<int>();
+  p.contact_threshold = c["threshold"].as<double>();
+  p.error_reduction = c["error_reduction"].as<double>();
+  p.max_sweeps = r["solver"]["max_sweeps"].as<int>();
+  p.tolerance = r["solver"]["tolerance"].as<double>();
+}
+
+} // namespace
+
+Domain domain_of(const YAML::Node& resolved) {
+  return {vec(resolved["domain"]["min"]), vec(resolved["domain"]["max"])};
+}
+
+void build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt19937_64& rng) {
+  set_parameters(r, sim.parameters());
+
+  std::map<std::string, body::MaterialIndex> materials;
+  for (const auto& m : r["materials"])
+    materials[m["name"].as<std::string>()] =
+        sim.materials().add({m["density"].as<double>(), m["friction"].as<double>()});
+
+  for (const auto& b : r["bodies"]) {
+    body::GlobalBody global;
+    if (b["type"].as<std::string>() == "union")
+      for (const auto& part : b["parts"]) global.parts.push_back(primitive(part));
+    else
+      global.parts.push_back(primitive(b));
+    global.velocity = vec(b["velocity"]);
+    global.material = materials.at(b["material"].as<std::string>());
+    sim.globals().add(std::move(global));
+  }
+
+  for (const auto& p : r["particles"]) {
+    const body::MaterialIndex material = materials.at(p["material"].as<std::string>());
+    const double radius = p["radius"].as<double>();
+    const Vec3 velocity = vec(p["velocity"]);
+    if (p["type"].as<std::string>() == "sphere") {
+      const BodyId id = sim.particles().add_sphere(sim.materials(), material, vec(p["position"]),
+                                                   radius, velocity);
+      sim.particles().angular_velocity[sim.particles().find(id)] = vec(p["angular_velocity"]);
+      continue;
+    }
+    const Vec3 amplitude = vec(p["perturbation"]);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    const auto centres = lattice_centres(vec(p["min"]), vec(p["max"]), p["spacing"].as<double>());
+    sim.particles().reserve(sim.particles().size() + centres.size());
+    for (const Vec3& x : centres) {
+      Vec3 v = velocity;
+      for (int a = 0; a < 3; ++a) v[a] += amplitude[a] * unit(rng);
+      sim.particles().add_sphere(sim.materials(), material, x, radius, v);
+    }
+  }
+}
+
+} // namespace granite::scenario

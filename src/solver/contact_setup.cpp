@@ -1,0 +1,31 @@
+#include "granite/solver/contact_setup.hpp"
+
+#include "granite/solver/delassus.hpp"
+
+namespace granite::solver {
+
+void setup_contacts(const collision::ContactList& contacts, const body::Particles& particles,
+                    const std::vector<BodyState>& states, double dt, double epsilon,
+                    std::vector<SolverContact>& out) {
+  const std::size_t m = contacts.size();
+  const std::size_t n = particles.size();
+  out.resize(m);
+  for (std::size_t j = 0; j < m; ++j) {
+    SolverContact& c = out[j];
+    c.body1 = contacts.body1[j];
+    c.body2 = contacts.body2[j];
+    c.frame.col(0) = contacts.normal[j];
+    c.frame.col(1) = contacts.tangent[j];
+    c.frame.col(2) = contacts.bitangent[j];
+    c.r1 = contacts.point[j] - particles.position[c.body1];
+    c.r2 = c.body2 < n ? Vec3(contacts.point[j] - particles.position[c.body2]) : Vec3::Zero();
+    const BodyState& s1 = states[c.body1];
+    const BodyState& s2 = states[c.body2];
+    c.A = delassus_diagonal(c.frame, s1.inverse_mass, s1.inverse_inertia, c.r1, s2.inverse_mass,
+                            s2.inverse_inertia, c.r2);  // Eq. (2)
+    c.gap_term = signorini_gap_term(contacts.gap[j], dt, epsilon);
+    c.mu = contacts.friction[j];
+  }
+}
+
+} // namespace granite::solver

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# End-to-end checks of the `granite` command line: exit codes (0 ok, 2 bad input), one-line
+# error messages naming what is wrong, and a tiny run producing its thermo table.
+# usage: cli_test.sh GRANITE_BINARY SOURCE_DIR
+set -u
+granite=$1; src=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect CODE PATTERN_ON_STDERR_OR_STDOUT -- command...
+expect() {
+  local code=$1 pattern=$2; shift 3
+  local out rc
+  out=$("$@" 2>"$tmp/err"); rc=$?
+  local all; all="$out$(cat "$tmp/err")"
+  [ "$rc" -eq "$code" ] || { fail "'$*' exited $rc, expected $code: $all"; return; }
+  grep -Eq -- "$pattern" <<<"$all" || fail "'$*' output does not match /$pattern/: $all"
+  if [ "$code" -eq 2 ]; then
+    local lines; lines=$(grep -c . "$tmp/err")
+    [ "$lines" -eq 1 ] || fail "'$*' printed $lines error lines, expected 1: $(cat "$tmp/err")"
+  fi
+}
+
+cat > "$tmp/drop.yaml" <<'YAML'
+run: {dt: 1.0e-3, end_time: 0.05, thermo_every: 10}
+domain: {min: [-1, -1, 0], max: [1, 1, 1]}
+materials: [{name: m, density: 1000, friction: 0.5}]
+bodies: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1], material: m}]
+particles: [{type: sphere, position: [0, 0, 0.1], radius: 0.01, material: m}]
+YAML
+
+expect 0 "usage: granite COMMAND"          -- "$granite" --help
+expect 2 "usage: granite COMMAND"          -- "$granite"
+expect 2 "unknown command 'frobnicate'"     -- "$granite" frobnicate
+expect 0 "hdf5 .*\(parallel\)"              -- "$granite" version
+expect 0 "mpi .*Open MPI"                   -- "$granite" version
+expect 0 "usage: granite run CONFIG"        -- "$granite" run --help
+expect 2 "unrecognised option|unrecognized option" -- "$granite" run "$tmp/drop.yaml" --frobnicate
+expect 2 "missing CONFIG"                   -- "$granite" run
+expect 0 "model: mdp"                       -- "$granite" check "$tmp/drop.yaml"
+expect 0 "model: coulomb"                   -- "$granite" check "$tmp/drop.yaml" --set contact.model=coulomb
+expect 2 "--set contact.model=fast: contact.model: expected one of" -- "$granite" check "$tmp/drop.yaml" --set contact.model=fast
+sed 's/dt: 1.0e-3/dt: -1/' "$tmp/drop.yaml" > "$tmp/bad.yaml"
+expect 2 "bad.yaml:1:11: run.dt: expected a number > 0; got -1" -- "$granite" check "$tmp/bad.yaml"
+expect 2 "bad.yaml:1:11: run.dt"            -- "$granite" run "$tmp/bad.yaml" --output "$tmp/out"
+expect 2 "cannot open the configuration file" -- "$granite" run "$tmp/none.yaml"
+expect 0 "Granite configuration reference"  -- "$granite" check --schema
+
+# Single-contact problems as JSON Lines.
+good='{"A": [[2,0,0],[0,2,0],[0,0,2]], "b": [1, 0, 0], "mu": 0.5}'
+expect 0 '"case": ?"sticking"|"case": ?"frictionless"' -- bash -c "echo '$good' | '$granite' contact --model mdp"
+expect 2 "line 2"                           -- bash -c "printf '%s\n%s\n' '$good' '{\"A\": 1}' | '$granite' contact --model mdp"
+expect 2 "mdp"                              -- bash -c "echo '$good' | '$granite' contact --model nonsense"
+
+# A tiny run: a sphere dropped onto a floor for 50 steps.
+expect 0 "done: 50 steps"                   -- "$granite" run "$tmp/drop.yaml" --output "$tmp/out"
+[ -f "$tmp/out/thermo.csv" ] && [ "$(wc -l < "$tmp/out/thermo.csv")" -eq 6 ] \
+  || fail "thermo.csv should have a header and 5 rows: $(cat "$tmp/out/thermo.csv" 2>&1)"
+[ -f "$tmp/out/config.yaml" ] || fail "the resolved config was not written to the output directory"
+# The shipped configs are valid.
+for cfg in "$src"/configs/*.yaml; do
+  expect 0 "valid" -- "$granite" check "$cfg"
+done
+
+[ "$failures" -eq 0 ] && echo "all CLI checks passed" || { echo "$failures CLI check(s) failed"; exit 1; }

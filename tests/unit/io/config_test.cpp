@@ -1,0 +1,165 @@
+// Configuration errors: each kind gives one line naming file, line:column, key path and the
+// expectation; valid files come back with every default filled in.
+#include "granite/core/error.hpp"
+#include "granite/io/config.hpp"
+#include "granite/io/scenario_schema.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+using granite::InputError;
+using granite::config::load_scenario;
+
+const char* kValid = R"(run:
+  dt: 1.0e-4
+  end_time: 0.01
+domain:
+  min: [0, 0, 0]
+  max: [1, 1, 1]
+materials:
+  - name: glass
+    density: 2650
+bodies:
+  - type: plane
+    point: [0, 0, 0]
+    normal: [0, 0, 1]
+    material: glass
+particles:
+  - type: sphere
+    position: [0.5, 0.5, 0.5]
+    radius: 0.01
+    material: glass
+)";
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("granite_cfg_" + name + ".yaml");
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const auto pos = text.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  return text.replace(pos, from.size(), to);
+}
+
+// Returns the error message of loading `text` (fails the test if it loads).
+std::string error_of(const std::string& name, const std::string& text,
+                     const std::vector<std::string>& overrides = {}) {
+  const std::string path = write_temp(name, text);
+  try {
+    load_scenario(path, overrides);
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.find('\n'), std::string::npos) << "one line expected: " << message;
+    EXPECT_EQ(message.rfind(path, 0), 0u) << "message must start with the file: " << message;
+    return message;
+  }
+  ADD_FAILURE() << "expected an InputError for " << name;
+  return "";
+}
+
+TEST(Config, ValidFileGetsDefaults) {
+  const auto cfg = load_scenario(write_temp("valid", kValid), {});
+  EXPECT_DOUBLE_EQ(cfg.resolved["run"]["dt"].as<double>(), 1e-4);
+  EXPECT_EQ(cfg.resolved["run"]["thermo_every"].as<int>(), 100);
+  EXPECT_EQ(cfg.resolved["contact"]["model"].as<std::string>(), "mdp");
+  EXPECT_DOUBLE_EQ(cfg.resolved["gravity"][2].as<double>(), -9.81);
+  EXPECT_DOUBLE_EQ(cfg.resolved["materials"][0]["friction"].as<double>(), 0.4);
+  EXPECT_DOUBLE_EQ(cfg.resolved["bodies"][0]["velocity"][0].as<double>(), 0.0);
+}
+
+TEST(Config, UnknownKeyNamesKeyAndLine) {
+  const auto msg = error_of("unknown", replace(kValid, "  end_time: 0.01\n",
+                                               "  end_time: 0.01\n  end_tme: 3\n"));
+  EXPECT_NE(msg.find(":4:3: run.end_tme: unknown key"), std::string::npos) << msg;
+}
+
+TEST(Config, WrongTypeNamesKeyLineAndExpectation) {
+  const auto msg = error_of("type", replace(kValid, "dt: 1.0e-4", "dt: fast"));
+  EXPECT_NE(msg.find(":2:7: run.dt: expected a number > 0; got 'fast'"), std::string::npos) << msg;
+}
+
+TEST(Config, MissingRequiredKey) {
+  const auto msg = error_of("missing", replace(kValid, "  end_time: 0.01\n", ""));
+  EXPECT_NE(msg.find(":2:3: run.end_time: missing required key"), std::string::npos) << msg;
+}
+
+TEST(Config, OutOfRangeValue) {
+  const auto msg = error_of("range", std::string(kValid) + "contact:\n  error_reduction: 1.5\n");
+  EXPECT_NE(msg.find(":21:20: contact.error_reduction: expected a number in [0, 1)"),
+            std::string::npos) << msg;
+  EXPECT_NE(msg.find("out of range"), std::string::npos) << msg;
+}
+
+TEST(Config, ListEntriesAreNamedByIndex) {
+  const auto msg = error_of("list", replace(kValid, "density: 2650", "density: -1"));
+  EXPECT_NE(msg.find(":9:14: materials[0].density: expected a number > 0"), std::string::npos)
+      << msg;
+}
+
+TEST(Config, UnknownBodyType) {
+  const auto msg = error_of("tag", replace(kValid, "type: plane", "type: torus"));
+  EXPECT_NE(msg.find(":11:11: bodies[0].type: expected a map with 'type: plane|box|cylinder|union'"),
+            std::string::npos) << msg;
+}
+
+TEST(Config, WrongVectorLength) {
+  const auto msg = error_of("vec", replace(kValid, "max: [1, 1, 1]", "max: [1, 1]"));
+  EXPECT_NE(msg.find(":6:8: domain.max: expected a list of 3 numbers"), std::string::npos) << msg;
+}
+
+TEST(Config, UnknownMaterialReference) {
+  const auto msg = error_of("material", replace(kValid, "    material: glass\nparticles",
+                                                "    material: steel\nparticles"));
+  EXPECT_NE(msg.find(":14:15: bodies[0].material: unknown material 'steel'"), std::string::npos)
+      << msg;
+}
+
+TEST(Config, YamlSyntaxErrorHasLine) {
+  const auto msg = error_of("syntax", replace(kValid, "min: [0, 0, 0]", "min: [0, 0, 0"));
+  EXPECT_NE(msg.find("YAML syntax error"), std::string::npos) << msg;
+}
+
+TEST(Config, OverridesApplyAndErrorsNameTheOverride) {
+  const std::string path = write_temp("override", kValid);
+  const auto cfg = load_scenario(path, {"contact.model=coulomb", "materials.0.friction=0.25"});
+  EXPECT_EQ(cfg.resolved["contact"]["model"].as<std::string>(), "coulomb");
+  EXPECT_DOUBLE_EQ(cfg.resolved["materials"][0]["friction"].as<double>(), 0.25);
+  try {
+    load_scenario(path, {"contact.model=fast"});
+    ADD_FAILURE() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--set contact.model=fast: contact.model: expected one of"),
+              std::string::npos) << e.what();
+  }
+  EXPECT_THROW(load_scenario(path, {"contact.modle=mdp"}), InputError);
+  EXPECT_THROW(load_scenario(path, {"nokey"}), InputError);
+}
+
+TEST(Config, MissingFile) {
+  try {
+    load_scenario("/nonexistent/granite.yaml", {});
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/granite.yaml: cannot open"), std::string::npos);
+  }
+}
+
+// docs/config.md is generated from the schema; the two must agree.
+TEST(Config, ReferenceDocumentMatchesSchema) {
+  std::ifstream in(std::string(GRANITE_SOURCE_DIR) + "/docs/config.md");
+  ASSERT_TRUE(in) << "docs/config.md is missing (granite check --schema > docs/config.md)";
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(), granite::config::markdown(granite::config::scenario_schema(),
+                                                  "Granite configuration reference"))
+      << "regenerate with: ./build/granite check --schema > docs/config.md";
+}
+
+} // namespace
