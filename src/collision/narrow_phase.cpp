@@ -107,7 +107,8 @@ std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body,
                           double threshold, ContactGeometry* out, std::size_t capacity) {
   std::size_t count = 0;
   const std::size_t parts = body.parts.size();
-  // A member's surface point buried deeper than this inside another member is internal.
+  // A member's surface point buried deeper than this inside another member is internal;
+  // also the distance below which two members' contact points coincide.
   const double buried = 1e-9 * r;
   for (std::size_t k = 0; k < parts && count < capacity; ++k) {
     ContactGeometry g;
@@ -118,6 +119,10 @@ std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body,
       for (std::size_t m = 0; m < parts && !internal; ++m)
         internal = m != k && body::signed_distance(body.parts[m], surface) < -buried;
     }
+    // Members sharing a face (e.g. flush tops) report the same point twice: keep one.
+    for (std::size_t c = 0; c < count && !internal; ++c)
+      internal = (out[c].point - g.point).squaredNorm() <= buried * buried &&
+                 out[c].normal.dot(g.normal) > 1.0 - 1e-12;
     if (!internal) out[count++] = g;
   }
   return count;

@@ -5,6 +5,8 @@
 // Every solver is a pure function (A, b, μ) -> impulse: no allocation, no global state.
 #include "granite/core/types.hpp"
 
+#include <array>
+#include <cstddef>
 #include <string_view>
 
 namespace granite::contact {
@@ -47,6 +49,24 @@ struct ModelSettings {
 
 /// Dispatches to the selected model.
 Impulse solve(const ModelSettings& settings, const Mat3& A, const Vec3& b, double mu);
+
+/// Every solution of the purely inelastic impact with Coulomb friction (analysis only, e.g. §4.1
+/// Table 1): the zero impulse when it is admissible (b_n ≤ 0), the sticking impulse A⁻¹b when it
+/// lies in the cone, and every point of the conic section whose frictional impulse directly
+/// opposes the post-impulse slip, x_to = −μ x_n u_to/‖u_to‖ with u = A x − b and u_n = 0
+/// (for b_n = 0 on the rays of the degenerate conic section). A continuum of solutions (possible
+/// only in non-generic cases such as μ = μ* in §4.2) is not enumerated.
+struct CoulombSolutions {
+  static constexpr std::size_t capacity = 6;  // zero + sticking + at most four sliding roots
+  std::array<Impulse, capacity> items{};
+  std::size_t count = 0;
+
+  const Impulse* begin() const { return items.data(); }
+  const Impulse* end() const { return items.data() + count; }
+  std::size_t size() const { return count; }
+  const Impulse& operator[](std::size_t i) const { return items[i]; }
+};
+CoulombSolutions coulomb_all_solutions(const Mat3& A, const Vec3& b, double mu);
 
 /// ½ xᵀA x − xᵀb, the objective every model is compared on.
 inline double objective(const Mat3& A, const Vec3& b, const Vec3& x) {

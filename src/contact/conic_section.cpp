@@ -1,0 +1,94 @@
+// Reduction to the plane of maximum compression and the non-sliding branches of the paper's
+// structogram (Fig. 5), including the degenerate conic sections of Eq. (9).
+#include "granite/contact/conic_section.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace granite::contact {
+
+ReducedProblem reduce(const Mat3& A, const Vec3& b, double mu) {
+  ReducedProblem p{};
+  p.Ann = A(0, 0);
+  p.Ant = A(0, 1);
+  p.Ano = A(0, 2);
+  p.bn = b[0];
+  p.mu = mu;
+  const double inv = 1.0 / p.Ann;
+  // Â and b̂ of §3.2 (Schur complement of A_nn).
+  p.h11 = A(1, 1) - p.Ant * p.Ant * inv;
+  p.h12 = A(1, 2) - p.Ant * p.Ano * inv;
+  p.h22 = A(2, 2) - p.Ano * p.Ano * inv;
+  p.bh1 = b[1] - p.Ant * p.bn * inv;
+  p.bh2 = b[2] - p.Ano * p.bn * inv;
+  // x0 = A⁻¹b by block elimination: x0_to = Â⁻¹b̂, x0_n from the first row.
+  const double det = p.h11 * p.h22 - p.h12 * p.h12;
+  const double xt = (p.h22 * p.bh1 - p.h12 * p.bh2) / det;
+  const double xo = (p.h11 * p.bh2 - p.h12 * p.bh1) / det;
+  p.x0 = Vec3((p.bn - p.Ant * xt - p.Ano * xo) * inv, xt, xo);
+  return p;
+}
+
+namespace {
+
+// Eq. (9): b_n = 0, μ > 0, x0 outside the cone. If P2 (A_nn > μ‖(A_nt, A_no)‖) the conic section
+// degenerates to the point 0; otherwise to the two rays at α0 ± Δα of Eq. (6) (one ray for the
+// parabola, Δα = π) and the minimum lies on one of them. The paper picks the ray by the side of
+// x0,to relative to (A_nt, A_no); we evaluate both rays, which costs the same and does not depend
+// on Â being isotropic.
+Impulse degenerate_impulse(const ReducedProblem& p) {
+  const double norm_a = std::sqrt(p.Ant * p.Ant + p.Ano * p.Ano);
+  if (p.Ann > p.mu * norm_a) {
+    return {Vec3::Zero(), ContactCase::degenerate};  // P2: degenerate ellipse
+  }
+  const double cos_d = -p.Ann / (p.mu * norm_a);  // cos Δα
+  const double sin_d = std::sqrt(std::max(0.0, 1.0 - cos_d * cos_d));
+  const double ac = p.Ant / norm_a;  // (cos α0, sin α0)
+  const double as = p.Ano / norm_a;
+  Vec3 best = Vec3::Zero();
+  double best_f = 0.0;
+  for (const double sign : {-1.0, 1.0}) {
+    const double c = ac * cos_d - sign * as * sin_d;
+    const double s = as * cos_d + sign * ac * sin_d;
+    const double lin = p.lin(c, s);
+    if (lin <= 0.0) {
+      continue;  // r* = max(0, …) = 0 on this ray
+    }
+    const double r = lin / p.quad(c, s);
+    const double f = r * (0.5 * r * p.quad(c, s) - lin);
+    if (f < best_f) {
+      best_f = f;
+      best = p.boundary_impulse(r, c, s);  // on the ray f_r = 0: x_n = r/μ
+    }
+  }
+  return {best, ContactCase::degenerate};
+}
+
+} // namespace
+
+bool structogram_prologue(const Mat3& A, const Vec3& b, double mu, ReducedProblem& reduced,
+                          Impulse& result) {
+  const double bn = b[0];
+  if (bn < 0.0) {
+    result = {Vec3::Zero(), ContactCase::separating};
+    return true;
+  }
+  if (mu == 0.0) {
+    result = {Vec3(bn / A(0, 0), 0.0, 0.0), ContactCase::frictionless};
+    return true;
+  }
+  reduced = reduce(A, b, mu);
+  const Vec3& x0 = reduced.x0;
+  // P1: x0,n ≥ 0 ∧ ‖x0,to‖ ≤ μ x0,n
+  if (x0[0] >= 0.0 && x0[1] * x0[1] + x0[2] * x0[2] <= mu * mu * x0[0] * x0[0]) {
+    result = {x0, ContactCase::sticking};
+    return true;
+  }
+  if (bn == 0.0) {
+    result = degenerate_impulse(reduced);
+    return true;
+  }
+  return false;
+}
+
+} // namespace granite::contact

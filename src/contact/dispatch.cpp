@@ -1,0 +1,71 @@
+// Model selection: names, parsing and the dispatching solve().
+#include "granite/contact/single_contact.hpp"
+
+#include <array>
+#include <utility>
+
+namespace granite::contact {
+namespace {
+
+constexpr std::array<std::pair<Model, std::string_view>, 5> kModelNames{{
+    {Model::frictionless, "frictionless"},
+    {Model::mdp, "mdp"},
+    {Model::mdp_golden, "mdp_golden"},
+    {Model::coulomb, "coulomb"},
+    {Model::coulomb_approx, "coulomb_approx"},
+}};
+
+} // namespace
+
+std::string_view case_name(ContactCase c) {
+  switch (c) {
+  case ContactCase::separating:
+    return "separating";
+  case ContactCase::frictionless:
+    return "frictionless";
+  case ContactCase::sticking:
+    return "sticking";
+  case ContactCase::sliding:
+    return "sliding";
+  case ContactCase::degenerate:
+    return "degenerate";
+  }
+  return "unknown";
+}
+
+bool parse_model(std::string_view name, Model& model) {
+  for (const auto& [m, n] : kModelNames) {
+    if (n == name) {
+      model = m;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string_view model_name(Model model) {
+  for (const auto& [m, n] : kModelNames) {
+    if (m == model) {
+      return n;
+    }
+  }
+  return "unknown";
+}
+
+Impulse solve(const ModelSettings& settings, const Mat3& A, const Vec3& b, double mu) {
+  switch (settings.model) {
+  case Model::frictionless:
+    return frictionless_impulse(A, b, mu);
+  case Model::mdp:
+    return max_dissipation_impulse(A, b, mu);
+  case Model::mdp_golden:
+    return max_dissipation_golden_impulse(A, b, mu, settings.golden_iterations);
+  case Model::coulomb:
+    return coulomb_impulse(A, b, mu);
+  case Model::coulomb_approx:
+    return coulomb_approx_impulse(A, b, mu);
+  }
+  return max_dissipation_impulse(A, b, mu);
+}
+
+} // namespace granite::contact
