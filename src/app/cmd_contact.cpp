@@ -24,7 +24,7 @@ int contact_command(const Args& args) {
           "\"case\": ..}. The first bad line stops the run with exit code 2.",
           args, options, positional, vm))
     return *exit;
-  return solve_contact_stream(vm["model"].as<std::string>(), vm["golden-iterations"].as<int>(),
+  return io::solve_contact_stream(vm["model"].as<std::string>(), vm["golden-iterations"].as<int>(),
                               std::cin, std::cout, std::cerr);
 }
 

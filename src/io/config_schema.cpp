@@ -313,12 +313,19 @@ YAML::Node resolve(const YAML::Node& input, const Schema& schema, const std::str
 
 namespace {
 
+// Markdown table cell text: a '|' would end the cell.
+std::string cell(std::string text) {
+  for (std::size_t pos = 0; (pos = text.find('|', pos)) != std::string::npos; pos += 2)
+    text.replace(pos, 1, "\\|");
+  return text;
+}
+
 std::string type_text(const Schema& s) {
   switch (s.kind) {
   case Kind::map: return "map";
   case Kind::list: return "list";
   case Kind::tagged: return "map";
-  default: return describe(s);
+  default: return cell(describe(s));
   }
 }
 

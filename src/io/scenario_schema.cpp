@@ -89,9 +89,6 @@ SchemaPtr build() {
       req("domain", map({
           req("min", vec3(), "m", "lower corner of the simulation domain"),
           req("max", vec3(), "m", "upper corner; bodies whose centre leaves the domain are deleted"),
-          opt("periodic", bool3(), "[false, false, false]", "", "periodicity per axis (MPI issue)"),
-          opt("decomposition", int3(0), "[0, 0, 0]", "",
-              "subdomains per axis; 0 on an axis chooses automatically"),
       }), "", "simulation domain"),
       opt("gravity", vec3(), "[0, 0, -9.81]", "m/s^2", "gravitational acceleration"),
       opt("contact", map({
@@ -108,8 +105,6 @@ SchemaPtr build() {
           opt("max_sweeps", integer(1), "100", "", "maximum relaxation sweeps per step"),
           opt("tolerance", real(0.0, inf, true), "1e-6", "",
               "stop when the largest relative impulse change of a sweep is below this"),
-          opt("relaxation_weight", real(0.0, 2.0, true, false), "1", "",
-              "omega, weight of the Jacobi exchange between processes"),
       }), "", "", "multi-contact relaxation"),
       req("materials", list(map({
           req("name", text(), "", "name referenced by bodies and particles"),

@@ -51,6 +51,7 @@ TEST_P(RandomProblems, AllModelsFeasibleAndMaximumDissipationExact) {
   double worst_mdp = 0.0;
   double worst_golden = 0.0;
   int sliding = 0;
+  int beaten_reference = 0;
   for (int i = 0; i < kProblemsPerClass; ++i) {
     const Problem p = gen.next(cls);
     const Impulse mdp = max_dissipation_impulse(p.A, p.b, p.mu);
@@ -85,7 +86,13 @@ TEST_P(RandomProblems, AllModelsFeasibleAndMaximumDissipationExact) {
       const auto ref = testing::brute_force_minimum(p);
       const double e = objective_error(p, f_mdp, ref.f);
       worst_mdp = std::max(worst_mdp, std::abs(e));
-      report(std::abs(e) <= kObjectiveTolerance,
+      // The reference is a feasible point, so mdp must never be worse. For ill-conditioned A the
+      // optimum can sit in a dip narrower than the reference's θ-sampling; there mdp's (feasible)
+      // answer may be lower and only the one-sided check applies (mdp is then cross-checked
+      // two-sided against the golden-section solver below, whose parametrisation is unimodal).
+      const bool one_sided = cls == ProblemClass::ill_conditioned;
+      beaten_reference += e < -kObjectiveTolerance;
+      report(e <= kObjectiveTolerance && (one_sided || e >= -kObjectiveTolerance),
              "mdp objective " + std::to_string(f_mdp) + " vs brute force " +
                  std::to_string(ref.f) + " (relative " + std::to_string(e) + ")",
              p);
@@ -109,9 +116,10 @@ TEST_P(RandomProblems, AllModelsFeasibleAndMaximumDissipationExact) {
     }
   }
   EXPECT_EQ(failures, 0) << class_name(cls);
-  std::printf("[ %-16s ] %5d sliding of %d, max |rel. objective error| mdp vs brute force %.2e, "
-              "vs golden(200) %.2e\n",
-              class_name(cls).c_str(), sliding, kProblemsPerClass, worst_mdp, worst_golden);
+  std::printf("[ %-16s ] %5d sliding of %d, max |rel. objective error| mdp vs brute force %.2e "
+              "(brute force beaten %d times), vs golden(200) %.2e\n",
+              class_name(cls).c_str(), sliding, kProblemsPerClass, worst_mdp, beaten_reference,
+              worst_golden);
 }
 
 INSTANTIATE_TEST_SUITE_P(Classes, RandomProblems, ::testing::ValuesIn(testing::kAllClasses),
