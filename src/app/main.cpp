@@ -27,9 +27,14 @@ constexpr const char* kUsage =
 
 int main(int argc, char** argv) {
   using namespace granite::app;
-  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
-    std::fputs(kUsage, argc < 2 ? stderr : stdout);
-    return argc < 2 ? granite::kInputErrorExit : 0;
+  if (argc < 2) {
+    std::fputs("granite: missing COMMAND (run, check, contact or version; see granite --help)\n",
+               stderr);
+    return granite::kInputErrorExit;
+  }
+  if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    std::fputs(kUsage, stdout);
+    return 0;
   }
   const std::string_view command = argv[1];
   const Args args(argv + 2, argv + argc);

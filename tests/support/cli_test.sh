@@ -32,7 +32,7 @@ particles: [{type: sphere, position: [0, 0, 0.1], radius: 0.01, material: m}]
 YAML
 
 expect 0 "usage: granite COMMAND"          -- "$granite" --help
-expect 2 "usage: granite COMMAND"          -- "$granite"
+expect 2 "missing COMMAND"                 -- "$granite"
 expect 2 "unknown command 'frobnicate'"     -- "$granite" frobnicate
 expect 0 "hdf5 .*\(parallel\)"              -- "$granite" version
 expect 0 "mpi .*Open MPI"                   -- "$granite" version
