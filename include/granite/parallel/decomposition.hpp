@@ -1,0 +1,63 @@
+#pragma once
+// Cartesian domain decomposition: the domain box is cut into px × py × pz equal subdomains,
+// one per rank, optionally periodic per axis. Pure geometry and rank arithmetic (no MPI
+// calls), so every rank computes the same answers.
+#include "granite/core/types.hpp"
+
+#include <array>
+#include <vector>
+
+namespace granite::parallel {
+
+using Int3 = std::array<int, 3>;
+
+struct Box {
+  Vec3 min, max;
+  /// Euclidean distance from x to the box (0 inside).
+  double distance(const Vec3& x) const;
+};
+
+/// Subdomain counts per axis for `ranks` processes minimising the total subdomain surface of
+/// `extent`. Axes with requested[a] > 0 are fixed to that count. Throws InputError if the
+/// fixed counts cannot give `ranks`.
+Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested = {0, 0, 0});
+
+/// A neighbour subdomain as seen from this rank: its rank and the shift to add to a position
+/// sent there (non-zero only across a periodic boundary).
+struct Neighbour {
+  int rank;
+  Vec3 shift;
+  Box box;  // the neighbour's subdomain in this rank's coordinates (after the shift)
+};
+
+class Decomposition {
+public:
+  Decomposition(const Box& domain, const Int3& dims, const std::array<bool, 3>& periodic);
+
+  int size() const { return dims_[0] * dims_[1] * dims_[2]; }
+  const Int3& dims() const { return dims_; }
+  const Box& domain() const { return domain_; }
+  bool periodic(int axis) const { return periodic_[axis]; }
+
+  Int3 coords(int rank) const;
+  int rank_of(const Int3& coords) const;
+  Box subdomain(int rank) const;
+
+  /// Maps x into the domain across periodic axes (unchanged on other axes).
+  Vec3 wrap(const Vec3& x) const;
+  /// The rank whose subdomain contains x (after wrapping); -1 if x is outside the domain on a
+  /// non-periodic axis. Upper faces belong to the next subdomain (half-open cells).
+  int owner_of(const Vec3& x) const;
+
+  /// The up to 26 neighbours of `rank` (fewer at non-periodic walls). With few subdomains on
+  /// a periodic axis the same rank (even `rank` itself) can appear with different shifts.
+  std::vector<Neighbour> neighbours(int rank) const;
+
+private:
+  Box domain_;
+  Int3 dims_;
+  std::array<bool, 3> periodic_;
+  Vec3 cell_;  // subdomain edge lengths
+};
+
+} // namespace granite::parallel

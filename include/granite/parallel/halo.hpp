@@ -1,0 +1,45 @@
+#pragma once
+// Ghost bodies: copies of the neighbours' particles within the interaction range of this
+// subdomain (edges and corners included, periodic images shifted), rebuilt every step, and
+// the per-sweep velocity-correction exchange of the hybrid Gauss–Seidel/Jacobi relaxation.
+#include "granite/body/particles.hpp"
+#include "granite/parallel/body_record.hpp"
+#include "granite/parallel/decomposition.hpp"
+#include "granite/parallel/peer_exchange.hpp"
+#include "granite/solver/body_state.hpp"
+
+#include <vector>
+
+namespace granite::parallel {
+
+class Halo {
+public:
+  /// Appends ghosts to `particles`, whose first `owned` entries are this rank's own bodies (and
+  /// nothing else: drop old ghosts first). A body is sent to every neighbour subdomain within
+  /// `width` of its centre. `exchange` must have the neighbour ranks as peers.
+  void rebuild(body::Particles& particles, std::size_t owned, const Decomposition& decomposition,
+               int rank, double width, PeerExchange& exchange);
+
+  std::size_t ghost_count() const { return ghost_count_; }
+
+  /// After a sweep: every rank sends the correction increments its sweep applied to ghosts
+  /// (dv, dw minus their values at the previous exchange) to the owners, which add them with
+  /// weight ω; then the owners send the corrected dv, dw back to every ghost holder.
+  /// `states` holds owned bodies at [0, owned) and ghosts at [owned, owned + ghost_count()).
+  void exchange_corrections(std::vector<solver::BodyState>& states, std::size_t owned,
+                            double omega, PeerExchange& exchange);
+
+  /// Call before the first sweep: records the ghosts' starting corrections (zero).
+  void reset_corrections(const std::vector<solver::BodyState>& states, std::size_t owned);
+
+private:
+  using Correction = std::array<double, 6>;  // dv then dw, sent as bytes
+  std::vector<std::vector<std::uint32_t>> send_index_;  // per peer: owned indices sent
+  std::vector<std::vector<BodyRecord>> send_records_, recv_records_;
+  std::vector<std::size_t> ghost_begin_;                // per peer: first ghost received
+  std::vector<std::vector<Correction>> send_corr_, recv_corr_;
+  std::vector<Correction> ghost_start_;                 // ghosts' dv, dw after the last exchange
+  std::size_t ghost_count_ = 0;
+};
+
+} // namespace granite::parallel

@@ -1,0 +1,117 @@
+#include "granite/parallel/decomposition.hpp"
+
+#include "granite/core/error.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace granite::parallel {
+
+double Box::distance(const Vec3& x) const {
+  const Vec3 d = (min - x).cwiseMax(x - max).cwiseMax(Vec3::Zero());
+  return d.norm();
+}
+
+Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested) {
+  Int3 best{0, 0, 0};
+  double best_surface = std::numeric_limits<double>::infinity();
+  for (int px = 1; px <= ranks; ++px) {
+    if (ranks % px || (requested[0] > 0 && px != requested[0])) continue;
+    for (int py = 1; py <= ranks / px; ++py) {
+      if ((ranks / px) % py || (requested[1] > 0 && py != requested[1])) continue;
+      const int pz = ranks / px / py;
+      if (requested[2] > 0 && pz != requested[2]) continue;
+      // Total cut area: (p_a − 1) internal planes across axis a, each of the other two extents.
+      const double surface = (px - 1) * extent[1] * extent[2] + (py - 1) * extent[0] * extent[2] +
+                             (pz - 1) * extent[0] * extent[1];
+      if (surface < best_surface - 1e-12 * std::abs(best_surface)) {
+        best_surface = surface;
+        best = {px, py, pz};
+      }
+    }
+  }
+  if (best[0] == 0)
+    throw InputError("domain.decomposition [" + std::to_string(requested[0]) + ", " +
+                     std::to_string(requested[1]) + ", " + std::to_string(requested[2]) +
+                     "] cannot be used with " + std::to_string(ranks) +
+                     " ranks (the product of the counts must equal the rank count)");
+  return best;
+}
+
+Decomposition::Decomposition(const Box& domain, const Int3& dims, const std::array<bool, 3>& periodic)
+    : domain_(domain), dims_(dims), periodic_(periodic) {
+  for (int a = 0; a < 3; ++a) cell_[a] = (domain.max[a] - domain.min[a]) / dims[a];
+}
+
+Int3 Decomposition::coords(int rank) const {
+  return {rank % dims_[0], (rank / dims_[0]) % dims_[1], rank / (dims_[0] * dims_[1])};
+}
+
+int Decomposition::rank_of(const Int3& c) const { return c[0] + dims_[0] * (c[1] + dims_[1] * c[2]); }
+
+Box Decomposition::subdomain(int rank) const {
+  const Int3 c = coords(rank);
+  Box b;
+  for (int a = 0; a < 3; ++a) {
+    b.min[a] = domain_.min[a] + c[a] * cell_[a];
+    // The last cell ends exactly at the domain face (no round-off gap).
+    b.max[a] = c[a] + 1 == dims_[a] ? domain_.max[a] : domain_.min[a] + (c[a] + 1) * cell_[a];
+  }
+  return b;
+}
+
+Vec3 Decomposition::wrap(const Vec3& x) const {
+  Vec3 y = x;
+  for (int a = 0; a < 3; ++a) {
+    if (!periodic_[a]) continue;
+    const double length = domain_.max[a] - domain_.min[a];
+    y[a] = domain_.min[a] + std::fmod(y[a] - domain_.min[a], length);
+    if (y[a] < domain_.min[a]) y[a] += length;
+    if (y[a] >= domain_.max[a]) y[a] = domain_.min[a];  // fmod round-off at the upper face
+  }
+  return y;
+}
+
+int Decomposition::owner_of(const Vec3& x) const {
+  const Vec3 y = wrap(x);
+  Int3 c;
+  for (int a = 0; a < 3; ++a) {
+    if (!(y[a] >= domain_.min[a] && y[a] <= domain_.max[a])) return -1;
+    c[a] = std::min(dims_[a] - 1, int(std::floor((y[a] - domain_.min[a]) / cell_[a])));
+  }
+  return rank_of(c);
+}
+
+std::vector<Neighbour> Decomposition::neighbours(int rank) const {
+  std::vector<Neighbour> result;
+  const Int3 c = coords(rank);
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        if (dx == 0 && dy == 0 && dz == 0) continue;
+        const Int3 d{dx, dy, dz};
+        Int3 n;
+        Vec3 shift = Vec3::Zero();
+        bool valid = true;
+        for (int a = 0; a < 3 && valid; ++a) {
+          n[a] = c[a] + d[a];
+          const double length = domain_.max[a] - domain_.min[a];
+          if (n[a] < 0 || n[a] >= dims_[a]) {
+            if (!periodic_[a]) valid = false;
+            // A body sent across the lower face appears shifted up by the domain length.
+            else if (n[a] < 0) { n[a] += dims_[a]; shift[a] = length; }
+            else { n[a] -= dims_[a]; shift[a] = -length; }
+          }
+        }
+        if (!valid) continue;
+        const int r = rank_of(n);
+        Box box = subdomain(r);
+        box.min -= shift;
+        box.max -= shift;
+        result.push_back({r, shift, box});
+      }
+  return result;
+}
+
+} // namespace granite::parallel

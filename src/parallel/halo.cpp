@@ -1,0 +1,98 @@
+#include "granite/parallel/halo.hpp"
+
+#include <algorithm>
+
+namespace granite::parallel {
+
+namespace {
+std::array<double, 6> join(const Vec3& dv, const Vec3& dw) {
+  return {dv[0], dv[1], dv[2], dw[0], dw[1], dw[2]};
+}
+Vec3 first(const std::array<double, 6>& c) { return {c[0], c[1], c[2]}; }
+Vec3 second(const std::array<double, 6>& c) { return {c[3], c[4], c[5]}; }
+
+constexpr int kGhostTag = 100, kIncrementTag = 110, kCorrectionTag = 120;
+
+std::size_t peer_slot(const std::vector<int>& peers, int rank) {
+  return std::size_t(std::lower_bound(peers.begin(), peers.end(), rank) - peers.begin());
+}
+} // namespace
+
+void Halo::rebuild(body::Particles& particles, std::size_t owned, const Decomposition& decomposition,
+                   int rank, double width, PeerExchange& exchange) {
+  const std::vector<Neighbour> neighbours = decomposition.neighbours(rank);
+  const std::size_t peers = exchange.peers().size();
+
+  send_index_.assign(peers, {});
+  send_records_.assign(peers, {});
+  // Neighbours are visited in a fixed order, so each peer receives a body's images in the
+  // same order as this rank lists them in send_index_.
+  for (const auto& n : neighbours) {
+    const std::size_t k = peer_slot(exchange.peers(), n.rank);
+    for (std::size_t i = 0; i < owned; ++i) {
+      if (n.box.distance(particles.position[i]) > width) continue;
+      send_index_[k].push_back(std::uint32_t(i));
+      send_records_[k].push_back(pack(particles, i, n.shift));
+    }
+  }
+  exchange.exchange(send_records_, recv_records_, kGhostTag);
+
+  ghost_begin_.assign(peers, 0);
+  ghost_count_ = 0;
+  for (std::size_t k = 0; k < peers; ++k) {
+    ghost_begin_[k] = owned + ghost_count_;
+    for (const BodyRecord& r : recv_records_[k]) unpack(r, particles);
+    ghost_count_ += recv_records_[k].size();
+  }
+  send_corr_.resize(peers);
+  recv_corr_.resize(peers);
+}
+
+void Halo::reset_corrections(const std::vector<solver::BodyState>& states, std::size_t owned) {
+  ghost_start_.resize(ghost_count_);
+  for (std::size_t g = 0; g < ghost_count_; ++g)
+    ghost_start_[g] = join(states[owned + g].dv, states[owned + g].dw);
+}
+
+void Halo::exchange_corrections(std::vector<solver::BodyState>& states, std::size_t owned,
+                                double omega, PeerExchange& exchange) {
+  const std::size_t peers = send_index_.size();
+  // 1. Ghost increments to their owners (message k: ghosts received from peer k, in order).
+  for (std::size_t k = 0; k < peers; ++k) {
+    const std::size_t n = recv_records_[k].size();
+    send_corr_[k].resize(n);
+    for (std::size_t g = 0; g < n; ++g) {
+      const std::size_t local = ghost_begin_[k] + g;
+      const Correction& start = ghost_start_[local - owned];
+      send_corr_[k][g] = join(states[local].dv - first(start),
+                               states[local].dw - second(start));
+    }
+    recv_corr_[k].resize(send_index_[k].size());
+  }
+  exchange.exchange_sized(send_corr_, recv_corr_, kIncrementTag);
+  for (std::size_t k = 0; k < peers; ++k)
+    for (std::size_t s = 0; s < send_index_[k].size(); ++s) {
+      solver::BodyState& b = states[send_index_[k][s]];
+      b.dv += omega * first(recv_corr_[k][s]);
+      b.dw += omega * second(recv_corr_[k][s]);
+    }
+  // 2. Owners' corrected values back to every ghost holder.
+  for (std::size_t k = 0; k < peers; ++k) {
+    send_corr_[k].resize(send_index_[k].size());
+    for (std::size_t s = 0; s < send_index_[k].size(); ++s) {
+      const solver::BodyState& b = states[send_index_[k][s]];
+      send_corr_[k][s] = join(b.dv, b.dw);
+    }
+    recv_corr_[k].resize(recv_records_[k].size());
+  }
+  exchange.exchange_sized(send_corr_, recv_corr_, kCorrectionTag);
+  for (std::size_t k = 0; k < peers; ++k)
+    for (std::size_t g = 0; g < recv_corr_[k].size(); ++g) {
+      const std::size_t local = ghost_begin_[k] + g;
+      states[local].dv = first(recv_corr_[k][g]);
+      states[local].dw = second(recv_corr_[k][g]);
+      ghost_start_[local - owned] = recv_corr_[k][g];
+    }
+}
+
+} // namespace granite::parallel
