@@ -25,7 +25,7 @@ Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested) {
       // Total cut area: (p_a − 1) internal planes across axis a, each of the other two extents.
       const double surface = (px - 1) * extent[1] * extent[2] + (py - 1) * extent[0] * extent[2] +
                              (pz - 1) * extent[0] * extent[1];
-      if (surface < best_surface - 1e-12 * std::abs(best_surface)) {
+      if (best[0] == 0 || surface < best_surface * (1.0 - 1e-12)) {  // first wins ties
         best_surface = surface;
         best = {px, py, pz};
       }
