@@ -46,6 +46,7 @@ void Halo::rebuild(body::Particles& particles, std::size_t owned, const Decompos
   }
   send_corr_.resize(peers);
   recv_corr_.resize(peers);
+  ghost_start_.assign(ghost_count_, Correction{});  // ghosts start without corrections
 }
 
 void Halo::reset_corrections(const std::vector<solver::BodyState>& states, std::size_t owned) {
