@@ -1,115 +1,122 @@
-// Maximum-dissipation model minimised numerically by golden-section search, the approach of
-// waLBerla pe (HCSITS, 20 iterations). Cross-check and speed baseline for the analytic solver.
+// Maximum-dissipation model minimised numerically: golden-section search over the polar angle α
+// of the boundary of the conic section, the method of waLBerla pe (HCSITS,
+// relaxInelasticGeneralizedMaximumDissipationContacts, 20 sub-iterations by default). Cross-check
+// and speed baseline for the analytic solver (max_dissipation.cpp).
 //
-// pe searches over α, the paper's parametrisation of the boundary γ(α) = r̄(α)(cos α, sin α)
-// seen from the origin, on a heuristically narrowed interval. f_obj(α) can have two local minima
-// on 𝓘 (paper Fig. 4); the academic problem of §4.1 is such a case and a golden-section search
-// over α converges to the wrong one there (−0.414 instead of −0.634). So the same boundary is
-// searched in a parametrisation where the objective is unimodal: by the direction ω in which
-// the boundary is seen from the unconstrained minimum P = x0,to. The reduced objective is
-// ½(x − P)ᵀÂ(x − P) + const, the feasible set K = {x : A_nn‖x‖ + μ a·x ≤ μ b_n} of the tangential
-// plane is convex and P ∉ K, so for every level the directions from P into K ∩ {level set}
-// form an interval, nested in the level: the first-hit objective F(ω) is quasiconvex and
-// golden-section search finds the global minimum.
+// Sliding branch (b_n > 0, μ > 0, x0 = A⁻¹b outside the cone; everything else is decided by the
+// structogram prologue shared with mdp): on the plane of maximum compression the objective is
+// f_obj(α) = ½γᵀÂγ − γᵀb̂ (+ const) on the boundary γ(α) = r̄(α)(cos α, sin α),
+// r̄ = μ b_n / f_r(α), f_r(α) = A_nn + μ a·(cos α, sin α), a = (A_nt, A_no) (paper §3.2). The
+// search is restricted to the arc I ∩ J:
+//   I = {α : f_r(α) > 0} = α0 ± acos(−A_nn/(μ‖a‖)), α0 = atan2(A_no, A_nt) (Eq. 6; the whole
+//       circle if A_nn > μ‖a‖);
+//   J = αx ± acos((μ/A_nn)(b_n/‖x0,to‖ − ‖a‖ cos(αx − α0))), αx the direction of x0,to: the
+//       angles whose boundary point has x0,to on the outer (closed) side of its tangent line,
+//       ∇g(γ)·(x0,to − γ) ≥ 0 with g(x) = A_nn‖x‖ + μ a·x, K = {g ≤ μ b_n} the conic section.
+//
+// Why the bracket is unimodal. The reduced objective is ½(x − x0,to)ᵀÂ(x − x0,to) + const with
+// Â SPD, K is convex with a smooth, strictly convex boundary (b_n > 0) and x0,to ∉ K. A stationary
+// point of f_obj(α) in I is a boundary point where ∇f = Â(γ − x0,to) = λ∇g(γ) for some λ ≠ 0
+// (γ ≠ x0,to). Then ∇g·(x0,to − γ) = −(γ − x0,to)ᵀÂ(γ − x0,to)/λ, so in J only λ < 0 remains,
+// i.e. a KKT point with multiplier −λ > 0, and the strictly convex problem has exactly one KKT
+// point: α* is the only stationary point of f_obj on I ∩ J. I ∩ J is, moreover, connected:
+// it is the part of the boundary visible from x0,to (a point of a smooth convex boundary is
+// visible from an outside point iff that point is on the outer side of its tangent), the image
+// of the interval of directions from x0,to towards K under the continuous first-hit map. So the
+// arc I ∩ J contains α*, f_obj decreases towards it and increases after it, and golden-section
+// search converges to the global minimum. On all of I, f_obj can have a second local minimum
+// (paper Fig. 4; on the problem of §4.1 one at −0.414 besides the global −0.634): a stationary
+// point with the wrong multiplier sign, which J excludes.
+// In floating point the two arcs are intersected from rounded ends; like pe we keep a single
+// piece if the rounded arcs overlap twice (in exact arithmetic they never do). Where
+// f_r ≤ 0 (outside I, reachable only through rounding of the ends) f_obj = +∞.
+//
+// As in pe: one new point per iteration, kept in golden proportion to the one retained interior
+// point, so `iterations` boundary evaluations shrink the bracket by φ^−iterations; the answer is
+// the best point sampled, finally compared with the boundary point in the direction of x0,to.
+// Deviations from pe's code, none in exact arithmetic: the new point is placed at golden ratio
+// inside the larger sub-interval measured from the interior point (pe mirrors the interior point,
+// lo + hi − mid, which is the same point exactly, but its rounding errors grow by a factor of
+// about 2.5 per iteration: the golden proportion is off by ~1e-4 after 30 iterations and by
+// O(1) after 40, so a 200-iteration reference solve would no longer shrink the bracket by the
+// golden ratio); the separating / sticking / μ = 0 / b_n = 0 cases go through the structogram
+// prologue; the impulse is returned on the cone, x_n = r̄/μ (pe takes x_n from the plane, whose
+// cone error ~eps·μ‖a‖/A_nn is large for huge μ).
 #include "granite/contact/conic_section.hpp"
 #include "granite/contact/single_contact.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <utility>
 
 namespace granite::contact {
 namespace {
 
-// Golden-section ordering key: rays that hit K by their objective; rays that miss K rank
-// behind every hit, ordered by their angular distance from the direction P → 0 (0 ∈ K), which
-// keeps the extended function quasiconvex on (ω_PO − π, ω_PO + π).
-struct Key {
-  bool miss;
-  double value;
-  double t;  // ray parameter of the first boundary point (for hits)
-  bool operator<(const Key& o) const { return miss != o.miss ? !miss : value < o.value; }
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+
+struct BoundarySample {
+  double f;        // f_obj(α) without the constant −b_n²/(2A_nn); +∞ where f_r ≤ 0
+  double r, c, s;  // r̄(α), cos α, sin α
 };
 
-class ViewFromUnconstrainedMinimum {
-public:
-  explicit ViewFromUnconstrainedMinimum(const ReducedProblem& p)
-      : p_(p), Pt_(p.x0[1]), Po_(p.x0[2]), L0_(p.bn - (p.Ant * Pt_ + p.Ano * Po_)),
-        kappa_(p.Ann / p.mu), omega_PO_(std::atan2(-Po_, -Pt_)) {}
-
-  double center() const { return omega_PO_; }
-
-  // First boundary point of the ray P + t w, w = (cos ω, sin ω): the first root of the convex
-  // φ(t) = κ‖P + t w‖ + t a·w − L0 (κ = A_nn/μ), φ(0) > 0 since P ∉ K. Newton from t = 0 on a
-  // convex function converges monotonically from the left; φ' ≥ 0 before reaching zero means
-  // the ray misses K. (Squaring to a quadratic in t would turn the root into a near-double
-  // root of the squared equation for large μ, losing half the digits or the root itself.)
-  Key evaluate(double omega) const {
-    const double wc = std::cos(omega);
-    const double ws = std::sin(omega);
-    const double aw = p_.Ant * wc + p_.Ano * ws;
-    const Key miss{true, std::abs(std::remainder(omega - omega_PO_, 2.0 * std::numbers::pi)), 0.0};
-    double t = 0.0;
-    bool hit = false;
-    for (int it = 0; it < 60; ++it) {
-      const double xt = Pt_ + t * wc;
-      const double xo = Po_ + t * ws;
-      const double norm = std::sqrt(xt * xt + xo * xo);
-      const double phi = kappa_ * norm + t * aw - L0_;
-      if (phi <= 0.0) {
-        hit = true;
-        break;
-      }
-      const double slope = (norm > 0.0 ? kappa_ * (xt * wc + xo * ws) / norm : kappa_) + aw;
-      if (!(slope < 0.0)) {
-        break;
-      }
-      const double step = -phi / slope;
-      t += step;
-      if (step <= 1e-15 * t) {
-        hit = true;
-        break;
-      }
-    }
-    if (!hit) {
-      return miss;
-    }
-    const double t_best = t;
-    // The ray only parametrises the boundary; the point itself is taken as the exact boundary
-    // point r̄(α) in its direction α from the origin, and ranked by its exact f_obj(α).
-    double c;
-    double s;
-    direction(wc, ws, t_best, c, s);
-    const double fr = p_.fr(c, s);
-    if (!(fr > 0.0)) {
-      return miss;
-    }
-    const double r = p_.mu * p_.bn / fr;
-    return {false, r * (0.5 * r * p_.quad(c, s) - p_.lin(c, s)), t_best};
+BoundarySample sample_boundary(const ReducedProblem& p, double alpha) {
+  const double c = std::cos(alpha);
+  const double s = std::sin(alpha);
+  const double fr = p.fr(c, s);
+  if (!(fr > 0.0)) {
+    return {std::numeric_limits<double>::infinity(), 0.0, c, s};
   }
+  const double r = p.mu * p.bn / fr;
+  return {r * (0.5 * r * p.quad(c, s) - p.lin(c, s)), r, c, s};
+}
 
-  Vec3 impulse(double omega, double t) const {
-    double c;
-    double s;
-    direction(std::cos(omega), std::sin(omega), t, c, s);
-    return p_.boundary_impulse(p_.mu * p_.bn / p_.fr(c, s), c, s);
-  }
-
-private:
-  // unit direction (from the origin) of the point P + t w
-  void direction(double wc, double ws, double t, double& c, double& s) const {
-    const double xt = Pt_ + t * wc;
-    const double xo = Po_ + t * ws;
-    const double r = std::sqrt(xt * xt + xo * xo);
-    c = r > 0.0 ? xt / r : 1.0;
-    s = r > 0.0 ? xo / r : 0.0;
-  }
-
-  const ReducedProblem& p_;
-  double Pt_, Po_;
-  double L0_;     // b_n − a·P = A_nn x0,n
-  double kappa_;  // A_nn/μ
-  double omega_PO_;
+struct Arc {
+  double lo, hi;
 };
+
+// centre ± half_width, the left end moved into [0, 2π) (as in pe)
+Arc arc_around(double centre, double half_width) {
+  Arc a{centre - half_width, centre + half_width};
+  if (a.lo < 0.0) {
+    a.lo += kTwoPi;
+    a.hi += kTwoPi;
+  }
+  return a;
+}
+
+// Intersection of two arcs that both contain α* and (in exact arithmetic) overlap in one piece.
+Arc intersect(Arc first, Arc second) {
+  if (first.lo > second.lo) {
+    std::swap(first, second);
+  }
+  if (second.lo > first.hi) {
+    // no overlap within the same turn: the previous turn of `second` overlaps `first` on the left
+    first.hi = std::min(first.hi, second.hi - kTwoPi);
+    return first;
+  }
+  return {second.lo, std::min(first.hi, second.hi)};
+}
+
+// the search arc I ∩ J
+Arc search_arc(const ReducedProblem& p) {
+  const double norm_a = std::hypot(p.Ant, p.Ano);
+  const double alpha0 = std::atan2(p.Ano, p.Ant);
+  const double x0_norm = std::hypot(p.x0[1], p.x0[2]);
+  const double alpha_x = std::atan2(p.x0[2], p.x0[1]);
+  // cos of the half-widths; < −1 means the whole circle. x0,to ∉ K gives cos_J < 1 exactly.
+  const double cos_I = -p.Ann / (p.mu * norm_a);
+  const double cos_J =
+      std::min(p.mu / p.Ann * (p.bn / x0_norm - norm_a * std::cos(alpha_x - alpha0)), 1.0);
+  const bool I_whole = !(cos_I >= -1.0);  // also for a = 0
+  if (cos_J < -1.0) {
+    // J is the whole circle (only for the hyperbola; the guard covers rounding)
+    return arc_around(alpha0, I_whole ? std::numbers::pi : std::acos(cos_I));
+  }
+  const Arc J = arc_around(alpha_x, std::acos(cos_J));
+  return I_whole ? J : intersect(J, arc_around(alpha0, std::acos(cos_I)));
+}
 
 } // namespace
 
@@ -119,41 +126,36 @@ Impulse max_dissipation_golden_impulse(const Mat3& A, const Vec3& b, double mu, 
   if (structogram_prologue(A, b, mu, p, result)) {
     return result;
   }
-  const ViewFromUnconstrainedMinimum view(p);
-  constexpr double g = 0.61803398874989484820;  // 1/φ
-  double lo = view.center() - std::numbers::pi;
-  double hi = view.center() + std::numbers::pi;
-  double w1 = hi - g * (hi - lo);
-  double w2 = lo + g * (hi - lo);
-  Key k1 = view.evaluate(w1);
-  Key k2 = view.evaluate(w2);
-  for (int it = 0; it < iterations; ++it) {
-    if (k1 < k2) {
-      hi = w2;
-      w2 = w1;
-      k2 = k1;
-      w1 = hi - g * (hi - lo);
-      k1 = view.evaluate(w1);
+  const Arc arc = search_arc(p);
+  constexpr double c_gold = 0.38196601125010515180;  // 1 − 1/φ = 1/φ²
+  double lo = arc.lo;
+  double hi = arc.hi;
+  double mid = lo + c_gold * (hi - lo);
+  BoundarySample best = sample_boundary(p, mid);
+  for (int k = 0; k < iterations; ++k) {
+    // the new point in the larger sub-interval, at golden ratio from the interior point
+    const bool right = hi - mid > mid - lo;
+    const double probe = right ? mid + c_gold * (hi - mid) : mid - c_gold * (mid - lo);
+    const BoundarySample next = sample_boundary(p, probe);
+    if (next.f < best.f) {
+      (right ? lo : hi) = mid;
+      mid = probe;
+      best = next;
     } else {
-      lo = w1;
-      w1 = w2;
-      k1 = k2;
-      w2 = lo + g * (hi - lo);
-      k2 = view.evaluate(w2);
+      (right ? hi : lo) = probe;
     }
   }
-  double omega = w1;
-  Key best = k1;
-  if (k2 < k1) {
-    omega = w2;
-    best = k2;
+  // the boundary point in the direction of x0,to (pe's "primitive dissipative solution")
+  const BoundarySample radial = sample_boundary(p, std::atan2(p.x0[2], p.x0[1]));
+  if (radial.f < best.f) {
+    best = radial;
   }
-  if (best.miss) {
-    // too few iterations to find K at all: fall back to the straight line towards 0 ∈ K
-    omega = view.center();
-    best = view.evaluate(omega);
+  if (!(best.f < std::numeric_limits<double>::infinity())) {
+    // not reachable for b_n > 0 (the direction of x0,to is in I ∩ J ⊆ I); keep the answer
+    // feasible regardless
+    return {Vec3(p.bn / p.Ann, 0.0, 0.0), ContactCase::sliding};
   }
-  return {view.impulse(omega, best.t), ContactCase::sliding};
+  return {p.boundary_impulse(best.r, best.c, best.s), ContactCase::sliding};
 }
 
 } // namespace granite::contact

@@ -5,9 +5,16 @@
 #include "granite/timestep/integrator.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 namespace granite::timestep {
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+} // namespace
 
 void Simulation::validate() const {
   const Parameters& p = parameters_;
@@ -36,9 +43,25 @@ void Simulation::validate() const {
 const StepStatistics& Simulation::step() {
   validate();
   const Parameters& p = parameters_;
+  if (hooks_) {
+    ScopedPhase t(timers_, Phase::communication);
+    owned_ = hooks_->synchronise(particles_);
+  }
+  const std::size_t owned = owned_count();
   {
     ScopedPhase t(timers_, Phase::detection);
     detection_.detect(particles_, globals_, materials_, p.contact_threshold, contacts_);
+    if (hooks_) {  // one process per contact (see StepHooks)
+      const std::size_t n = particles_.size();
+      contacts_.retain([&](std::size_t j) {
+        const std::size_t a = contacts_.body1[j], b = contacts_.body2[j];
+        const bool a_owned = a < owned, b_owned = b < owned || b >= n;
+        if (a_owned && b_owned) return true;
+        if (!a_owned && !b_owned) return false;
+        const BodyId mine = particles_.id[a_owned ? a : b], other = particles_.id[a_owned ? b : a];
+        return mine < other;
+      });
+    }
   }
   {
     ScopedPhase t(timers_, Phase::setup);
@@ -48,10 +71,24 @@ const StepStatistics& Simulation::step() {
     impulses_.assign(contacts_.size(), Vec3::Zero());
   }
   solver::RelaxationResult relaxation;
-  {
+  const solver::RelaxationSettings settings{p.model, p.max_sweeps, p.tolerance};
+  if (hooks_) {
+    hooks_->before_relaxation(states_, owned);
+    // The exchanges between sweeps are timed as communication, not relaxation.
+    double exchange_seconds = 0.0;
+    const auto start = std::chrono::steady_clock::now();
+    relaxation = solver::relax(settings, solver_contacts_, impulses_, states_,
+                               [&](double local, int sweep) {
+                                 const auto t0 = std::chrono::steady_clock::now();
+                                 const double r = hooks_->after_sweep(states_, owned, local, sweep);
+                                 exchange_seconds += seconds_since(t0);
+                                 return r;
+                               });
+    timers_.add(Phase::relaxation, seconds_since(start) - exchange_seconds);
+    timers_.add(Phase::communication, exchange_seconds);
+  } else {
     ScopedPhase t(timers_, Phase::relaxation);
-    relaxation = solver::relax({p.model, p.max_sweeps, p.tolerance}, solver_contacts_,
-                               impulses_, states_);
+    relaxation = solver::relax(settings, solver_contacts_, impulses_, states_);
   }
   {
     ScopedPhase t(timers_, Phase::integration);
@@ -64,7 +101,7 @@ const StepStatistics& Simulation::step() {
   StepStatistics s;
   s.step = steps_;
   s.time = time_;
-  s.particles = particles_.size();
+  s.particles = owned;
   s.contacts = contacts_.size();
   s.sweeps = relaxation.sweeps;
   s.residual = relaxation.residual;
@@ -74,7 +111,12 @@ const StepStatistics& Simulation::step() {
     s.normal_impulse_sum += impulses_[j][0];
     if (contacts_.involves_global(j)) s.global_normal_impulse_sum += impulses_[j][0];
   }
-  s.kinetic_energy = particles_.total_kinetic_energy();
+  for (std::size_t i = 0; i < owned; ++i) s.kinetic_energy += particles_.kinetic_energy(i);
+  if (hooks_) {
+    hooks_->reduce(s);
+    // Ghosts live for one step: the next synchronise() migrates owned bodies and rebuilds them.
+    particles_.remove_if([owned](std::size_t i) { return i >= owned; });
+  }
   stats_ = s;
   return stats_;
 }

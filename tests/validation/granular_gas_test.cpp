@@ -33,11 +33,12 @@ TEST_P(GranularGas, KineticEnergyNeverIncreases) {
       n[k] = -side;  // pointing into the box
       sim.globals().add(body::HalfSpace{centre - n * (L / 2), n}, mat);
     }
-  // Random non-overlapping positions (volume fraction ≈ 0.25) with random velocities.
+  // Random non-overlapping positions (volume fraction 500 (4/3)π r³ / L³ ≈ 0.26), random
+  // velocities and spins.
   std::mt19937 rng(2024);
   std::uniform_real_distribution<double> ux(r, L - r), uv(-1.0, 1.0);
   auto& q = sim.particles();
-  while (q.size() < 950) {
+  while (q.size() < 500) {
     const Vec3 x(ux(rng), ux(rng), ux(rng));
     bool free = true;
     for (std::size_t i = 0; i < q.size() && free; ++i)

@@ -36,8 +36,8 @@ Mat3 sphere_inertia(double mass, double radius);
 
 class Particles {
 public:
-  /// Adds a body; returns its id. Throws InputError on non-positive radius/mass or a
-  /// duplicate explicit id is NOT checked (ids are the caller's responsibility when given).
+  /// Adds a body; returns its id. Throws InputError on non-positive radius or mass. Explicit
+  /// ids are not checked for uniqueness (the caller's responsibility when it passes them).
   BodyId add(const ParticleInit& init);
   /// Adds a homogeneous sphere of the given material (mass and inertia from its density).
   BodyId add_sphere(const MaterialTable& materials, MaterialIndex material, const Vec3& position,

@@ -29,11 +29,42 @@ struct ContactList {
   std::size_t size() const { return body1.size(); }
   bool involves_global(std::size_t j) const { return body2[j] >= num_particles; }
   std::size_t global_index(std::size_t j) const { return body2[j] - num_particles; }
+  /// Keeps only the contacts j with keep(j) true, preserving their order; returns how many
+  /// were dropped. (Used to keep the contacts a process is responsible for.)
+  template <class Keep> std::size_t retain(Keep&& keep);
   /// Empties the list but keeps the capacity (no per-step reallocation).
   void clear();
   void push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, const Vec3& n, double gap_value,
                  double mu);
 };
+
+template <class Keep> std::size_t ContactList::retain(Keep&& keep) {
+  const std::size_t m = size();
+  std::size_t w = 0;
+  for (std::size_t j = 0; j < m; ++j) {
+    if (!keep(j)) continue;
+    if (w != j) {
+      body1[w] = body1[j];
+      body2[w] = body2[j];
+      point[w] = point[j];
+      normal[w] = normal[j];
+      tangent[w] = tangent[j];
+      bitangent[w] = bitangent[j];
+      gap[w] = gap[j];
+      friction[w] = friction[j];
+    }
+    ++w;
+  }
+  body1.resize(w);
+  body2.resize(w);
+  point.resize(w);
+  normal.resize(w);
+  tangent.resize(w);
+  bitangent.resize(w);
+  gap.resize(w);
+  friction.resize(w);
+  return m - w;
+}
 
 /// Right-handed orthonormal tangent pair for a unit normal: t ⊥ n built from the coordinate
 /// axis least aligned with n, o = n × t. Deterministic (depends only on n).

@@ -29,7 +29,10 @@ struct Impulse {
 Impulse frictionless_impulse(const Mat3& A, const Vec3& b, double mu);
 /// The paper's analytic maximum-dissipation solution (Fig. 5, Eqs. 6–9, Appendix A).
 Impulse max_dissipation_impulse(const Mat3& A, const Vec3& b, double mu);
-/// The same model minimised by golden-section search over α (the pe approach).
+/// The same model minimised numerically: golden-section search over the polar angle α of the
+/// boundary of the conic section, restricted to the arc where f_r > 0 (Eq. 6) and the boundary
+/// point has x0,to on the outer side of its tangent (there α* is the only stationary point), with
+/// `iterations` objective evaluations; the method of waLBerla pe (20 iterations there).
 Impulse max_dissipation_golden_impulse(const Mat3& A, const Vec3& b, double mu, int iterations);
 /// Inelastic Coulomb contact, normal/tangential decoupling iterated to convergence.
 Impulse coulomb_impulse(const Mat3& A, const Vec3& b, double mu);

@@ -38,6 +38,27 @@ RelaxationResult relax(const RelaxationSettings& settings,
                        const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
                        std::vector<BodyState>& bodies);
 
+/// As relax(), with after_sweep(local_residual, sweep) -> residual called after every sweep
+/// (sweep counts from 1); its return value decides convergence. Used by distributed runs to
+/// exchange ghost corrections and reduce the residual over processes.
+template <class AfterSweep>
+RelaxationResult relax(const RelaxationSettings& settings,
+                       const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
+                       std::vector<BodyState>& bodies, AfterSweep&& after_sweep) {
+  RelaxationResult result;
+  result.converged = false;
+  while (result.sweeps < settings.max_sweeps) {
+    const double local = relaxation_sweep(settings.model, contacts, impulses, bodies);
+    ++result.sweeps;
+    result.residual = after_sweep(local, result.sweeps);
+    if (result.residual < settings.tolerance) {
+      result.converged = true;
+      break;
+    }
+  }
+  return result;
+}
+
 /// Adds the velocity corrections of the given impulses to the bodies (for warm starts).
 void apply_impulses(const std::vector<SolverContact>& contacts,
                     const std::vector<Vec3>& impulses, std::vector<BodyState>& bodies);

@@ -29,6 +29,28 @@
 
 namespace granite::timestep {
 
+/// Extension points for a distributed run (implemented by parallel::DistributedDomain). Without
+/// hooks a Simulation is a plain serial run; with them, step() becomes
+///   owned = synchronise(particles)       -- particles [0, owned) are owned, the rest ghosts
+///   detection; keep the contacts this process is responsible for (rule below)
+///   setup; before_relaxation(states, owned)
+///   each sweep: residual = after_sweep(states, owned, local residual, sweep number from 1)
+///               (the returned, e.g. globally reduced, residual decides convergence)
+///   integrate; statistics over owned bodies; reduce(stats)
+/// Responsibility: a contact with a global body or between two owned bodies belongs to this
+/// process; between an owned body and a ghost, to the owner of the body with the smaller id;
+/// between two ghosts, to nobody here.
+class StepHooks {
+public:
+  virtual ~StepHooks() = default;
+  virtual std::size_t synchronise(body::Particles& particles) = 0;
+  virtual void before_relaxation(const std::vector<solver::BodyState>& states,
+                                 std::size_t owned) = 0;
+  virtual double after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
+                             double local_residual, int sweep) = 0;
+  virtual void reduce(StepStatistics& stats) = 0;
+};
+
 struct Parameters {
   double dt = 1e-4;                  // s, > 0
   Vec3 gravity = Vec3::Zero();       // m/s²
@@ -55,6 +77,11 @@ public:
 
   /// Advances by one step of parameters().dt. Throws InputError on invalid parameters.
   const StepStatistics& step();
+  /// Installs (or with nullptr removes) the distributed-run hooks; not owned by the Simulation.
+  void set_hooks(StepHooks* hooks) { hooks_ = hooks; }
+  /// Particles [0, owned_count()) are owned by this process (all of them without hooks).
+  std::size_t owned_count() const { return hooks_ ? owned_ : particles_.size(); }
+
   /// Statistics of the last step (zeros before the first).
   const StepStatistics& statistics() const { return stats_; }
 
@@ -86,6 +113,9 @@ private:
   std::vector<solver::BodyState> states_;
   std::vector<solver::SolverContact> solver_contacts_;
   std::vector<Vec3> impulses_;
+
+  StepHooks* hooks_ = nullptr;
+  std::size_t owned_ = 0;
 
   PhaseTimers timers_;
   StepStatistics stats_;

@@ -89,7 +89,7 @@ TEST_P(RandomProblems, AllModelsFeasibleAndMaximumDissipationExact) {
       // The reference is a feasible point, so mdp must never be worse. For ill-conditioned A the
       // optimum can sit in a dip narrower than the reference's θ-sampling; there mdp's (feasible)
       // answer may be lower and only the one-sided check applies (mdp is then cross-checked
-      // two-sided against the golden-section solver below, whose parametrisation is unimodal).
+      // two-sided against the golden-section solver below, whose search bracket is unimodal).
       const bool one_sided = cls == ProblemClass::ill_conditioned || cls == ProblemClass::mu_huge;
       beaten_reference += e < -kObjectiveTolerance;
       report(e <= kObjectiveTolerance && (one_sided || e >= -kObjectiveTolerance),
