@@ -24,11 +24,8 @@ int run_initialised(const std::string& file, const std::vector<std::string>& ove
   log::set_rank(rank, size);
   try {
     const auto cfg = config::load_scenario(file, overrides);
-    if (size > 1)
-      throw InputError("granite run: this build simulates on one rank only (the domain "
-                       "decomposition is not implemented yet); run without mpiexec or with -n 1");
     if (output.empty()) output = cfg.resolved["output"]["directory"].as<std::string>();
-    scenario::run_scenario(cfg, output);
+    scenario::run_scenario(cfg, output, MPI_COMM_WORLD);
   } catch (const InputError& e) {
     if (rank == 0) std::cerr << "error: " << e.what() << '\n';
     return kInputErrorExit;

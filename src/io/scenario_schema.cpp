@@ -88,7 +88,13 @@ SchemaPtr build() {
       }), "", "time stepping"),
       req("domain", map({
           req("min", vec3(), "m", "lower corner of the simulation domain"),
-          req("max", vec3(), "m", "upper corner; bodies whose centre leaves the domain are deleted"),
+          req("max", vec3(), "m",
+              "upper corner; bodies whose centre leaves the domain on a non-periodic axis are deleted"),
+          opt("periodic", bool3(), "[false, false, false]", "",
+              "periodicity per axis: bodies leaving through one face re-enter through the other"),
+          opt("decomposition", int3(0), "[0, 0, 0]", "",
+              "MPI subdomains per axis; 0 on an axis lets Granite choose (minimum cut surface); "
+              "the product must equal the rank count"),
       }), "", "simulation domain"),
       opt("gravity", vec3(), "[0, 0, -9.81]", "m/s^2", "gravitational acceleration"),
       opt("contact", map({
@@ -105,6 +111,12 @@ SchemaPtr build() {
           opt("max_sweeps", integer(1), "100", "", "maximum relaxation sweeps per step"),
           opt("tolerance", real(0.0, inf, true), "1e-6", "",
               "stop when the largest relative impulse change of a sweep is below this"),
+          opt("relaxation_weight", real(0.0, 1.0, true, false), "0.5", "",
+              "omega: weight of the velocity-correction increments that ghost copies on other "
+              "ranks send to a body's owner after each sweep (weighted Jacobi between ranks; "
+              "1 overshoots when two ranks push the same body)"),
+          opt("check_every", integer(1), "1", "sweeps",
+              "sweeps between global convergence tests (each costs one allreduce)"),
       }), "", "", "multi-contact relaxation"),
       req("materials", list(map({
           req("name", text(), "", "name referenced by bodies and particles"),

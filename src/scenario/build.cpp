@@ -36,10 +36,13 @@ void set_parameters(const YAML::Node& r, timestep::Parameters& p) {
 } // namespace
 
 Domain domain_of(const YAML::Node& resolved) {
-  return {vec(resolved["domain"]["min"]), vec(resolved["domain"]["max"])};
+  const YAML::Node d = resolved["domain"];
+  return {vec(d["min"]), vec(d["max"]),
+          {d["periodic"][0].as<bool>(), d["periodic"][1].as<bool>(), d["periodic"][2].as<bool>()}};
 }
 
-void build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt19937_64& rng) {
+void build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt19937_64& rng,
+                      const OwnsPosition& owns) {
   set_parameters(r, sim.parameters());
 
   std::map<std::string, body::MaterialIndex> materials;
@@ -58,24 +61,26 @@ void build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt199
     sim.globals().add(std::move(global));
   }
 
+  BodyId next_id = 0;
   for (const auto& p : r["particles"]) {
     const body::MaterialIndex material = materials.at(p["material"].as<std::string>());
     const double radius = p["radius"].as<double>();
     const Vec3 velocity = vec(p["velocity"]);
     if (p["type"].as<std::string>() == "sphere") {
-      const BodyId id = sim.particles().add_sphere(sim.materials(), material, vec(p["position"]),
-                                                   radius, velocity);
-      sim.particles().angular_velocity[sim.particles().find(id)] = vec(p["angular_velocity"]);
+      const Vec3 x = vec(p["position"]);
+      const BodyId id = next_id++;
+      if (!owns(x)) continue;
+      sim.particles().add_sphere(sim.materials(), material, x, radius, velocity, id);
+      sim.particles().angular_velocity.back() = vec(p["angular_velocity"]);
       continue;
     }
     const Vec3 amplitude = vec(p["perturbation"]);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    const auto centres = lattice_centres(vec(p["min"]), vec(p["max"]), p["spacing"].as<double>());
-    sim.particles().reserve(sim.particles().size() + centres.size());
-    for (const Vec3& x : centres) {
+    for (const Vec3& x : lattice_centres(vec(p["min"]), vec(p["max"]), p["spacing"].as<double>())) {
       Vec3 v = velocity;
-      for (int a = 0; a < 3; ++a) v[a] += amplitude[a] * unit(rng);
-      sim.particles().add_sphere(sim.materials(), material, x, radius, v);
+      for (int a = 0; a < 3; ++a) v[a] += amplitude[a] * unit(rng);  // drawn on every process
+      const BodyId id = next_id++;
+      if (owns(x)) sim.particles().add_sphere(sim.materials(), material, x, radius, v, id);
     }
   }
 }

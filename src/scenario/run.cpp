@@ -2,6 +2,8 @@
 
 #include "granite/core/error.hpp"
 #include "granite/core/log.hpp"
+#include "granite/parallel/distributed_domain.hpp"
+#include "granite/parallel/run_report.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/timestep/report.hpp"
 
@@ -15,12 +17,6 @@ namespace granite::scenario {
 
 namespace {
 
-std::ofstream open_output(const std::filesystem::path& path) {
-  std::ofstream out(path);
-  if (!out) throw InputError(path.string() + ": cannot write (check --output / output.directory)");
-  return out;
-}
-
 std::string csv_row(const timestep::StepStatistics& s) {
   char line[256];
   std::snprintf(line, sizeof line, "%lld,%.9g,%zu,%zu,%d,%.3e,%.6e,%.9e\n",
@@ -29,64 +25,113 @@ std::string csv_row(const timestep::StepStatistics& s) {
   return line;
 }
 
+// Rank 0 writes the run's text files; every rank learns whether that worked.
+struct RunFiles {
+  std::ofstream csv;
+
+  RunFiles(const std::string& dir, const YAML::Node& resolved, bool write_csv, bool root,
+           MPI_Comm comm) {
+    std::string problem;
+    if (root) {
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      std::ofstream config(std::filesystem::path(dir) / "config.yaml");
+      config << config::to_text(resolved);
+      if (ec || !config) problem = dir + ": cannot write the output directory";
+      if (write_csv && problem.empty()) {
+        csv.open(std::filesystem::path(dir) / "thermo.csv");
+        if (!csv) problem = dir + "/thermo.csv: cannot write";
+        csv << "step,time_s,particles,contacts,sweeps,residual,max_penetration_m,kinetic_energy_J\n";
+      }
+    }
+    if (!parallel::all_ok(problem.empty(), comm))
+      throw InputError(problem.empty() ? dir + ": rank 0 cannot write the output directory"
+                                       : problem + " (check --output / output.directory)");
+  }
+};
+
+parallel::Decomposition decomposition_of(const YAML::Node& r, const Domain& domain, int ranks) {
+  const YAML::Node d = r["domain"]["decomposition"];
+  const parallel::Int3 requested{d[0].as<int>(), d[1].as<int>(), d[2].as<int>()};
+  const parallel::Int3 dims = parallel::choose_dims(ranks, domain.max - domain.min, requested);
+  return parallel::Decomposition({domain.min, domain.max}, dims, domain.periodic);
+}
+
 } // namespace
 
-RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir) {
+RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
+                        MPI_Comm comm) {
   const YAML::Node& r = cfg.resolved;
-  std::error_code ec;
-  std::filesystem::create_directories(output_dir, ec);
-  if (ec) throw InputError(output_dir + ": cannot create the output directory (" + ec.message() + ")");
-  open_output(std::filesystem::path(output_dir) / "config.yaml") << config::to_text(r);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
   const bool write_csv = r["output"]["thermo_file"].as<bool>();
-  std::ofstream csv;
-  if (write_csv) {
-    csv = open_output(std::filesystem::path(output_dir) / "thermo.csv");
-    csv << "step,time_s,particles,contacts,sweeps,residual,max_penetration_m,kinetic_energy_J\n";
-  }
+  RunFiles files(output_dir, r, write_csv, rank == 0, comm);
+
+  const Domain domain = domain_of(r);
+  const parallel::Decomposition decomposition = decomposition_of(r, domain, ranks);
+  parallel::DistributedDomain distributed(
+      comm, decomposition, r["contact"]["threshold"].as<double>(),
+      {r["solver"]["relaxation_weight"].as<double>(), r["solver"]["check_every"].as<int>()});
 
   std::mt19937_64 rng(r["run"]["seed"].as<std::uint64_t>());
   timestep::Simulation sim;
-  build_simulation(r, sim, rng);
-  const Domain domain = domain_of(r);
+  build_simulation(r, sim, rng, [&](const Vec3& x) { return decomposition.owner_of(x) == rank; });
+  sim.set_hooks(&distributed);
 
   const double dt = r["run"]["dt"].as<double>();
   const auto steps = static_cast<std::int64_t>(std::ceil(r["run"]["end_time"].as<double>() / dt - 1e-9));
   const int thermo_every = r["run"]["thermo_every"].as<int>();
-  log::info("granite run " + cfg.file + ": " + std::to_string(sim.particles().size()) +
+  const auto& dims = decomposition.dims();
+  log::info("granite run " + cfg.file + ": " +
+            std::to_string(parallel::sum_over_ranks(sim.particles().size(), comm)) +
             " particles, " + std::to_string(sim.globals().size()) + " global bodies, " +
             std::to_string(steps) + " steps of " + std::to_string(dt) + " s, model " +
-            r["contact"]["model"].as<std::string>() + ", output in " + output_dir);
+            r["contact"]["model"].as<std::string>() + ", " + std::to_string(ranks) +
+            " ranks as " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
+            std::to_string(dims[2]) + ", output in " + output_dir);
   log::info(timestep::thermo_header());
 
   RunSummary summary;
+  std::uint64_t exchange_bytes = 0, sweeps = 0;
   const auto start = std::chrono::steady_clock::now();
   for (std::int64_t n = 0; n < steps; ++n) {
     const timestep::StepStatistics& stats = sim.step();
+    exchange_bytes += distributed.relaxation_bytes();
+    sweeps += std::uint64_t(stats.sweeps);
     {
       ScopedPhase timer(sim.timers(), Phase::other);  // outflow deletion
-      summary.deleted += sim.remove_particles([&](const body::Particles& p, std::size_t i) {
-        return !domain.contains(p.position[i]);
-      });
+      summary.deleted += sim.remove_particles(
+          [&](const body::Particles& p, std::size_t i) { return !domain.contains(p.position[i]); });
     }
     if (stats.step % thermo_every == 0 || n + 1 == steps) {
       ScopedPhase timer(sim.timers(), Phase::output);
       log::info(timestep::thermo_line(stats));
-      if (write_csv) csv << csv_row(stats) << std::flush;
+      if (rank == 0 && write_csv) files.csv << csv_row(stats) << std::flush;
     }
   }
   summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary.steps = steps;
-  summary.particles = sim.particles().size();
+  summary.particles = parallel::sum_over_ranks(sim.particles().size(), comm);
+  summary.deleted = parallel::sum_over_ranks(summary.deleted, comm);
+  const std::uint64_t total_bytes = parallel::sum_over_ranks(exchange_bytes, comm);
+  const std::string timing = parallel::timing_table(sim.timers(), comm);
 
-  char line[200];
+  char line[256];
   std::snprintf(line, sizeof line,
-                "done: %lld steps in %.3f s wall (%.1f steps/s), %zu particles left, %zu deleted "
-                "by outflow",
+                "done: %lld steps in %.3f s wall (%.1f steps/s), %llu particles left, %llu "
+                "deleted by outflow",
                 static_cast<long long>(steps), summary.wall_seconds,
                 summary.wall_seconds > 0 ? double(steps) / summary.wall_seconds : 0.0,
-                summary.particles, summary.deleted);
+                static_cast<unsigned long long>(summary.particles),
+                static_cast<unsigned long long>(summary.deleted));
   log::info(line);
-  log::info(timestep::timing_breakdown(sim.timers()));
+  std::snprintf(line, sizeof line,
+                "relaxation exchange: %.0f bytes sent per sweep (all ranks), %llu sweeps in all",
+                sweeps > 0 ? double(total_bytes) / double(sweeps) : 0.0,
+                static_cast<unsigned long long>(sweeps));
+  log::info(line);
+  log::info(timing);
   return summary;
 }
 

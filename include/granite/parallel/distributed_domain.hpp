@@ -20,7 +20,7 @@
 namespace granite::parallel {
 
 struct ParallelSettings {
-  double relaxation_weight = 1.0;  // ω for ghost increments summed into owners
+  double relaxation_weight = 0.5;  // ω for ghost increments summed into owners
   int check_every = 1;             // sweeps between global convergence tests
 };
 
