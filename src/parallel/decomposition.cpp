@@ -2,6 +2,7 @@
 
 #include "granite/core/error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -77,8 +78,8 @@ int Decomposition::owner_of(const Vec3& x) const {
   const Vec3 y = wrap(x);
   Int3 c;
   for (int a = 0; a < 3; ++a) {
-    if (!(y[a] >= domain_.min[a] && y[a] <= domain_.max[a])) return -1;
-    c[a] = std::min(dims_[a] - 1, int(std::floor((y[a] - domain_.min[a]) / cell_[a])));
+    const double cells = std::floor((y[a] - domain_.min[a]) / cell_[a]);
+    c[a] = int(std::clamp(cells, 0.0, double(dims_[a] - 1)));
   }
   return rank_of(c);
 }

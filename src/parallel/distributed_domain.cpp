@@ -35,7 +35,7 @@ void DistributedDomain::before_relaxation(const std::vector<solver::BodyState>& 
 double DistributedDomain::after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
                                       double local_residual, int sweep) {
   const std::uint64_t before = exchange_.bytes_sent();
-  halo_.exchange_corrections(states, owned, settings_.relaxation_weight, exchange_);
+  halo_.exchange_corrections(states, owned, exchange_);
   relaxation_bytes_ += exchange_.bytes_sent() - before;
   if (sweep % settings_.check_every != 0) return std::numeric_limits<double>::infinity();
   double global = local_residual;

@@ -56,7 +56,7 @@ void Halo::reset_corrections(const std::vector<solver::BodyState>& states, std::
 }
 
 void Halo::exchange_corrections(std::vector<solver::BodyState>& states, std::size_t owned,
-                                double omega, PeerExchange& exchange) {
+                                PeerExchange& exchange) {
   const std::size_t peers = send_index_.size();
   // 1. Ghost increments to their owners (message k: ghosts received from peer k, in order).
   for (std::size_t k = 0; k < peers; ++k) {
@@ -74,8 +74,8 @@ void Halo::exchange_corrections(std::vector<solver::BodyState>& states, std::siz
   for (std::size_t k = 0; k < peers; ++k)
     for (std::size_t s = 0; s < send_index_[k].size(); ++s) {
       solver::BodyState& b = states[send_index_[k][s]];
-      b.dv += omega * first(recv_corr_[k][s]);
-      b.dw += omega * second(recv_corr_[k][s]);
+      b.dv += first(recv_corr_[k][s]);
+      b.dw += second(recv_corr_[k][s]);
     }
   // 2. Owners' corrected values back to every ghost holder.
   for (std::size_t k = 0; k < peers; ++k) {

@@ -39,7 +39,8 @@ double relaxation_sweep(const contact::ModelSettings& model,
     const Vec3 u = c.frame.transpose() * relative_velocity(c, b1, b2);
     Vec3 b = c.A * old - u;
     b[0] -= c.gap_term;
-    const Vec3 x = contact::solve(model, c.A, b, c.mu).x;
+    Vec3 x = contact::solve(model, c.A, b, c.mu).x;
+    if (c.weight != 1.0) x = old + c.weight * (x - old);  // branch keeps w = 1 bit-exact
     const Vec3 change = x - old;
     impulses[j] = x;
     apply(c, c.frame * change, b1, b2);

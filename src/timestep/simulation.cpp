@@ -55,7 +55,8 @@ const StepStatistics& Simulation::step() {
       const std::size_t n = particles_.size();
       contacts_.retain([&](std::size_t j) {
         const std::size_t a = contacts_.body1[j], b = contacts_.body2[j];
-        const bool a_owned = a < owned, b_owned = b < owned || b >= n;
+        if (b >= n) return a < owned;  // with a global body: the particle's owner
+        const bool a_owned = a < owned, b_owned = b < owned;
         if (a_owned && b_owned) return true;
         if (!a_owned && !b_owned) return false;
         const BodyId mine = particles_.id[a_owned ? a : b], other = particles_.id[a_owned ? b : a];
@@ -69,6 +70,12 @@ const StepStatistics& Simulation::step() {
     solver::setup_contacts(contacts_, particles_, states_, p.dt, p.error_reduction,
                            solver_contacts_);
     impulses_.assign(contacts_.size(), Vec3::Zero());
+    if (hooks_) {  // contacts with a ghost body are relaxed with the Jacobi weight
+      const double w = hooks_->ghost_contact_weight();
+      const std::size_t n = particles_.size();
+      for (auto& c : solver_contacts_)
+        if ((c.body2 >= owned && c.body2 < n) || c.body1 >= owned) c.weight = w;
+    }
   }
   solver::RelaxationResult relaxation;
   const solver::RelaxationSettings settings{p.model, p.max_sweeps, p.tolerance};

@@ -45,8 +45,9 @@ public:
 
   /// Maps x into the domain across periodic axes (unchanged on other axes).
   Vec3 wrap(const Vec3& x) const;
-  /// The rank whose subdomain contains x (after wrapping); -1 if x is outside the domain on a
-  /// non-periodic axis. Upper faces belong to the next subdomain (half-open cells).
+  /// The rank whose subdomain contains x (after wrapping). A point outside the domain on a
+  /// non-periodic axis belongs to the nearest subdomain (bodies there stay simulated until the
+  /// scenario's outflow deletes them). Inner faces belong to the upper subdomain.
   int owner_of(const Vec3& x) const;
 
   /// The up to 26 neighbours of `rank` (fewer at non-periodic walls). With few subdomains on

@@ -6,6 +6,9 @@
 //                 owned body sees its partner);
 //   after_sweep:  the Jacobi part of the hybrid relaxation (Halo::exchange_corrections) and
 //                 the global convergence test (an allreduce every `check_every` sweeps);
+//                 contacts with a ghost body update their impulse with the weight ω
+//                 (ghost_contact_weight), so the exchange itself sums plain increments and
+//                 the converged velocities carry every impulse exactly once;
 //   reduce:       step statistics summed / maximised over ranks.
 // Contact responsibility (one rank per contact) is the Simulation's rule: a contact with a
 // global body or between two owned bodies is treated by the owner; between an owned body and
@@ -20,7 +23,7 @@
 namespace granite::parallel {
 
 struct ParallelSettings {
-  double relaxation_weight = 0.5;  // ω for ghost increments summed into owners
+  double relaxation_weight = 0.5;  // ω: impulse-update weight of contacts with a ghost body
   int check_every = 1;             // sweeps between global convergence tests
 };
 
@@ -34,6 +37,7 @@ public:
   double after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
                      double local_residual, int sweep) override;
   void reduce(timestep::StepStatistics& stats) override;
+  double ghost_contact_weight() const override { return settings_.relaxation_weight; }
 
   int rank() const { return rank_; }
   const Decomposition& decomposition() const { return decomposition_; }

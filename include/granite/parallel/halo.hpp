@@ -23,11 +23,11 @@ public:
   std::size_t ghost_count() const { return ghost_count_; }
 
   /// After a sweep: every rank sends the correction increments its sweep applied to ghosts
-  /// (dv, dw minus their values at the previous exchange) to the owners, which add them with
-  /// weight ω; then the owners send the corrected dv, dw back to every ghost holder.
+  /// (dv, dw minus their values at the previous exchange) to the owners, which add them; then
+  /// the owners send the corrected dv, dw back to every ghost holder.
   /// `states` holds owned bodies at [0, owned) and ghosts at [owned, owned + ghost_count()).
   void exchange_corrections(std::vector<solver::BodyState>& states, std::size_t owned,
-                            double omega, PeerExchange& exchange);
+                            PeerExchange& exchange);
 
   /// Call before the first sweep: records the ghosts' starting corrections (zero).
   void reset_corrections(const std::vector<solver::BodyState>& states, std::size_t owned);

@@ -16,6 +16,10 @@ struct SolverContact {
   Vec3 r2;         // contact point − centre of body 2 (for a global body: any point, see below)
   double gap_term; // ε min(0, ξ/dt) + max(0, ξ/dt)
   double mu;
+  // Under-relaxation of this contact's impulse update, λ ← λ + w (λ_solved − λ). 1 for
+  // contacts whose bodies this process owns; the weighted-Jacobi ω for contacts with a ghost
+  // body, whose other contacts other processes relax at the same time.
+  double weight = 1.0;
   std::uint32_t body1;  // index into the BodyState array
   std::uint32_t body2;  // index into the BodyState array (particles first, then global bodies)
 };

@@ -49,6 +49,9 @@ public:
   virtual double after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
                              double local_residual, int sweep) = 0;
   virtual void reduce(StepStatistics& stats) = 0;
+  /// Weight ω of impulse updates of contacts with a ghost body (weighted Jacobi between
+  /// processes; see solver::SolverContact::weight).
+  virtual double ghost_contact_weight() const = 0;
 };
 
 struct Parameters {

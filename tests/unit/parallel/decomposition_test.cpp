@@ -48,7 +48,9 @@ TEST(Decomposition, OwnerIsTheSubdomainContainingThePoint) {
     EXPECT_EQ(d.subdomain(r).distance(x), 0.0);
     EXPECT_EQ(d.rank_of(d.coords(r)), r);
   }
-  EXPECT_EQ(d.owner_of(Vec3(-0.1, 0.5, 0.5)), -1);
+  // Outside the domain: the nearest subdomain.
+  EXPECT_EQ(d.owner_of(Vec3(-0.1, 0.5, 0.5)), d.owner_of(Vec3(0.0, 0.5, 0.5)));
+  EXPECT_EQ(d.owner_of(Vec3(1.5, 5.0, -3.0)), d.owner_of(Vec3(1.5, 2.0, 0.0)));
   EXPECT_EQ(d.owner_of(Vec3(3.0, 2.0, 1.0)), d.size() - 1);  // the upper faces belong to the domain
 }
 
@@ -58,7 +60,7 @@ TEST(Decomposition, PeriodicWrapAndOwnership) {
   EXPECT_TRUE(d.wrap(Vec3(-0.25, 0.5, 0.5)).isApprox(Vec3(1.75, 0.5, 0.5)));
   EXPECT_TRUE(d.wrap(Vec3(6.25, 0.5, 0.5)).isApprox(Vec3(0.25, 0.5, 0.5)));
   EXPECT_EQ(d.owner_of(Vec3(-0.25, 0.5, 0.5)), 1);
-  EXPECT_EQ(d.owner_of(Vec3(0.5, 1.5, 0.5)), -1);  // y is not periodic
+  EXPECT_EQ(d.owner_of(Vec3(0.5, 1.5, 0.5)), 0);  // y is not periodic: nearest subdomain
 }
 
 TEST(Decomposition, NeighbourCounts) {

@@ -1,0 +1,179 @@
+// XDMF 3 sidecars for HDF5 snapshots: one document per snapshot and a temporal collection
+// (series.xdmf). ParaView opens both with its "XDMF Reader" family; the grids are inlined in the
+// series file rather than xi:include'd, which every XDMF reader handles.
+#include "snapshot_xdmf.hpp"
+
+#include "granite/core/error.hpp"
+#include "granite/io/snapshot.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <system_error>
+
+namespace granite::io::detail {
+namespace {
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string format_double(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
+
+struct XdmfArray {
+  const char* name;           // dataset under /particles and attribute name
+  const char* attribute_type; // Scalar / Vector; nullptr for the geometry
+  const char* number_type;    // Float / Int / UInt
+  int precision;              // bytes
+  int columns;                // 1 or 3
+};
+
+constexpr XdmfArray kAttributes[] = {
+    {"velocity", "Vector", "Float", 8, 3},      {"angular_velocity", "Vector", "Float", 8, 3},
+    {"radius", "Scalar", "Float", 8, 1},        {"id", "Scalar", "Int", 8, 1},
+    {"material", "Scalar", "UInt", 4, 1},       {"owner_rank", "Scalar", "Int", 4, 1},
+};
+
+std::string data_item(const std::string& h5, std::int64_t count, const char* dataset,
+                      const char* number_type, int precision, int columns,
+                      const std::string& indent) {
+  std::ostringstream out;
+  out << indent << "<DataItem Dimensions=\"" << count;
+  if (columns > 1) out << ' ' << columns;
+  out << "\" NumberType=\"" << number_type << "\" Precision=\"" << precision
+      << "\" Format=\"HDF\">" << h5 << ":/particles/" << dataset << "</DataItem>\n";
+  return out.str();
+}
+
+} // namespace
+
+std::string xdmf_grid(const std::string& h5_file_name, std::int64_t count, double time,
+                      std::int64_t step) {
+  const std::string h5 = xml_escape(h5_file_name);
+  std::ostringstream out;
+  // The same grid name at every time: ParaView matches blocks across time steps by name.
+  out << "    <Grid Name=\"particles\" GridType=\"Uniform\">\n"
+      << "      <Information Name=\"step\" Value=\"" << step << "\"/>\n"
+      << "      <Time Value=\"" << format_double(time) << "\"/>\n"
+      << "      <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << count
+      << "\" NodesPerElement=\"1\"/>\n"
+      << "      <Geometry GeometryType=\"XYZ\">\n"
+      << data_item(h5, count, "position", "Float", 8, 3, "        ")
+      << "      </Geometry>\n";
+  for (const XdmfArray& a : kAttributes) {
+    out << "      <Attribute Name=\"" << a.name << "\" AttributeType=\"" << a.attribute_type
+        << "\" Center=\"Node\">\n"
+        << data_item(h5, count, a.name, a.number_type, a.precision, a.columns, "        ")
+        << "      </Attribute>\n";
+  }
+  out << "    </Grid>\n";
+  return out.str();
+}
+
+namespace {
+constexpr const char* kHeader =
+    "<?xml version=\"1.0\" ?>\n"
+    "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
+    "<Xdmf Version=\"3.0\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n"
+    "  <Domain>\n";
+constexpr const char* kFooter = "  </Domain>\n</Xdmf>\n";
+} // namespace
+
+std::string xdmf_document(const std::string& grid) { return kHeader + grid + kFooter; }
+
+std::string xdmf_series_document(const std::map<std::int64_t, std::string>& grids) {
+  std::string out = kHeader;
+  out += "    <Grid Name=\"series\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  for (const auto& [step, grid] : grids) {
+    // Indent the member grid by two more spaces.
+    std::istringstream lines(grid);
+    for (std::string line; std::getline(lines, line);) out += "  " + line + "\n";
+  }
+  out += "    </Grid>\n";
+  out += kFooter;
+  return out;
+}
+
+std::map<std::int64_t, std::string> scan_snapshot_grids(const std::string& dir) {
+  namespace fs = std::filesystem;
+  static const std::regex kName(R"(snapshot_(\d{8,})\.xdmf)");
+  std::map<std::int64_t, std::string> grids;
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  if (ec) throw InputError("cannot list snapshot directory '" + dir + "': " + ec.message());
+  for (; it != fs::directory_iterator(); it.increment(ec)) {
+    if (ec) throw InputError("cannot list snapshot directory '" + dir + "': " + ec.message());
+    const fs::path file = it->path();
+    std::smatch match;
+    const std::string name = file.filename().string();
+    if (!std::regex_match(name, match, kName)) continue;
+    fs::path h5 = file;
+    h5.replace_extension(".h5");
+    if (!fs::exists(h5, ec)) continue;
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string content = text.str();
+    auto begin = content.find("<Grid");
+    const auto end = content.rfind("</Grid>");
+    if (!in || begin == std::string::npos || end == std::string::npos || end < begin) continue;
+    begin = content.rfind('\n', begin) + 1;  // keep the indentation (npos + 1 == 0)
+    std::int64_t step = 0;
+    try {
+      step = std::stoll(match[1].str());
+    } catch (const std::exception&) {
+      continue;  // out of range: not one of ours
+    }
+    grids[step] = content.substr(begin, end + std::strlen("</Grid>\n") - begin);
+  }
+  return grids;
+}
+
+void write_text_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  std::FILE* file = std::fopen(tmp.c_str(), "wb");
+  if (!file) throw InputError("cannot write '" + tmp + "': " + std::strerror(errno));
+  const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  const int write_errno = errno;
+  if (std::fclose(file) != 0 || !written) {
+    std::remove(tmp.c_str());
+    throw InputError("cannot write '" + tmp + "': " + std::strerror(written ? errno : write_errno));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int rename_errno = errno;
+    std::remove(tmp.c_str());
+    throw InputError("cannot rename '" + tmp + "' to '" + path + "': " +
+                     std::strerror(rename_errno));
+  }
+}
+
+} // namespace granite::io::detail
+
+namespace granite::io {
+
+void write_series_xdmf(const std::string& dir) {
+  detail::write_text_atomically((std::filesystem::path(dir) / "series.xdmf").string(),
+                                detail::xdmf_series_document(detail::scan_snapshot_grids(dir)));
+}
+
+} // namespace granite::io

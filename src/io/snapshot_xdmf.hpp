@@ -1,0 +1,23 @@
+#pragma once
+// XDMF 3 text for particle snapshots (private to src/io; see granite/io/snapshot.hpp).
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace granite::io::detail {
+
+/// One <Grid> block describing the snapshot `h5_file_name` (a name relative to the XDMF file)
+/// with `count` particles: Polyvertex topology, XYZ geometry and the per-particle attributes.
+std::string xdmf_grid(const std::string& h5_file_name, std::int64_t count, double time,
+                      std::int64_t step);
+/// A complete XDMF document holding one grid.
+std::string xdmf_document(const std::string& grid);
+/// A complete XDMF document with a temporal collection of the grids, in the map's order.
+std::string xdmf_series_document(const std::map<std::int64_t, std::string>& grids);
+/// The <Grid> blocks of every snapshot_<step>.xdmf in `dir` whose .h5 file exists, by step.
+/// Throws InputError if the directory cannot be listed.
+std::map<std::int64_t, std::string> scan_snapshot_grids(const std::string& dir);
+/// Writes `text` to `path + ".tmp"` and renames it to `path`. Throws InputError naming the path.
+void write_text_atomically(const std::string& path, const std::string& text);
+
+} // namespace granite::io::detail
