@@ -111,10 +111,10 @@ SchemaPtr build() {
           opt("max_sweeps", integer(1), "100", "", "maximum relaxation sweeps per step"),
           opt("tolerance", real(0.0, inf, true), "1e-6", "",
               "stop when the largest relative impulse change of a sweep is below this"),
-          opt("relaxation_weight", real(0.0, 1.0, true, false), "0.5", "",
-              "omega: weight of the velocity-correction increments that ghost copies on other "
-              "ranks send to a body's owner after each sweep (weighted Jacobi between ranks; "
-              "1 overshoots when two ranks push the same body)"),
+          opt("relaxation_weight", real(0.0, 1.0, true, false), "1", "",
+              "omega: under-relaxation of impulse updates of contacts with a body owned by "
+              "another rank (weighted Jacobi between ranks); lower it if the residual "
+              "oscillates on many ranks"),
           opt("check_every", integer(1), "1", "sweeps",
               "sweeps between global convergence tests (each costs one allreduce)"),
       }), "", "", "multi-contact relaxation"),

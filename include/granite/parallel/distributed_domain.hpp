@@ -23,7 +23,7 @@
 namespace granite::parallel {
 
 struct ParallelSettings {
-  double relaxation_weight = 0.5;  // ω: impulse-update weight of contacts with a ghost body
+  double relaxation_weight = 1.0;  // ω: impulse-update weight of contacts with a ghost body
   int check_every = 1;             // sweeps between global convergence tests
 };
 
