@@ -128,6 +128,10 @@ SchemaPtr build() {
       opt("output", map({
           opt("directory", text(), "output", "", "where run output goes (overridden by --output)"),
           opt("thermo_file", boolean(), "true", "", "also write the thermo table to thermo.csv"),
+          opt("snapshot_interval", real(0.0), "0", "s",
+              "simulated time between HDF5 snapshots (OUTPUT/snapshot_<step>.h5 + .xdmf, "
+              "series.xdmf); 0 writes only the final state"),
+          opt("compression", integer(0, 9), "0", "", "gzip level of the snapshot datasets (0: off)"),
       }), "", "", "output"),
   });
 }

@@ -2,6 +2,7 @@
 
 #include "granite/core/error.hpp"
 #include "granite/core/log.hpp"
+#include "granite/io/snapshot.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/parallel/run_report.hpp"
 #include "granite/scenario/build.hpp"
@@ -92,6 +93,22 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
             std::to_string(dims[2]) + ", output in " + output_dir);
   log::info(timestep::thermo_header());
 
+  io::SnapshotWriter snapshots(output_dir, comm);
+  io::SnapshotInfo snapshot_info;
+  snapshot_info.config = config::to_text(r);
+  snapshot_info.decomposition = dims;
+  snapshot_info.compression = r["output"]["compression"].as<int>();
+  const double snapshot_interval = r["output"]["snapshot_interval"].as<double>();
+  // Step numbers of the snapshots: every interval (rounded to whole steps) and the last step.
+  const std::int64_t snapshot_every =
+      snapshot_interval > 0 ? std::max<std::int64_t>(1, std::llround(snapshot_interval / dt)) : steps;
+  auto write_snapshot = [&](const timestep::StepStatistics& stats) {
+    ScopedPhase timer(sim.timers(), Phase::output);
+    snapshot_info.time = stats.time;
+    snapshot_info.step = stats.step;
+    snapshots.write(sim.particles(), snapshot_info);
+  };
+
   RunSummary summary;
   std::uint64_t exchange_bytes = 0, sweeps = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -109,6 +126,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
       log::info(timestep::thermo_line(stats));
       if (rank == 0 && write_csv) files.csv << csv_row(stats) << std::flush;
     }
+    if (stats.step % snapshot_every == 0 || n + 1 == steps) write_snapshot(stats);
   }
   summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary.steps = steps;

@@ -9,11 +9,7 @@
 #include <mpi.h>
 // granite_core links HDF5 PRIVATE, so its include directory does not reach this target (the
 // library itself is static, so the HDF5 symbols do). Fall back to Debian's parallel path.
-#if __has_include(<hdf5.h>)
 #include <hdf5.h>
-#else
-#include <hdf5/openmpi/hdf5.h>
-#endif
 
 #include <cmath>
 #include <cstdint>

@@ -54,7 +54,7 @@ TEST(Delassus, MatchesBruteForceJacobian) {
                  Vec3::Zero(), 1.0 / m1, I1.inverse()};
     bodies[1] = {Vec3(u(rng), u(rng), u(rng)), Vec3(u(rng), u(rng), u(rng)), Vec3::Zero(),
                  Vec3::Zero(), 1.0 / m2, I2.inverse()};
-    solver::SolverContact c{Q, A, r1, r2, 0.0, 0.5, 0, 1};
+    solver::SolverContact c{Q, A, r1, r2, 0.0, 0.5, 1.0, 0, 1};
     auto rel = [&] {
       const auto& b1 = bodies[0];
       const auto& b2 = bodies[1];
