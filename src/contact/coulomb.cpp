@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace granite::contact {
 namespace {
@@ -79,21 +80,25 @@ Vec3 restore_signorini(const Mat3& A, double bn, double mu, double xt, double xo
   return {xn, xt, xo};
 }
 
+// The cases both Coulomb variants settle before decoupling: separating (b_n <= 0, which
+// includes b_n = 0 as in pe), frictionless, and sticking when x0 = A⁻¹b lies in the cone.
+std::optional<Impulse> coulomb_static_cases(const Mat3& A, const Vec3& b, double mu, Vec3& x0) {
+  const double bn = b[0];
+  if (bn <= 0.0) return Impulse{Vec3::Zero(), ContactCase::separating};
+  if (mu == 0.0) return Impulse{Vec3(bn / A(0, 0), 0.0, 0.0), ContactCase::frictionless};
+  x0 = reduce(A, b, mu).x0;
+  if (x0[0] >= 0.0 && x0[1] * x0[1] + x0[2] * x0[2] <= mu * mu * x0[0] * x0[0])
+    return Impulse{x0, ContactCase::sticking};
+  return std::nullopt;
+}
+
 } // namespace
 
+
 Impulse coulomb_impulse(const Mat3& A, const Vec3& b, double mu) {
+  Vec3 x0;
+  if (const auto settled = coulomb_static_cases(A, b, mu, x0)) return *settled;
   const double bn = b[0];
-  if (bn <= 0.0) {
-    return {Vec3::Zero(), ContactCase::separating};
-  }
-  if (mu == 0.0) {
-    return {Vec3(bn / A(0, 0), 0.0, 0.0), ContactCase::frictionless};
-  }
-  const ReducedProblem p = reduce(A, b, mu);
-  const Vec3& x0 = p.x0;
-  if (x0[0] >= 0.0 && x0[1] * x0[1] + x0[2] * x0[2] <= mu * mu * x0[0] * x0[0]) {
-    return {x0, ContactCase::sticking};
-  }
   // Dynamic: alternate a normal step with the tangential impulse fixed and a tangential step
   // (energy minimum on the friction disc) with the normal impulse fixed, starting from the
   // tangential part of the static impulse as pe does. A fixed point is a Coulomb solution.
@@ -118,18 +123,9 @@ Impulse coulomb_impulse(const Mat3& A, const Vec3& b, double mu) {
 }
 
 Impulse coulomb_approx_impulse(const Mat3& A, const Vec3& b, double mu) {
+  Vec3 x0;
+  if (const auto settled = coulomb_static_cases(A, b, mu, x0)) return *settled;
   const double bn = b[0];
-  if (bn <= 0.0) {
-    return {Vec3::Zero(), ContactCase::separating};
-  }
-  if (mu == 0.0) {
-    return {Vec3(bn / A(0, 0), 0.0, 0.0), ContactCase::frictionless};
-  }
-  const ReducedProblem p = reduce(A, b, mu);
-  const Vec3& x0 = p.x0;
-  if (x0[0] >= 0.0 && x0[1] * x0[1] + x0[2] * x0[2] <= mu * mu * x0[0] * x0[0]) {
-    return {x0, ContactCase::sticking};
-  }
   // One decoupling pass with no previous tangential impulse: normal step, then the tangential
   // step with the friction limit enforced by radial projection (pe's approximate variant).
   const double xn = bn / A(0, 0);

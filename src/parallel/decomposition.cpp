@@ -115,4 +115,12 @@ std::vector<Neighbour> Decomposition::neighbours(int rank) const {
   return result;
 }
 
+std::vector<int> Decomposition::neighbour_ranks(int rank) const {
+  std::vector<int> ranks;
+  for (const Neighbour& n : neighbours(rank)) ranks.push_back(n.rank);
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  return ranks;
+}
+
 } // namespace granite::parallel

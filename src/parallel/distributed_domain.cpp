@@ -12,9 +12,7 @@ DistributedDomain::DistributedDomain(MPI_Comm comm, const Decomposition& decompo
     : comm_(comm), decomposition_(decomposition), threshold_(contact_threshold),
       settings_(settings), exchange_(comm) {
   MPI_Comm_rank(comm_, &rank_);
-  std::vector<int> peers;
-  for (const Neighbour& n : decomposition_.neighbours(rank_)) peers.push_back(n.rank);
-  exchange_.set_peers(peers);
+  exchange_.set_peers(decomposition_.neighbour_ranks(rank_));
 }
 
 std::size_t DistributedDomain::synchronise(body::Particles& particles) {

@@ -79,9 +79,7 @@ TEST(Migration, FastBodiesCrossSeveralSubdomainsAndAPeriodicBoundaryIntact) {
   const World w;
   const Decomposition d = make_decomposition(w.size, {true, false, false});
   PeerExchange exchange(MPI_COMM_WORLD);
-  std::vector<int> peers;
-  for (const auto& n : d.neighbours(w.rank)) peers.push_back(n.rank);
-  exchange.set_peers(peers);
+  exchange.set_peers(d.neighbour_ranks(w.rank));
 
   const int n = 600;
   body::Particles p = owned_bodies(d, w.rank, n, 11);
@@ -107,9 +105,7 @@ TEST(Halo, GhostsAreExactCopiesOfEveryBodyWithinTheHaloWidth) {
        {std::array<bool, 3>{false, false, false}, std::array<bool, 3>{true, true, false}}) {
     const Decomposition d = make_decomposition(w.size, periodic);
     PeerExchange exchange(MPI_COMM_WORLD);
-    std::vector<int> peers;
-    for (const auto& n : d.neighbours(w.rank)) peers.push_back(n.rank);
-    exchange.set_peers(peers);
+    exchange.set_peers(d.neighbour_ranks(w.rank));
     body::Particles p = owned_bodies(d, w.rank, 800, 5);
     const std::size_t owned = p.size();
     const double width = 0.3;
@@ -155,9 +151,7 @@ TEST(Halo, CorrectionExchangeSumsGhostIncrementsIntoOwners) {
   const World w;
   const Decomposition d = make_decomposition(w.size, {true, false, false});
   PeerExchange exchange(MPI_COMM_WORLD);
-  std::vector<int> peers;
-  for (const auto& n : d.neighbours(w.rank)) peers.push_back(n.rank);
-  exchange.set_peers(peers);
+  exchange.set_peers(d.neighbour_ranks(w.rank));
   body::Particles p = owned_bodies(d, w.rank, 800, 9);
   const std::size_t owned = p.size();
   Halo halo;
