@@ -343,11 +343,12 @@ TEST(DistributedSimulation, SettlingIsIndependentOfTheDecompositionWithinTheRela
   // Reference: the same pile on one rank (every rank computes it alone on MPI_COMM_SELF).
   // The decomposition changes the order in which contacts are relaxed (Gauss–Seidel inside a
   // rank, Jacobi between ranks), so each step's impulses agree only to the relaxation
-  // tolerance (1e-7 relative); a dense pile amplifies such differences, but over 150 steps of
-  // settling the packing height must agree to well under a particle radius. Measured (2-4
-  // ranks): height differences of ~1e-6 m and kinetic-energy differences of ~1e-3 relative at
-  // the peak of the fall; asserted with margin: 2e-4 m (2% of a radius) and 5% of the peak
-  // kinetic energy.
+  // tolerance (1e-7 relative) where it is reached within 400 sweeps; in the impacts of the
+  // falling pile some steps stop at the sweep limit, and the pile is chaotic, so the
+  // histories drift apart. The packing height must still agree to well under a particle
+  // radius. Measured at 2, 3, 4 ranks: max |ΔE| / peak E = 2.7e-2, 4.4e-2, 4.1e-2 and final
+  // mean heights differing by 5.0e-5, 2.6e-5, 1.7e-5 m (radius 1e-2 m). Asserted: 10% of the
+  // peak kinetic energy and 2e-4 m (2% of a radius).
   const int steps = 150;
   const PileResult reference = settle_pile(MPI_COMM_SELF, steps);
   const PileResult distributed = settle_pile(MPI_COMM_WORLD, steps);
@@ -356,7 +357,7 @@ TEST(DistributedSimulation, SettlingIsIndependentOfTheDecompositionWithinTheRela
     peak = std::max(peak, reference.kinetic_energy[k]);
     worst = std::max(worst, std::abs(distributed.kinetic_energy[k] - reference.kinetic_energy[k]));
   }
-  EXPECT_LE(worst, 0.05 * peak) << "peak kinetic energy " << peak;
+  EXPECT_LE(worst, 0.10 * peak) << "peak kinetic energy " << peak;
   EXPECT_NEAR(distributed.mean_height, reference.mean_height, 2e-4);
   EXPECT_LT(reference.mean_height, 0.5 * (0.012 + 0.012 + 7 * 0.021)) << "the pile did not settle";
   if (rank_of(MPI_COMM_WORLD) == 0)
