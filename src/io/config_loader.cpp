@@ -3,6 +3,8 @@
 #include "granite/core/error.hpp"
 #include "granite/io/scenario_schema.hpp"
 
+#include <Eigen/Core>
+
 #include <fstream>
 #include <map>
 #include <set>
@@ -87,6 +89,16 @@ std::string where(const std::string& file, const YAML::Node& node) {
   return file;
 }
 
+void check_lattice(const std::string& file, const YAML::Node& p, const YAML::Node& input,
+                   const std::string& path) {
+  for (int axis = 0; axis < 3; ++axis)
+    if (p["max"][axis].as<double>() < p["min"][axis].as<double>())
+      throw InputError(where(file, input["max"]) + ": " + path + ".max: expected each component >= min");
+  if (2.0 * p["radius"].as<double>() > p["spacing"].as<double>())
+    throw InputError(where(file, input["radius"]) + ": " + path +
+                     ".radius: expected at most spacing/2 (spheres would overlap)");
+}
+
 // Checks that involve more than one key; `input` gives the line numbers.
 void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input) {
   const YAML::Node& r = cfg.resolved;
@@ -109,16 +121,27 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input) {
       if (!names.count(name))
         throw InputError(where(cfg.file, input[section][i]["material"]) + ": " + path +
                          ".material: unknown material '" + name + "'");
-      const YAML::Node p = r[section][i];
-      if (p["type"].as<std::string>() != "lattice") continue;
-      for (int axis = 0; axis < 3; ++axis)
-        if (p["max"][axis].as<double>() < p["min"][axis].as<double>())
-          throw InputError(where(cfg.file, input[section][i]["max"]) + ": " + path +
-                           ".max: expected each component >= min");
-      if (2.0 * p["radius"].as<double>() > p["spacing"].as<double>())
-        throw InputError(where(cfg.file, input[section][i]["radius"]) + ": " + path +
-                         ".radius: expected at most spacing/2 (spheres would overlap)");
+      if (r[section][i]["type"].as<std::string>() == "lattice")
+        check_lattice(cfg.file, r[section][i], input[section][i], path);
     }
+  }
+  if (const YAML::Node inflow = r["inflow"]) {
+    const YAML::Node in = input["inflow"];
+    const auto piston = inflow["piston"].as<std::size_t>();
+    if (piston >= r["bodies"].size())
+      throw InputError(where(cfg.file, in["piston"]) + ": inflow.piston: expected the index of an "
+                       "entry of `bodies` (there are " + std::to_string(r["bodies"].size()) + ")");
+    const YAML::Node body = r["bodies"][piston];
+    Eigen::Vector3d v(body["velocity"][0].as<double>(), body["velocity"][1].as<double>(),
+                      body["velocity"][2].as<double>());
+    if (body["type"].as<std::string>() != "plane" || v.norm() == 0.0)
+      throw InputError(where(cfg.file, in["piston"]) + ": inflow.piston: bodies[" +
+                       std::to_string(piston) + "] must be a plane with a non-zero velocity");
+    const auto name = inflow["layer"]["material"].as<std::string>();
+    if (!names.count(name))
+      throw InputError(where(cfg.file, in["layer"]["material"]) +
+                       ": inflow.layer.material: unknown material '" + name + "'");
+    check_lattice(cfg.file, inflow["layer"], in["layer"], "inflow.layer");
   }
 }
 

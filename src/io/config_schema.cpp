@@ -236,6 +236,8 @@ public:
       const YAML::Node child = node[f.key];
       if (child) {
         out[f.key] = resolve(child, child_path, *f.schema);
+      } else if (f.default_yaml == kAbsent) {
+        continue;  // an optional section: stays absent
       } else if (!f.default_yaml.empty()) {
         out[f.key] = resolve(YAML::Load(f.default_yaml), child_path, *f.schema);
       } else if (f.required) {
@@ -335,7 +337,9 @@ void document_fields(const std::vector<Field>& fields, const std::string& path,
                      std::ostringstream& os) {
   for (const auto& f : fields) {
     const std::string p = path.empty() ? f.key : path + "." + f.key;
-    std::string def = f.required ? "**required**" : (f.default_yaml.empty() ? "—" : "`" + f.default_yaml + "`");
+    std::string def = f.required ? "**required**"
+                      : f.default_yaml == kAbsent ? "absent: off"
+                      : f.default_yaml.empty() ? "—" : "`" + f.default_yaml + "`";
     os << "| `" << p << "` | " << type_text(*f.schema) << " | " << (f.unit.empty() ? "—" : f.unit)
        << " | " << def << " | " << f.doc << " |\n";
     document(*f.schema, p, os);

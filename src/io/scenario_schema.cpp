@@ -56,18 +56,21 @@ SchemaPtr global_body() {
   });
 }
 
+std::vector<Field> lattice_fields() {
+  return {req("min", vec3(), "m", "lower corner of the region"),
+          req("max", vec3(), "m", "upper corner of the region"),
+          req("spacing", real(0.0, inf, true), "m", "lattice spacing (same on all axes)"),
+          req("radius", real(0.0, inf, true), "m", "sphere radius (must be <= spacing/2)"),
+          req("material", text(), "", "name of an entry of `materials`"),
+          opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
+          opt("perturbation", vec3(0.0), "[0, 0, 0]", "m/s",
+              "each velocity component gets a uniform random offset in [-p, p]")};
+}
+
 SchemaPtr particle_source() {
   return tagged({
-      {"lattice",
-       variant("spheres on a rectangular lattice filling a region",
-               {req("min", vec3(), "m", "lower corner of the region"),
-                req("max", vec3(), "m", "upper corner of the region"),
-                req("spacing", real(0.0, inf, true), "m", "lattice spacing (same on all axes)"),
-                req("radius", real(0.0, inf, true), "m", "sphere radius (must be <= spacing/2)"),
-                req("material", text(), "", "name of an entry of `materials`"),
-                opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
-                opt("perturbation", vec3(0.0), "[0, 0, 0]", "m/s",
-                    "each velocity component gets a uniform random offset in [-p, p]")})},
+      {"lattice", variant("spheres on a rectangular lattice filling a region (points whose sphere "
+                          "would overlap a global body stay empty)", lattice_fields())},
       {"sphere",
        variant("a single sphere",
                {req("position", vec3(), "m", "centre"),
@@ -125,6 +128,26 @@ SchemaPtr build() {
       }), 1), "", "materials; a contact uses the smaller friction coefficient of its two bodies"),
       opt("bodies", list(global_body()), "", "", "global bodies (infinite mass) known to every process"),
       opt("particles", list(particle_source()), "", "", "initial particles"),
+      opt("inflow", map({
+          req("piston", integer(0), "",
+              "index (from 0) in `bodies` of the kinematic plane that pushes particles in"),
+          req("layer_every", real(0.0, inf, true), "m",
+              "piston travel after which the piston moves back by this distance and a new "
+              "layer is generated (the paper's run: 1 mm, see configs/channel_paper.yaml)"),
+          req("layer", map(lattice_fields()), "",
+              "the lattice of each new layer (in the region the piston has just freed)"),
+      }), kAbsent, "", "particle inflow by a resetting piston (§4.3)"),
+      opt("statistics", map({
+          opt("interval", real(0.0, inf, true), "0.01", "s",
+              "simulated time between samples written to statistics.csv"),
+          opt("region_min", vec3(), "", "m",
+              "lower corner of the region sampled for the solid fraction (default: domain.min)"),
+          opt("region_max", vec3(), "", "m",
+              "upper corner of that region (default: domain.max)"),
+          opt("column_width", real(0.0, inf, true), "", "m",
+              "width of the x-y columns in which the bed height is measured "
+              "(default: 4 x the largest particle diameter)"),
+      }), kAbsent, "", "flow statistics (Table 2 of the paper); absent: off"),
       opt("output", map({
           opt("directory", text(), "output", "", "where run output goes (overridden by --output)"),
           opt("thermo_file", boolean(), "true", "", "also write the thermo table to thermo.csv"),

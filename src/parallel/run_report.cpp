@@ -40,4 +40,12 @@ std::uint64_t sum_over_ranks(std::uint64_t value, MPI_Comm comm) {
   return value;
 }
 
+void sum_over_ranks(std::vector<double>& values, MPI_Comm comm) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_SUM, comm);
+}
+
+void max_over_ranks(std::vector<double>& values, MPI_Comm comm) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, comm);
+}
+
 } // namespace granite::parallel

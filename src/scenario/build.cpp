@@ -41,8 +41,8 @@ Domain domain_of(const YAML::Node& resolved) {
           {d["periodic"][0].as<bool>(), d["periodic"][1].as<bool>(), d["periodic"][2].as<bool>()}};
 }
 
-void build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt19937_64& rng,
-                      const OwnsPosition& owns) {
+BodyId build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt19937_64& rng,
+                        const OwnsPosition& owns) {
   set_parameters(r, sim.parameters());
 
   std::map<std::string, body::MaterialIndex> materials;
@@ -74,15 +74,25 @@ void build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt199
       sim.particles().angular_velocity.back() = vec(p["angular_velocity"]);
       continue;
     }
+    // Lattice points whose sphere would overlap a global body (an obstacle, a wall) are
+    // left empty; their ids and random numbers are still consumed, so they do not shift.
+    auto overlaps_global = [&](const Vec3& x) {
+      for (std::size_t g = 0; g < sim.globals().size(); ++g)
+        for (const auto& part : sim.globals()[g].parts)
+          if (body::signed_distance(part, x) < radius) return true;
+      return false;
+    };
     const Vec3 amplitude = vec(p["perturbation"]);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
     for (const Vec3& x : lattice_centres(vec(p["min"]), vec(p["max"]), p["spacing"].as<double>())) {
       Vec3 v = velocity;
       for (int a = 0; a < 3; ++a) v[a] += amplitude[a] * unit(rng);  // drawn on every process
       const BodyId id = next_id++;
-      if (owns(x)) sim.particles().add_sphere(sim.materials(), material, x, radius, v, id);
+      if (owns(x) && !overlaps_global(x))
+        sim.particles().add_sphere(sim.materials(), material, x, radius, v, id);
     }
   }
+  return next_id;
 }
 
 } // namespace granite::scenario

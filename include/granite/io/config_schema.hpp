@@ -18,6 +18,10 @@ enum class Kind { map, list, tagged, boolean, integer, real, string, choice, vec
 struct Schema;
 using SchemaPtr = std::shared_ptr<const Schema>;
 
+/// Field::default_yaml of an optional section that stays absent unless given (its keys are
+/// validated, required ones included, only when it is present).
+inline constexpr const char* kAbsent = "(absent)";
+
 struct Field {
   std::string key;
   SchemaPtr schema;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace granite::parallel {
 
@@ -19,5 +20,8 @@ bool all_ok(bool ok, MPI_Comm comm);
 
 /// Sum of a count over ranks. Collective.
 std::uint64_t sum_over_ranks(std::uint64_t value, MPI_Comm comm);
+/// Element-wise sum / maximum over ranks, in place. Collective.
+void sum_over_ranks(std::vector<double>& values, MPI_Comm comm);
+void max_over_ranks(std::vector<double>& values, MPI_Comm comm);
 
 } // namespace granite::parallel

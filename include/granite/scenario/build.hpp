@@ -18,8 +18,9 @@ using OwnsPosition = std::function<bool(const Vec3&)>;
 /// particles for which `owns` is true. Every process walks all particle sources in the same
 /// order, so ids (0, 1, 2, ... in config order) and the random velocity perturbations drawn
 /// from `rng` are the same whatever the decomposition: the same seed gives the same particles.
-void build_simulation(const YAML::Node& resolved, timestep::Simulation& sim, std::mt19937_64& rng,
-                      const OwnsPosition& owns = [](const Vec3&) { return true; });
+/// Returns the number of ids used (the next free id), the same on every process.
+BodyId build_simulation(const YAML::Node& resolved, timestep::Simulation& sim, std::mt19937_64& rng,
+                        const OwnsPosition& owns = [](const Vec3&) { return true; });
 
 /// The axis-aligned domain box [min, max] of the configuration and its periodic axes.
 struct Domain {

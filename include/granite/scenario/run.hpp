@@ -15,6 +15,7 @@ namespace granite::scenario {
 struct RunSummary {
   std::int64_t steps = 0;
   std::uint64_t particles = 0;  // over all ranks, at the end
+  std::uint64_t generated = 0;  // by inflow (all ranks: each layer counted once)
   std::uint64_t deleted = 0;    // by outflow, over all ranks
   double wall_seconds = 0.0;
 };

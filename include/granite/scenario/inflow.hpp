@@ -1,0 +1,45 @@
+#pragma once
+// Inflow by a resetting piston (paper §4.3): a kinematic plane pushes the particles into the
+// domain; each time it has travelled `layer_every`, it moves back by that distance and a new
+// lattice layer is created in the space it freed. Every process runs the same Inflow and draws
+// the same random numbers, so ids and velocities do not depend on the decomposition; each
+// process creates only the particles it owns.
+#include "granite/scenario/build.hpp"
+
+namespace granite::scenario {
+
+struct InflowSettings {
+  std::size_t piston = 0;      // index in the simulation's global bodies
+  double layer_every = 0.0;    // m of piston travel per layer
+  Vec3 min, max;               // the layer's lattice region (at the piston's reset position)
+  double spacing = 0.0, radius = 0.0;
+  body::MaterialIndex material = 0;
+  Vec3 velocity = Vec3::Zero(), perturbation = Vec3::Zero();
+};
+
+/// The `inflow` section of a resolved configuration (which must have one).
+InflowSettings inflow_settings(const YAML::Node& resolved);
+
+class Inflow {
+public:
+  /// New particles get ids first_id, first_id + 1, ...; `seed` seeds the perturbations.
+  Inflow(const InflowSettings& settings, BodyId first_id, std::uint64_t seed);
+
+  /// Call after every step: advances the travelled distance by |v_piston| dt and, if a layer is
+  /// due, resets the piston and creates the layer's particles this process owns. Returns the
+  /// number of particles the layer has in all (0 if none was due); the same on every process.
+  std::size_t after_step(timestep::Simulation& sim, double dt, const OwnsPosition& owns);
+
+  std::size_t layers() const { return layers_; }
+  std::size_t layer_size() const { return centres_.size(); }
+
+private:
+  InflowSettings settings_;
+  std::vector<Vec3> centres_;
+  BodyId next_id_;
+  std::mt19937_64 rng_;
+  double travelled_ = 0.0;
+  std::size_t layers_ = 0;
+};
+
+} // namespace granite::scenario

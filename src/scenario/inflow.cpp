@@ -1,0 +1,55 @@
+#include "granite/scenario/inflow.hpp"
+
+#include "granite/scenario/lattice.hpp"
+
+#include <string>
+
+namespace granite::scenario {
+
+namespace {
+Vec3 vec(const YAML::Node& n) { return {n[0].as<double>(), n[1].as<double>(), n[2].as<double>()}; }
+} // namespace
+
+InflowSettings inflow_settings(const YAML::Node& r) {
+  const YAML::Node in = r["inflow"];
+  const YAML::Node layer = in["layer"];
+  InflowSettings s;
+  s.piston = in["piston"].as<std::size_t>();
+  s.layer_every = in["layer_every"].as<double>();
+  s.min = vec(layer["min"]);
+  s.max = vec(layer["max"]);
+  s.spacing = layer["spacing"].as<double>();
+  s.radius = layer["radius"].as<double>();
+  // Materials are added in config order, so the index is the position in `materials`.
+  for (std::size_t m = 0; m < r["materials"].size(); ++m)
+    if (r["materials"][m]["name"].as<std::string>() == layer["material"].as<std::string>())
+      s.material = body::MaterialIndex(m);
+  s.velocity = vec(layer["velocity"]);
+  s.perturbation = vec(layer["perturbation"]);
+  return s;
+}
+
+Inflow::Inflow(const InflowSettings& settings, BodyId first_id, std::uint64_t seed)
+    : settings_(settings), centres_(lattice_centres(settings.min, settings.max, settings.spacing)),
+      next_id_(first_id), rng_(seed) {}
+
+std::size_t Inflow::after_step(timestep::Simulation& sim, double dt, const OwnsPosition& owns) {
+  const Vec3 v = sim.globals()[settings_.piston].velocity;
+  travelled_ += v.norm() * dt;
+  // The 1e-9 absorbs the round-off of summing v·dt (the cadence must be exact in steps).
+  if (travelled_ < settings_.layer_every * (1.0 - 1e-9)) return 0;
+  travelled_ -= settings_.layer_every;
+  sim.globals().move(settings_.piston, -settings_.layer_every * v.normalized());
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (const Vec3& x : centres_) {
+    Vec3 velocity = settings_.velocity;
+    for (int a = 0; a < 3; ++a) velocity[a] += settings_.perturbation[a] * unit(rng_);
+    const BodyId id = next_id_++;
+    if (owns(x))
+      sim.particles().add_sphere(sim.materials(), settings_.material, x, settings_.radius, velocity, id);
+  }
+  ++layers_;
+  return centres_.size();
+}
+
+} // namespace granite::scenario
