@@ -95,6 +95,11 @@ SchemaPtr build() {
               "upper corner; bodies whose centre leaves the domain on a non-periodic axis are deleted"),
           opt("periodic", bool3(), "[false, false, false]", "",
               "periodicity per axis: bodies leaving through one face re-enter through the other"),
+          opt("outflow", list(choice({"x-", "x+", "y-", "y+", "z-", "z+"})),
+              "[x-, x+, y-, y+, z-, z+]", "",
+              "faces through which leaving particles are deleted and counted as outflow; a "
+              "particle leaving through another non-periodic face is deleted too but counted as "
+              "escaped, with a warning (it went through a wall)"),
           opt("decomposition", int3(0), "[0, 0, 0]", "",
               "MPI subdomains per axis; 0 on an axis lets Granite choose (minimum cut surface); "
               "the product must equal the rank count"),

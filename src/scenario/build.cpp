@@ -37,8 +37,13 @@ void set_parameters(const YAML::Node& r, timestep::Parameters& p) {
 
 Domain domain_of(const YAML::Node& resolved) {
   const YAML::Node d = resolved["domain"];
-  return {vec(d["min"]), vec(d["max"]),
-          {d["periodic"][0].as<bool>(), d["periodic"][1].as<bool>(), d["periodic"][2].as<bool>()}};
+  Domain domain{vec(d["min"]), vec(d["max"]),
+                {d["periodic"][0].as<bool>(), d["periodic"][1].as<bool>(), d["periodic"][2].as<bool>()},
+                {false, false, false, false, false, false}};
+  const std::string faces[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
+  for (const auto& face : d["outflow"])
+    for (int f = 0; f < 6; ++f) domain.outflow[f] = domain.outflow[f] || face.as<std::string>() == faces[f];
+  return domain;
 }
 
 BodyId build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt19937_64& rng,

@@ -141,8 +141,12 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
     {
       ScopedPhase timer(sim.timers(), Phase::other);  // inflow and outflow
       if (inflow) summary.generated += inflow->after_step(sim, dt, owns);
-      summary.deleted += sim.remove_particles(
-          [&](const body::Particles& p, std::size_t i) { return !domain.contains(p.position[i]); });
+      sim.remove_particles([&](const body::Particles& p, std::size_t i) {
+        const int face = domain.exit_face(p.position[i]);
+        if (face < 0) return false;
+        ++(domain.outflow[face] ? summary.deleted : summary.escaped);
+        return true;
+      });
     }
     if (statistics && (stats.step % statistics_every == 0 || n + 1 == steps)) {
       ScopedPhase timer(sim.timers(), Phase::output);
@@ -160,6 +164,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   summary.steps = steps;
   summary.particles = parallel::sum_over_ranks(sim.particles().size(), comm);
   summary.deleted = parallel::sum_over_ranks(summary.deleted, comm);
+  summary.escaped = parallel::sum_over_ranks(summary.escaped, comm);
   const std::uint64_t total_bytes = parallel::sum_over_ranks(exchange_bytes, comm);
   const std::string timing = parallel::timing_table(sim.timers(), comm);
 
@@ -178,6 +183,10 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
                 sweeps > 0 ? double(total_bytes) / double(sweeps) : 0.0,
                 static_cast<unsigned long long>(sweeps));
   log::info(line);
+  if (summary.escaped > 0)
+    log::info("warning: " + std::to_string(summary.escaped) + " particles left the domain through "
+              "a face that is not an outflow face (domain.outflow): they went through a wall; "
+              "check the time step, contact threshold and error reduction");
   log::info(timing);
   if (statistics) {
     const std::string table = statistics->summary(r["contact"]["model"].as<std::string>());

@@ -39,6 +39,7 @@ struct ChannelRun {
   std::vector<double> solid_fraction;    // per statistics sample
   std::uint64_t initial = 0, final_count = 0, generated = 0, deleted = 0, layers = 0, layer_size = 0;
   std::uint64_t centres_in_obstacle = 0, overlapping_new = 0, deleted_twice = 0, deleted_alive = 0;
+  std::uint64_t escaped = 0;  // left through a face that is not the outflow face
   double travel = 0.0, layer_every = 0.0;
 };
 
@@ -97,7 +98,9 @@ ChannelRun run_channel(MPI_Comm comm, bool checks) {
       }
     }
     sim.remove_particles([&](const body::Particles& p, std::size_t i) {
-      if (domain.contains(p.position[i])) return false;
+      const int face = domain.exit_face(p.position[i]);
+      if (face < 0) return false;
+      if (!domain.outflow[face]) ++result.escaped;
       deleted_ids.push_back(double(p.id[i]));
       return true;
     });
@@ -121,6 +124,7 @@ ChannelRun run_channel(MPI_Comm comm, bool checks) {
     result.deleted_alive += std::binary_search(all_alive.begin(), all_alive.end(), id) ? 1 : 0;
   result.overlapping_new = parallel::sum_over_ranks(result.overlapping_new, comm);
   result.centres_in_obstacle = parallel::sum_over_ranks(result.centres_in_obstacle, comm);
+  result.escaped = parallel::sum_over_ranks(result.escaped, comm);
   result.layers = inflow.layers();
   result.layer_size = inflow.layer_size();
   return result;
@@ -138,6 +142,7 @@ TEST(Channel, InflowCadenceOutflowOnceAndObstacleNeverEntered) {
   // Outflow: each particle deleted once, and what is alive plus what was deleted is exactly
   // what was created.
   EXPECT_EQ(run.deleted_twice, 0u);
+  EXPECT_EQ(run.escaped, 0u) << "particles went through a wall";
   EXPECT_EQ(run.deleted_alive, 0u);
   EXPECT_GT(run.deleted, 0u) << "nothing reached the outflow: test too weak";
   EXPECT_EQ(run.final_count + run.deleted, run.initial + run.generated);

@@ -22,16 +22,22 @@ using OwnsPosition = std::function<bool(const Vec3&)>;
 BodyId build_simulation(const YAML::Node& resolved, timestep::Simulation& sim, std::mt19937_64& rng,
                         const OwnsPosition& owns = [](const Vec3&) { return true; });
 
-/// The axis-aligned domain box [min, max] of the configuration and its periodic axes.
+/// The axis-aligned domain box [min, max] of the configuration, its periodic axes and its
+/// outflow faces (index 2·axis for the lower face, 2·axis + 1 for the upper one).
 struct Domain {
   Vec3 min, max;
   std::array<bool, 3> periodic{false, false, false};
-  /// True if x is inside on every non-periodic axis (outflow deletes the others).
-  bool contains(const Vec3& x) const {
-    for (int a = 0; a < 3; ++a)
-      if (!periodic[a] && (x[a] < min[a] || x[a] > max[a])) return false;
-    return true;
+  std::array<bool, 6> outflow{true, true, true, true, true, true};
+  /// The face through which x has left the domain (on a non-periodic axis), or -1 if inside.
+  int exit_face(const Vec3& x) const {
+    for (int a = 0; a < 3; ++a) {
+      if (periodic[a]) continue;
+      if (x[a] < min[a]) return 2 * a;
+      if (x[a] > max[a]) return 2 * a + 1;
+    }
+    return -1;
   }
+  bool contains(const Vec3& x) const { return exit_face(x) < 0; }
 };
 Domain domain_of(const YAML::Node& resolved);
 

@@ -17,6 +17,7 @@ struct RunSummary {
   std::uint64_t particles = 0;  // over all ranks, at the end
   std::uint64_t generated = 0;  // by inflow (all ranks: each layer counted once)
   std::uint64_t deleted = 0;    // by outflow, over all ranks
+  std::uint64_t escaped = 0;    // left through a face that is not an outflow face
   double wall_seconds = 0.0;
 };
 
