@@ -9,21 +9,17 @@ namespace granite::scenario {
 
 namespace {
 
-Vec3 vec(const YAML::Node& node) {
-  return {node[0].as<double>(), node[1].as<double>(), node[2].as<double>()};
-}
-
 body::Primitive primitive(const YAML::Node& n) {
   const auto type = n["type"].as<std::string>();
-  if (type == "plane") return body::HalfSpace{vec(n["point"]), vec(n["normal"])};
-  if (type == "box") return body::Box{vec(n["center"]), vec(n["half_extents"]), Quat::Identity()};
-  return body::Cylinder{vec(n["center"]), vec(n["axis"]), n["radius"].as<double>(),
+  if (type == "plane") return body::HalfSpace{vec3(n["point"]), vec3(n["normal"])};
+  if (type == "box") return body::Box{vec3(n["center"]), vec3(n["half_extents"]), Quat::Identity()};
+  return body::Cylinder{vec3(n["center"]), vec3(n["axis"]), n["radius"].as<double>(),
                         n["half_length"].as<double>()};
 }
 
 void set_parameters(const YAML::Node& r, timestep::Parameters& p) {
   p.dt = r["run"]["dt"].as<double>();
-  p.gravity = vec(r["gravity"]);
+  p.gravity = vec3(r["gravity"]);
   const YAML::Node c = r["contact"];
   contact::parse_model(c["model"].as<std::string>(), p.model.model);
   p.model.golden_iterations = c["golden_iterations"].as<int>();
@@ -37,7 +33,7 @@ void set_parameters(const YAML::Node& r, timestep::Parameters& p) {
 
 Domain domain_of(const YAML::Node& resolved) {
   const YAML::Node d = resolved["domain"];
-  Domain domain{vec(d["min"]), vec(d["max"]),
+  Domain domain{vec3(d["min"]), vec3(d["max"]),
                 {d["periodic"][0].as<bool>(), d["periodic"][1].as<bool>(), d["periodic"][2].as<bool>()},
                 {false, false, false, false, false, false}};
   const std::string faces[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
@@ -61,7 +57,7 @@ BodyId build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt1
       for (const auto& part : b["parts"]) global.parts.push_back(primitive(part));
     else
       global.parts.push_back(primitive(b));
-    global.velocity = vec(b["velocity"]);
+    global.velocity = vec3(b["velocity"]);
     global.material = materials.at(b["material"].as<std::string>());
     sim.globals().add(std::move(global));
   }
@@ -70,13 +66,13 @@ BodyId build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt1
   for (const auto& p : r["particles"]) {
     const body::MaterialIndex material = materials.at(p["material"].as<std::string>());
     const double radius = p["radius"].as<double>();
-    const Vec3 velocity = vec(p["velocity"]);
+    const Vec3 velocity = vec3(p["velocity"]);
     if (p["type"].as<std::string>() == "sphere") {
-      const Vec3 x = vec(p["position"]);
+      const Vec3 x = vec3(p["position"]);
       const BodyId id = next_id++;
       if (!owns(x)) continue;
       sim.particles().add_sphere(sim.materials(), material, x, radius, velocity, id);
-      sim.particles().angular_velocity.back() = vec(p["angular_velocity"]);
+      sim.particles().angular_velocity.back() = vec3(p["angular_velocity"]);
       continue;
     }
     // Lattice points whose sphere would overlap a global body (an obstacle, a wall) are
@@ -87,9 +83,9 @@ BodyId build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt1
           if (body::signed_distance(part, x) < radius) return true;
       return false;
     };
-    const Vec3 amplitude = vec(p["perturbation"]);
+    const Vec3 amplitude = vec3(p["perturbation"]);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    for (const Vec3& x : lattice_centres(vec(p["min"]), vec(p["max"]), p["spacing"].as<double>())) {
+    for (const Vec3& x : lattice_centres(vec3(p["min"]), vec3(p["max"]), p["spacing"].as<double>())) {
       Vec3 v = velocity;
       for (int a = 0; a < 3; ++a) v[a] += amplitude[a] * unit(rng);  // drawn on every process
       const BodyId id = next_id++;

@@ -1,6 +1,7 @@
 #include "granite/scenario/flow_statistics.hpp"
 
 #include "granite/parallel/run_report.hpp"
+#include "granite/scenario/build.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,15 +10,14 @@
 namespace granite::scenario {
 
 namespace {
-Vec3 vec(const YAML::Node& n) { return {n[0].as<double>(), n[1].as<double>(), n[2].as<double>()}; }
 constexpr std::size_t kMaxColumns = 1u << 20;
 } // namespace
 
 FlowStatistics::FlowStatistics(const YAML::Node& r, MPI_Comm comm)
     : comm_(comm), interval_(r["statistics"]["interval"].as<double>()) {
   const YAML::Node s = r["statistics"];
-  region_min_ = s["region_min"] ? vec(s["region_min"]) : vec(r["domain"]["min"]);
-  region_max_ = s["region_max"] ? vec(s["region_max"]) : vec(r["domain"]["max"]);
+  region_min_ = s["region_min"] ? vec3(s["region_min"]) : vec3(r["domain"]["min"]);
+  region_max_ = s["region_max"] ? vec3(s["region_max"]) : vec3(r["domain"]["max"]);
   if (s["column_width"]) column_width_ = s["column_width"].as<double>();
 }
 

@@ -6,26 +6,22 @@
 
 namespace granite::scenario {
 
-namespace {
-Vec3 vec(const YAML::Node& n) { return {n[0].as<double>(), n[1].as<double>(), n[2].as<double>()}; }
-} // namespace
-
 InflowSettings inflow_settings(const YAML::Node& r) {
   const YAML::Node in = r["inflow"];
   const YAML::Node layer = in["layer"];
   InflowSettings s;
   s.piston = in["piston"].as<std::size_t>();
   s.layer_every = in["layer_every"].as<double>();
-  s.min = vec(layer["min"]);
-  s.max = vec(layer["max"]);
+  s.min = vec3(layer["min"]);
+  s.max = vec3(layer["max"]);
   s.spacing = layer["spacing"].as<double>();
   s.radius = layer["radius"].as<double>();
   // Materials are added in config order, so the index is the position in `materials`.
   for (std::size_t m = 0; m < r["materials"].size(); ++m)
     if (r["materials"][m]["name"].as<std::string>() == layer["material"].as<std::string>())
       s.material = body::MaterialIndex(m);
-  s.velocity = vec(layer["velocity"]);
-  s.perturbation = vec(layer["perturbation"]);
+  s.velocity = vec3(layer["velocity"]);
+  s.perturbation = vec3(layer["perturbation"]);
   return s;
 }
 

@@ -11,6 +11,11 @@
 
 namespace granite::scenario {
 
+/// A validated 3-vector of a resolved configuration.
+inline Vec3 vec3(const YAML::Node& node) {
+  return {node[0].as<double>(), node[1].as<double>(), node[2].as<double>()};
+}
+
 /// Decides whether this process creates the particle at a position (its owner does).
 using OwnsPosition = std::function<bool(const Vec3&)>;
 
