@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include <csignal>
 #include <iostream>
 
 namespace granite::app {
@@ -16,8 +17,10 @@ namespace {
 
 // Runs inside MPI_Init/MPI_Finalize; every rank reads and validates the config itself, so a
 // bad file ends every rank with exit code 2 and rank 0 prints the one error line.
+void on_stop_signal(int) { scenario::request_stop(); }
+
 int run_initialised(const std::string& file, const std::vector<std::string>& overrides,
-                    std::string output) {
+                    std::string output, const std::string& restart) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -25,7 +28,10 @@ int run_initialised(const std::string& file, const std::vector<std::string>& ove
   try {
     const auto cfg = config::load_scenario(file, overrides);
     if (output.empty()) output = cfg.resolved["output"]["directory"].as<std::string>();
-    scenario::run_scenario(cfg, output, MPI_COMM_WORLD);
+    // SLURM sends SIGUSR1 (--signal) or SIGTERM before the time limit: checkpoint and stop.
+    std::signal(SIGTERM, on_stop_signal);
+    std::signal(SIGUSR1, on_stop_signal);
+    scenario::run_scenario(cfg, output, MPI_COMM_WORLD, restart);
   } catch (const InputError& e) {
     if (rank == 0) std::cerr << "error: " << e.what() << '\n';
     return kInputErrorExit;
@@ -45,11 +51,13 @@ int run_command(const Args& args) {
       ("set", po::value<std::vector<std::string>>()->composing(),
        "override a key: --set contact.model=coulomb (repeatable)")
       ("output", po::value<std::string>()->default_value(""),
-       "output directory (default: output.directory of the config)");
+       "output directory (default: output.directory of the config)")
+      ("restart", po::value<std::string>()->default_value(""),
+       "continue from a checkpoint (OUTPUT/checkpoint.h5) of a run of the same configuration");
   po::positional_options_description positional;
   positional.add("config", 1);
   po::variables_map vm;
-  if (auto exit = parse_options("run", "CONFIG [--set KEY=VALUE ...] [--output DIR]", args,
+  if (auto exit = parse_options("run", "CONFIG [--set KEY=VALUE ...] [--output DIR] [--restart FILE]", args,
                                 options, positional, vm))
     return *exit;
   if (!vm.count("config")) {
@@ -61,7 +69,7 @@ int run_command(const Args& args) {
 
   MPI_Init(nullptr, nullptr);
   const int exit = run_initialised(vm["config"].as<std::string>(), overrides,
-                                   vm["output"].as<std::string>());
+                                   vm["output"].as<std::string>(), vm["restart"].as<std::string>());
   MPI_Finalize();
   return exit;
 }

@@ -53,15 +53,42 @@ double signed_distance(const Primitive& primitive, const Vec3& x) {
   return cylinder_signed_distance(std::get<Cylinder>(primitive), x);
 }
 
-void translate(Primitive& primitive, const Vec3& d) {
-  std::visit(
-      [&](auto& p) {
+Vec3& anchor(Primitive& primitive) {
+  return std::visit(
+      [](auto& p) -> Vec3& {
         if constexpr (std::is_same_v<std::decay_t<decltype(p)>, HalfSpace>)
-          p.point += d;
+          return p.point;
         else
-          p.center += d;
+          return p.center;
       },
       primitive);
+}
+
+const Vec3& anchor(const Primitive& primitive) { return anchor(const_cast<Primitive&>(primitive)); }
+
+void translate(Primitive& primitive, const Vec3& d) { anchor(primitive) += d; }
+
+std::vector<double> GlobalBodies::anchors() const {
+  std::vector<double> out;
+  for (const GlobalBody& body : bodies_)
+    for (const Primitive& part : body.parts) {
+      const Vec3& a = anchor(part);
+      out.insert(out.end(), {a[0], a[1], a[2]});
+    }
+  return out;
+}
+
+void GlobalBodies::set_anchors(const std::vector<double>& anchors) {
+  std::size_t k = 0;
+  for (GlobalBody& body : bodies_)
+    for (Primitive& part : body.parts) {
+      if (k + 3 > anchors.size())
+        throw InputError("checkpoint: fewer global-body positions than the configuration has");
+      anchor(part) = Vec3(anchors[k], anchors[k + 1], anchors[k + 2]);
+      k += 3;
+    }
+  if (k != anchors.size())
+    throw InputError("checkpoint: more global-body positions than the configuration has");
 }
 
 std::size_t GlobalBodies::add(GlobalBody body) {

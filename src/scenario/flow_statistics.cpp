@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
+
+#include "granite/core/error.hpp"
 
 namespace granite::scenario {
 
@@ -116,6 +119,39 @@ std::string FlowStatistics::summary(const std::string& model) const {
                 samples_.size(), model.c_str(), particles / n, 100.0 * fraction / n, contacts / n,
                 per_particle / n, penetration * 1e6, percent);
   return text;
+}
+
+std::string FlowStatistics::state() const {
+  std::ostringstream os;
+  os << std::hexfloat << samples_.size() << '\n';
+  for (const FlowSample& s : samples_)
+    os << s.time << ' ' << s.particles << ' ' << s.contacts << ' ' << s.contacts_per_particle << ' '
+       << s.solid_fraction << ' ' << s.max_penetration << ' ' << s.max_penetration_percent << ' '
+       << s.kinetic_translational << ' ' << s.kinetic_rotational << ' ' << s.sweeps << ' '
+       << s.residual << '\n';
+  return os.str();
+}
+
+void FlowStatistics::restore(const std::string& text) {
+  std::istringstream is(text);
+  std::size_t n = 0;
+  is >> n;
+  samples_.assign(n, FlowSample{});
+  // Doubles were written as hexfloats, which operator>> does not parse: read tokens, strtod.
+  auto real = [&is]() { std::string t; is >> t; return std::strtod(t.c_str(), nullptr); };
+  for (FlowSample& s : samples_) {
+    s.time = real();
+    is >> s.particles >> s.contacts;
+    s.contacts_per_particle = real();
+    s.solid_fraction = real();
+    s.max_penetration = real();
+    s.max_penetration_percent = real();
+    s.kinetic_translational = real();
+    s.kinetic_rotational = real();
+    is >> s.sweeps;
+    s.residual = real();
+  }
+  if (!is) throw InputError("checkpoint: the statistics state is malformed");
 }
 
 } // namespace granite::scenario

@@ -2,6 +2,9 @@
 
 #include "granite/scenario/lattice.hpp"
 
+#include "granite/core/error.hpp"
+
+#include <sstream>
 #include <string>
 
 namespace granite::scenario {
@@ -46,6 +49,20 @@ std::size_t Inflow::after_step(timestep::Simulation& sim, double dt, const OwnsP
   }
   ++layers_;
   return centres_.size();
+}
+
+std::string Inflow::state() const {
+  std::ostringstream os;
+  os << std::hexfloat << travelled_ << ' ' << layers_ << ' ' << next_id_ << ' ' << rng_;
+  return os.str();
+}
+
+void Inflow::restore(const std::string& text) {
+  std::istringstream is(text);
+  std::string travelled;  // hexfloat: read as text, converted with strtod (exact)
+  is >> travelled >> layers_ >> next_id_ >> rng_;
+  if (!is) throw InputError("checkpoint: the inflow state is malformed");
+  travelled_ = std::strtod(travelled.c_str(), nullptr);
 }
 
 } // namespace granite::scenario

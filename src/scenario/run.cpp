@@ -2,6 +2,7 @@
 
 #include "granite/core/error.hpp"
 #include "granite/core/log.hpp"
+#include "granite/io/checkpoint.hpp"
 #include "granite/io/snapshot.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/parallel/run_report.hpp"
@@ -11,16 +12,20 @@
 #include "granite/timestep/report.hpp"
 
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 namespace granite::scenario {
 
 namespace {
+
+volatile std::sig_atomic_t g_stop_requested = 0;
 
 std::string csv_row(const timestep::StepStatistics& s) {
   char line[256];
@@ -30,12 +35,20 @@ std::string csv_row(const timestep::StepStatistics& s) {
   return line;
 }
 
+// A CSV table: a new file with its header, or (continuing a restarted run) the existing one.
+std::ofstream open_table(const std::filesystem::path& path, const std::string& header, bool append) {
+  const bool existing = append && std::filesystem::exists(path);
+  std::ofstream out(path, existing ? std::ios::app : std::ios::trunc);
+  if (!existing) out << header;
+  return out;
+}
+
 // Rank 0 writes the run's text files; every rank learns whether that worked.
 struct RunFiles {
   std::ofstream csv;
 
   RunFiles(const std::string& dir, const YAML::Node& resolved, bool write_csv, bool root,
-           MPI_Comm comm) {
+           bool restarting, MPI_Comm comm) {
     std::string problem;
     if (root) {
       std::error_code ec;
@@ -44,9 +57,10 @@ struct RunFiles {
       config << config::to_text(resolved);
       if (ec || !config) problem = dir + ": cannot write the output directory";
       if (write_csv && problem.empty()) {
-        csv.open(std::filesystem::path(dir) / "thermo.csv");
+        csv = open_table(std::filesystem::path(dir) / "thermo.csv",
+                         "step,time_s,particles,contacts,sweeps,residual,max_penetration_m,"
+                         "kinetic_energy_J\n", restarting);
         if (!csv) problem = dir + "/thermo.csv: cannot write";
-        csv << "step,time_s,particles,contacts,sweeps,residual,max_penetration_m,kinetic_energy_J\n";
       }
     }
     if (!parallel::all_ok(problem.empty(), comm))
@@ -64,14 +78,16 @@ parallel::Decomposition decomposition_of(const YAML::Node& r, const Domain& doma
 
 } // namespace
 
+void request_stop() { g_stop_requested = 1; }
+
 RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
-                        MPI_Comm comm) {
+                        MPI_Comm comm, const std::string& restart) {
   const YAML::Node& r = cfg.resolved;
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
   const bool write_csv = r["output"]["thermo_file"].as<bool>();
-  RunFiles files(output_dir, r, write_csv, rank == 0, comm);
+  RunFiles files(output_dir, r, write_csv, rank == 0, !restart.empty(), comm);
 
   const Domain domain = domain_of(r);
   const parallel::Decomposition decomposition = decomposition_of(r, domain, ranks);
@@ -83,7 +99,10 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   std::mt19937_64 rng(seed);
   timestep::Simulation sim;
   const OwnsPosition owns = [&](const Vec3& x) { return decomposition.owner_of(x) == rank; };
-  const BodyId next_id = build_simulation(r, sim, rng, owns);
+  // On restart the configuration still gives materials, global bodies and parameters; the
+  // particles and everything that evolved come from the checkpoint.
+  const BodyId next_id = build_simulation(
+      r, sim, rng, restart.empty() ? owns : OwnsPosition([](const Vec3&) { return false; }));
   sim.set_hooks(&distributed);
   // The inflow's random numbers come from their own stream, so adding an inflow does not
   // change the initial particles.
@@ -94,10 +113,40 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   if (r["statistics"]) {
     statistics.emplace(r, comm);
     if (rank == 0) {
-      statistics_csv.open(std::filesystem::path(output_dir) / "statistics.csv");
-      statistics_csv << FlowStatistics::csv_header();
+      statistics_csv = open_table(std::filesystem::path(output_dir) / "statistics.csv",
+                                  FlowStatistics::csv_header(), !restart.empty());
     }
   }
+
+  if (!restart.empty()) {
+    const io::CheckpointState state = io::read_checkpoint(restart, sim.particles(), owns, comm);
+    if (state.config != config::to_text(r))
+      log::info("warning: " + restart + " was written with a different configuration; "
+                "continuing with " + cfg.file);
+    sim.set_clock(state.step, state.time);
+    sim.globals().set_anchors(state.global_anchors);
+    std::istringstream extra(state.extra);
+    std::string inflow_state, statistics_state;
+    std::getline(extra, inflow_state, '\f');
+    std::getline(extra, statistics_state, '\f');
+    if (inflow) inflow->restore(inflow_state);
+    if (statistics) statistics->restore(statistics_state);
+    log::info("restarted from " + restart + " at step " + std::to_string(state.step) + ", t = " +
+              std::to_string(state.time) + " s");
+  }
+  auto write_checkpoint = [&]() {
+    ScopedPhase timer(sim.timers(), Phase::output);
+    io::CheckpointState state;
+    state.step = sim.steps();
+    state.time = sim.time();
+    state.global_anchors = sim.globals().anchors();
+    state.extra = (inflow ? inflow->state() : std::string()) + '\f' +
+                  (statistics ? statistics->state() : std::string());
+    state.config = config::to_text(r);
+    const std::string path = (std::filesystem::path(output_dir) / "checkpoint.h5").string();
+    io::write_checkpoint(path, sim.particles(), state, comm);
+    return path;
+  };
 
   const double dt = r["run"]["dt"].as<double>();
   const auto steps = static_cast<std::int64_t>(std::ceil(r["run"]["end_time"].as<double>() / dt - 1e-9));
@@ -134,7 +183,11 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   RunSummary summary;
   std::uint64_t exchange_bytes = 0, sweeps = 0;
   const auto start = std::chrono::steady_clock::now();
-  for (std::int64_t n = 0; n < steps; ++n) {
+  const std::int64_t first_step = sim.steps();
+  const double checkpoint_interval = r["output"]["checkpoint_interval"].as<double>();
+  const std::int64_t checkpoint_every =
+      checkpoint_interval > 0 ? std::max<std::int64_t>(1, std::llround(checkpoint_interval / dt)) : steps;
+  for (std::int64_t n = sim.steps(); n < steps; ++n) {
     const timestep::StepStatistics& stats = sim.step();
     exchange_bytes += distributed.relaxation_bytes();
     sweeps += std::uint64_t(stats.sweeps);
@@ -159,9 +212,19 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
       if (rank == 0 && write_csv) files.csv << csv_row(stats) << std::flush;
     }
     if (stats.step % snapshot_every == 0 || n + 1 == steps) write_snapshot(stats);
+    const bool stop = !parallel::all_ok(g_stop_requested == 0, comm);
+    if (stats.step % checkpoint_every == 0 || n + 1 == steps || stop) {
+      const std::string path = write_checkpoint();
+      if (stop) {
+        log::info("stopped on request at step " + std::to_string(stats.step) + "; continue with: "
+                  "granite run " + cfg.file + " --output " + output_dir + " --restart " + path);
+        summary.stopped_early = true;
+        break;
+      }
+    }
   }
   summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  summary.steps = steps;
+  summary.steps = sim.steps() - first_step;
   summary.particles = parallel::sum_over_ranks(sim.particles().size(), comm);
   summary.deleted = parallel::sum_over_ranks(summary.deleted, comm);
   summary.escaped = parallel::sum_over_ranks(summary.escaped, comm);
@@ -172,8 +235,8 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   std::snprintf(line, sizeof line,
                 "done: %lld steps in %.3f s wall (%.1f steps/s), %llu particles left, %llu "
                 "generated by inflow, %llu deleted by outflow",
-                static_cast<long long>(steps), summary.wall_seconds,
-                summary.wall_seconds > 0 ? double(steps) / summary.wall_seconds : 0.0,
+                static_cast<long long>(summary.steps), summary.wall_seconds,
+                summary.wall_seconds > 0 ? double(summary.steps) / summary.wall_seconds : 0.0,
                 static_cast<unsigned long long>(summary.particles),
                 static_cast<unsigned long long>(summary.generated),
                 static_cast<unsigned long long>(summary.deleted));

@@ -41,6 +41,10 @@ using Primitive = std::variant<HalfSpace, Box, Cylinder>;
 double signed_distance(const Primitive& primitive, const Vec3& x);
 /// Translates a primitive by d.
 void translate(Primitive& primitive, const Vec3& d);
+/// The point that locates a primitive (half-space: its point; box, cylinder: the centre), read
+/// and set exactly (checkpoint/restart restores kinematic bodies bit for bit).
+Vec3& anchor(Primitive& primitive);
+const Vec3& anchor(const Primitive& primitive);
 
 /// One global body: one primitive, or the union of several (contacts on a member's surface
 /// that lie inside another member are internal and not reported).
@@ -70,6 +74,9 @@ public:
   void set_velocity(std::size_t i, const Vec3& v) { bodies_[i].velocity = v; }
   /// Advances every kinematic body by dt * velocity (called by the integrator).
   void advance(double dt);
+  /// Every part's anchor, flattened (x, y, z per part, bodies in order), and its inverse.
+  std::vector<double> anchors() const;
+  void set_anchors(const std::vector<double>& anchors);
 
 private:
   std::vector<GlobalBody> bodies_;

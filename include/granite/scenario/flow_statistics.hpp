@@ -45,6 +45,9 @@ public:
   static std::string csv_row(const FlowSample& s);
   /// Time averages of every sample so far, laid out like Table 2 of the paper.
   std::string summary(const std::string& model) const;
+  /// The samples so far as exact text, and back (restart from a checkpoint).
+  std::string state() const;
+  void restore(const std::string& text);
 
 private:
   double solid_fraction(const body::Particles& particles);

@@ -31,6 +31,10 @@ public:
   std::size_t after_step(timestep::Simulation& sim, double dt, const OwnsPosition& owns);
 
   std::size_t layers() const { return layers_; }
+  /// Everything that evolves (travel since the last layer, layer count, next id, random
+  /// generator) as text, exactly; restore() reads it back (InputError if malformed).
+  std::string state() const;
+  void restore(const std::string& text);
   std::size_t layer_size() const { return centres_.size(); }
 
 private:

@@ -19,11 +19,21 @@ struct RunSummary {
   std::uint64_t deleted = 0;    // by outflow, over all ranks
   std::uint64_t escaped = 0;    // left through a face that is not an outflow face
   double wall_seconds = 0.0;
+  bool stopped_early = false;   // by request_stop(); a checkpoint was written
 };
 
-/// Collective over `comm`. Throws InputError (on every rank) for an unusable output directory
-/// or decomposition.
+/// Collective over `comm`. Throws InputError (on every rank) for an unusable output directory,
+/// decomposition or restart file. With `restart` (a checkpoint written by a run of the same
+/// configuration) the run continues from it; on the same rank count the continuation is bit
+/// for bit the uninterrupted run.
+///
+/// Checkpoints go to OUTPUT/checkpoint.h5 (replaced atomically) every
+/// output.checkpoint_interval, at the end, and when stop_requested() turns true on any rank
+/// (SIGTERM / SIGUSR1, see request_stop()), after which the run ends early.
 RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
-                        MPI_Comm comm);
+                        MPI_Comm comm, const std::string& restart = "");
+
+/// Async-signal-safe: asks the running scenario to checkpoint and stop after the current step.
+void request_stop();
 
 } // namespace granite::scenario

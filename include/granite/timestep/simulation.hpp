@@ -95,6 +95,11 @@ public:
 
   double time() const { return time_; }
   std::int64_t steps() const { return steps_; }
+  /// Sets the step counter and simulated time (restart from a checkpoint).
+  void set_clock(std::int64_t steps, double time) {
+    steps_ = steps;
+    time_ = time;
+  }
   const PhaseTimers& timers() const { return timers_; }
   PhaseTimers& timers() { return timers_; }
 

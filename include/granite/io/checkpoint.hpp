@@ -1,0 +1,55 @@
+#pragma once
+// Restart checkpoints: every rank's particles, bit for bit, plus the run state, in one HDF5 file.
+//
+// write_checkpoint() is collective and is written like a snapshot (see snapshot.hpp): each rank
+// writes its rows at the offset given by an exclusive scan of the per-rank counts, with
+// collective MPI-IO transfers, into `path + ".tmp"`, which is renamed to `path` only after every
+// rank has closed it. An unwritable destination is an InputError on every rank.
+//
+// File layout (format "granite-checkpoint", version 1):
+//   /                    attributes format, format_version, step, time, ranks, particle_count,
+//                        granite_version, git_commit
+//   /particles/<field>   N rows, in rank order (rank 0's bodies first, each rank's in its own
+//                        order): id (int64), position, velocity, angular_velocity, force,
+//                        torque (N x 3), orientation (N x 4: w x y z), mass, radius (float64),
+//                        body_inertia (N x 9, column-major), material (uint32), owner_rank (int32)
+//   /state/rank_counts   rows written by each rank (int64, `ranks` entries)
+//   /state/global_anchors, /state/extra, /state/config   (float64; bytes; bytes)
+// Every dataset carries a Fletcher32 checksum per chunk, so corrupted data is detected on read.
+#include "granite/body/particles.hpp"
+#include "granite/core/types.hpp"
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace granite::io {
+
+/// Run state stored with a checkpoint (must be identical on every rank when writing).
+struct CheckpointState {
+  std::int64_t step = 0;
+  double time = 0.0;
+  std::vector<double> global_anchors;  // opaque doubles (exact positions of global bodies)
+  std::string extra;                   // opaque bytes (inflow/RNG/statistics state)
+  std::string config;                  // the resolved configuration text
+};
+
+/// Collective. Writes every rank's particles and `state` to `path` atomically.
+void write_checkpoint(const std::string& path, const body::Particles& particles,
+                      const CheckpointState& state, MPI_Comm comm);
+
+/// Collective. Reads the checkpoint at `path` and appends bodies to `particles`:
+/// - if the file was written by as many ranks as `comm` has, each rank gets back exactly the
+///   rows it wrote, in the same order, bit for bit (`owns` is not called);
+/// - otherwise each rank reads every row and appends those for which owns(position) is true
+///   (the caller's predicate must give every body to exactly one rank).
+/// Returns the state (the same on every rank). Any problem with the file (missing, not a
+/// Granite checkpoint, truncated, corrupted, inconsistent) is an InputError naming the file,
+/// thrown on every rank with the same message; `particles` is then left as it was.
+CheckpointState read_checkpoint(const std::string& path, body::Particles& particles,
+                                const std::function<bool(const Vec3&)>& owns, MPI_Comm comm);
+
+} // namespace granite::io

@@ -1,0 +1,473 @@
+// Restart checkpoints. Writing is collective with MPI-IO, like a snapshot. Reading: rank 0
+// validates the file and reads the run state (and broadcasts both); then every rank reads the
+// rows it needs with the serial driver, independently, so that a damaged file can never leave
+// one rank waiting in a collective HDF5 call; the ranks then agree on the first error.
+#include "granite/io/checkpoint.hpp"
+
+#include "hdf5_util.hpp"
+
+#include "granite/core/build_info.hpp"
+#include "granite/core/error.hpp"
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <numeric>
+#include <system_error>
+
+namespace granite::io {
+namespace {
+
+using detail::check_id;
+using detail::check_status;
+using detail::Handle;
+using detail::Slab;
+
+constexpr const char* kFormatName = "granite-checkpoint";
+constexpr std::int32_t kFormatVersion = 1;
+
+static_assert(sizeof(Vec3) == 3 * sizeof(double));
+static_assert(sizeof(Mat3) == 9 * sizeof(double));
+
+// --- the /particles datasets -------------------------------------------------------------------
+
+// The rows of /particles, one vector per dataset, in the file's layout.
+struct Rows {
+  std::vector<std::int64_t> id;
+  std::vector<double> position, orientation, velocity, angular_velocity, force, torque;
+  std::vector<double> mass, body_inertia, radius;
+  std::vector<std::uint32_t> material;
+  std::vector<std::int32_t> owner_rank;
+};
+
+// Calls f(name, file type, memory type, columns, vector) for every dataset of /particles.
+template <class R, class F>
+void for_each_field(R& rows, F&& f) {
+  const hid_t f64 = H5T_IEEE_F64LE;
+  const hid_t dbl = H5T_NATIVE_DOUBLE;
+  f("id", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, rows.id);
+  f("position", f64, dbl, 3, rows.position);
+  f("orientation", f64, dbl, 4, rows.orientation);
+  f("velocity", f64, dbl, 3, rows.velocity);
+  f("angular_velocity", f64, dbl, 3, rows.angular_velocity);
+  f("force", f64, dbl, 3, rows.force);
+  f("torque", f64, dbl, 3, rows.torque);
+  f("mass", f64, dbl, 1, rows.mass);
+  f("body_inertia", f64, dbl, 9, rows.body_inertia);
+  f("radius", f64, dbl, 1, rows.radius);
+  f("material", H5T_STD_U32LE, H5T_NATIVE_UINT32, 1, rows.material);
+  f("owner_rank", H5T_STD_I32LE, H5T_NATIVE_INT32, 1, rows.owner_rank);
+}
+
+void append(std::vector<double>& out, const Vec3& v) { out.insert(out.end(), {v[0], v[1], v[2]}); }
+
+Rows rows_of(const body::Particles& p, int rank) {
+  Rows rows;
+  rows.id = p.id;
+  rows.mass = p.mass;
+  rows.radius = p.radius;
+  rows.material = p.material;
+  rows.owner_rank.assign(p.size(), std::int32_t(rank));
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    append(rows.position, p.position[i]);
+    const Quat& q = p.orientation[i];
+    rows.orientation.insert(rows.orientation.end(), {q.w(), q.x(), q.y(), q.z()});
+    append(rows.velocity, p.velocity[i]);
+    append(rows.angular_velocity, p.angular_velocity[i]);
+    append(rows.force, p.force[i]);
+    append(rows.torque, p.torque[i]);
+    const Mat3& inertia = p.body_inertia[i];
+    rows.body_inertia.insert(rows.body_inertia.end(), inertia.data(), inertia.data() + 9);
+  }
+  return rows;
+}
+
+Vec3 vec3(const std::vector<double>& v, std::size_t i) { return {v[3 * i], v[3 * i + 1], v[3 * i + 2]}; }
+
+// Appends row i like parallel::unpack(): add() derives the inverses, then the orientation (which
+// add() renormalises), force and torque are overwritten with the stored bits.
+void append_row(const Rows& rows, std::size_t i, body::Particles& particles) {
+  body::ParticleInit init;
+  init.id = rows.id[i];
+  init.position = vec3(rows.position, i);
+  init.velocity = vec3(rows.velocity, i);
+  init.angular_velocity = vec3(rows.angular_velocity, i);
+  init.radius = rows.radius[i];
+  init.mass = rows.mass[i];
+  init.body_inertia = Eigen::Map<const Mat3>(&rows.body_inertia[9 * i]);
+  init.material = rows.material[i];
+  particles.add(init);
+  const double* q = &rows.orientation[4 * i];
+  particles.orientation.back() = Quat(q[0], q[1], q[2], q[3]);
+  particles.force.back() = vec3(rows.force, i);
+  particles.torque.back() = vec3(rows.torque, i);
+}
+
+// --- writing -------------------------------------------------------------------------------------
+
+void write_file(const std::string& file_name, const body::Particles& particles,
+                const CheckpointState& state, MPI_Comm comm) {
+  int rank = 0;
+  int ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const std::int64_t local = std::int64_t(particles.size());
+  std::int64_t offset = 0;
+  std::int64_t total = 0;
+  MPI_Exscan(&local, &offset, 1, MPI_INT64_T, MPI_SUM, comm);
+  if (rank == 0) offset = 0;
+  MPI_Allreduce(&local, &total, 1, MPI_INT64_T, MPI_SUM, comm);
+  std::vector<std::int64_t> rank_counts(std::size_t(ranks), 0);
+  MPI_Gather(&local, 1, MPI_INT64_T, rank_counts.data(), 1, MPI_INT64_T, 0, comm);
+
+  const std::string what = "file " + file_name;
+  Handle file(detail::create_parallel_file(file_name, comm), H5Fclose);
+  {
+    Handle transfer(check_id(H5Pcreate(H5P_DATASET_XFER), "H5Pcreate", what), H5Pclose);
+    check_status(H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio",
+                 what);
+
+    Handle group(check_id(H5Gcreate2(file.get(), "particles", H5P_DEFAULT, H5P_DEFAULT,
+                                     H5P_DEFAULT),
+                          "H5Gcreate2", "group /particles in " + file_name),
+                 H5Gclose);
+    Slab slab;
+    slab.total = hsize_t(total);
+    slab.offset = hsize_t(offset);
+    slab.local = hsize_t(local);
+    slab.checksum = true;
+    slab.transfer = transfer.get();
+    const Rows rows = rows_of(particles, rank);
+    for_each_field(rows, [&](const char* name, hid_t file_type, hid_t memory_type,
+                             hsize_t columns, const auto& values) {
+      detail::write_dataset(group.get(), "/particles", name, file_type, memory_type, columns,
+                            values.data(), slab);
+    });
+
+    // /state: identical on every rank, so rank 0 writes all of it.
+    Handle state_group(check_id(H5Gcreate2(file.get(), "state", H5P_DEFAULT, H5P_DEFAULT,
+                                           H5P_DEFAULT),
+                                "H5Gcreate2", "group /state in " + file_name),
+                       H5Gclose);
+    auto write_state = [&](const char* name, hid_t file_type, hid_t memory_type,
+                           std::size_t size, const void* data) {
+      Slab whole;
+      whole.total = hsize_t(size);
+      whole.local = rank == 0 ? hsize_t(size) : 0;
+      whole.checksum = true;
+      whole.transfer = transfer.get();
+      detail::write_dataset(state_group.get(), "/state", name, file_type, memory_type, 1, data,
+                            whole);
+    };
+    write_state("rank_counts", H5T_STD_I64LE, H5T_NATIVE_INT64, rank_counts.size(),
+                rank_counts.data());
+    write_state("global_anchors", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                state.global_anchors.size(), state.global_anchors.data());
+    write_state("extra", H5T_STD_U8LE, H5T_NATIVE_UCHAR, state.extra.size(), state.extra.data());
+    write_state("config", H5T_STD_U8LE, H5T_NATIVE_UCHAR, state.config.size(),
+                state.config.data());
+
+    const hid_t root = file.get();
+    const std::int32_t ranks32 = ranks;
+    detail::write_string_attribute(root, "format", kFormatName);
+    detail::write_attribute(root, "format_version", H5T_STD_I32LE, H5T_NATIVE_INT32,
+                            &kFormatVersion);
+    detail::write_attribute(root, "step", H5T_STD_I64LE, H5T_NATIVE_INT64, &state.step);
+    detail::write_attribute(root, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &state.time);
+    detail::write_attribute(root, "ranks", H5T_STD_I32LE, H5T_NATIVE_INT32, &ranks32);
+    detail::write_attribute(root, "particle_count", H5T_STD_I64LE, H5T_NATIVE_INT64, &total);
+    detail::write_string_attribute(root, "granite_version", build_info::version());
+    detail::write_string_attribute(root, "git_commit", build_info::git_commit());
+  }
+  check_status(file.close(), "H5Fclose", what);
+}
+
+// --- reading -------------------------------------------------------------------------------------
+
+// Opens an existing file read-only with the serial driver.
+Handle open_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw InputError("no such file");
+  if (std::filesystem::is_directory(path, ec)) throw InputError("it is a directory");
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) {
+    throw InputError("not a readable HDF5 file (" + detail::hdf5_error_detail() + ")");
+  }
+  return Handle(file, H5Fclose);
+}
+
+Handle open_dataset(hid_t file, const std::string& path) {
+  if (H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0) {
+    throw InputError("missing dataset " + path);
+  }
+  return Handle(check_id(H5Dopen2(file, path.c_str(), H5P_DEFAULT), "H5Dopen2", path),
+                H5Dclose);
+}
+
+std::vector<hsize_t> shape_of(hid_t dataset, const std::string& path) {
+  Handle space(check_id(H5Dget_space(dataset), "H5Dget_space", path), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 0 || rank > 2) throw InputError("dataset " + path + " has an unexpected rank");
+  std::vector<hsize_t> dims(std::size_t(rank), 0);
+  check_status(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr),
+               "H5Sget_simple_extent_dims", path);
+  return dims;
+}
+
+void expect_shape(hid_t dataset, const std::string& path, hsize_t rows, hsize_t columns) {
+  const std::vector<hsize_t> expected = columns > 1 ? std::vector<hsize_t>{rows, columns}
+                                                    : std::vector<hsize_t>{rows};
+  const std::vector<hsize_t> dims = shape_of(dataset, path);
+  if (dims != expected) {
+    auto text = [](const std::vector<hsize_t>& d) {
+      std::string out = "(";
+      for (std::size_t k = 0; k < d.size(); ++k) out += (k ? ", " : "") + std::to_string(d[k]);
+      return out + ")";
+    };
+    throw InputError("dataset " + path + " has shape " + text(dims) + ", expected " +
+                     text(expected));
+  }
+}
+
+// Reads `count` rows from `first` of an (N) or (N, columns) dataset into `out`.
+template <class Container>
+void read_rows(hid_t dataset, const std::string& path, hid_t memory_type, hsize_t columns,
+               hsize_t first, hsize_t count, Container& out) {
+  out.resize(std::size_t(count * columns));
+  if (count == 0) return;
+  const int rank = columns > 1 ? 2 : 1;
+  const hsize_t start[2] = {first, 0};
+  const hsize_t size[2] = {count, columns};
+  Handle file_space(check_id(H5Dget_space(dataset), "H5Dget_space", path), H5Sclose);
+  check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size,
+                                   nullptr),
+               "H5Sselect_hyperslab", path);
+  Handle memory_space(check_id(H5Screate_simple(rank, size, nullptr), "H5Screate_simple", path),
+                      H5Sclose);
+  check_status(H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT,
+                       out.data()),
+               "H5Dread", path);
+}
+
+// A whole 1-D /state dataset.
+template <class Container>
+Container read_state(hid_t file, const char* name, hid_t memory_type) {
+  const std::string path = std::string("/state/") + name;
+  Handle dataset = open_dataset(file, path);
+  const std::vector<hsize_t> dims = shape_of(dataset.get(), path);
+  if (dims.size() != 1) throw InputError("dataset " + path + " is not one-dimensional");
+  Container out;
+  read_rows(dataset.get(), path, memory_type, 1, 0, dims[0], out);
+  return out;
+}
+
+// A scalar numeric root attribute.
+template <class T>
+T read_attribute(hid_t file, const char* name, hid_t memory_type) {
+  if (H5Aexists(file, name) <= 0) throw InputError(std::string("missing attribute ") + name);
+  const std::string what = std::string("attribute ") + name;
+  Handle attribute(check_id(H5Aopen(file, name, H5P_DEFAULT), "H5Aopen", what), H5Aclose);
+  Handle space(check_id(H5Aget_space(attribute.get()), "H5Aget_space", what), H5Sclose);
+  if (H5Sget_simple_extent_npoints(space.get()) != 1) {
+    throw InputError(std::string("attribute ") + name + " is not a scalar");
+  }
+  T value{};
+  check_status(H5Aread(attribute.get(), memory_type, &value), "H5Aread", what);
+  return value;
+}
+
+// The root attribute `format` if it is a scalar variable-length string, else "".
+std::string read_format(hid_t file) {
+  if (H5Aexists(file, "format") <= 0) return "";
+  Handle attribute(check_id(H5Aopen(file, "format", H5P_DEFAULT), "H5Aopen", "format"),
+                   H5Aclose);
+  Handle type(check_id(H5Aget_type(attribute.get()), "H5Aget_type", "format"), H5Tclose);
+  Handle space(check_id(H5Aget_space(attribute.get()), "H5Aget_space", "format"), H5Sclose);
+  if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) <= 0 ||
+      H5Sget_simple_extent_npoints(space.get()) != 1) {
+    return "";
+  }
+  Handle memory_type(check_id(H5Tcopy(H5T_C_S1), "H5Tcopy", "format"), H5Tclose);
+  check_status(H5Tset_size(memory_type.get(), H5T_VARIABLE), "H5Tset_size", "format");
+  check_status(H5Tset_cset(memory_type.get(), H5T_CSET_UTF8), "H5Tset_cset", "format");
+  char* text = nullptr;
+  check_status(H5Aread(attribute.get(), memory_type.get(), &text), "H5Aread", "format");
+  std::string out = text ? text : "";
+  H5free_memory(text);
+  return out;
+}
+
+// What rank 0 learns about the file and broadcasts.
+struct Header {
+  std::vector<std::int64_t> rank_counts;  // its size is the writer's rank count
+  std::int64_t total = 0;
+  CheckpointState state;
+};
+
+Header read_header(const std::string& path) {
+  Handle file = open_file(path);
+  const hid_t root = file.get();
+  const std::string format = read_format(root);
+  if (format != kFormatName) {
+    throw InputError("not a Granite checkpoint (format " +
+                     (format.empty() ? std::string("attribute missing") : "'" + format + "'") +
+                     ")");
+  }
+  const auto version = read_attribute<std::int32_t>(root, "format_version", H5T_NATIVE_INT32);
+  if (version != kFormatVersion) {
+    throw InputError("unsupported checkpoint format version " + std::to_string(version) +
+                     " (this build reads version " + std::to_string(kFormatVersion) + ")");
+  }
+  Header header;
+  header.state.step = read_attribute<std::int64_t>(root, "step", H5T_NATIVE_INT64);
+  header.state.time = read_attribute<double>(root, "time", H5T_NATIVE_DOUBLE);
+  header.total = read_attribute<std::int64_t>(root, "particle_count", H5T_NATIVE_INT64);
+  const auto ranks = read_attribute<std::int32_t>(root, "ranks", H5T_NATIVE_INT32);
+  header.rank_counts = read_state<std::vector<std::int64_t>>(root, "rank_counts",
+                                                             H5T_NATIVE_INT64);
+  header.state.global_anchors =
+      read_state<std::vector<double>>(root, "global_anchors", H5T_NATIVE_DOUBLE);
+  header.state.extra = read_state<std::string>(root, "extra", H5T_NATIVE_UCHAR);
+  header.state.config = read_state<std::string>(root, "config", H5T_NATIVE_UCHAR);
+
+  const bool counts_valid =
+      std::all_of(header.rank_counts.begin(), header.rank_counts.end(),
+                  [](std::int64_t n) { return n >= 0; }) &&
+      std::accumulate(header.rank_counts.begin(), header.rank_counts.end(), std::int64_t(0)) ==
+          header.total;
+  if (header.total < 0 || ranks < 1 || header.rank_counts.size() != std::size_t(ranks) ||
+      !counts_valid) {
+    throw InputError("inconsistent sizes: particle_count " + std::to_string(header.total) +
+                     ", ranks " + std::to_string(ranks) + " and /state/rank_counts disagree");
+  }
+  Rows shapes;
+  for_each_field(shapes, [&](const char* name, hid_t, hid_t, hsize_t columns, auto&) {
+    const std::string dataset_path = std::string("/particles/") + name;
+    Handle dataset = open_dataset(root, dataset_path);
+    expect_shape(dataset.get(), dataset_path, hsize_t(header.total), columns);
+  });
+  return header;
+}
+
+// Reads rows [first, first + count) of /particles from an open file.
+class RowReader {
+public:
+  explicit RowReader(const std::string& path) : file_(open_file(path)) {}
+  Rows read(hsize_t first, hsize_t count) const {
+    Rows rows;
+    for_each_field(rows, [&](const char* name, hid_t, hid_t memory_type, hsize_t columns,
+                             auto& values) {
+      const std::string path = std::string("/particles/") + name;
+      Handle dataset = open_dataset(file_.get(), path);
+      read_rows(dataset.get(), path, memory_type, columns, first, count, values);
+    });
+    return rows;
+  }
+
+private:
+  Handle file_;
+};
+
+template <class Container>
+void broadcast(Container& values, MPI_Comm comm) {
+  std::int64_t size = std::int64_t(values.size());
+  MPI_Bcast(&size, 1, MPI_INT64_T, 0, comm);
+  values.resize(std::size_t(size));
+  MPI_Bcast(values.data(), int(values.size() * sizeof(values[0])), MPI_BYTE, 0, comm);
+}
+
+void broadcast(Header& header, MPI_Comm comm) {
+  broadcast(header.rank_counts, comm);
+  broadcast(header.state.global_anchors, comm);
+  broadcast(header.state.extra, comm);
+  broadcast(header.state.config, comm);
+  MPI_Bcast(&header.total, 1, MPI_INT64_T, 0, comm);
+  MPI_Bcast(&header.state.step, 1, MPI_INT64_T, 0, comm);
+  MPI_Bcast(&header.state.time, 1, MPI_DOUBLE, 0, comm);
+}
+
+std::string cannot_read(const std::string& path, const std::string& why) {
+  return "cannot read checkpoint '" + path + "': " + why;
+}
+
+} // namespace
+
+void write_checkpoint(const std::string& path, const body::Particles& particles,
+                      const CheckpointState& state, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const std::string tmp = path + ".tmp";
+  detail::probe_destination(path, "checkpoint", comm);
+  {
+    detail::SilenceHdf5Errors silence;
+    try {
+      write_file(tmp, particles, state, comm);
+    } catch (...) {
+      if (rank == 0) std::remove(tmp.c_str());
+      throw;
+    }
+  }
+  // Every rank has closed the file: rank 0 publishes it under the final name.
+  MPI_Barrier(comm);
+  detail::on_rank_zero(comm, [&] { detail::rename_into_place(tmp, path); });
+}
+
+CheckpointState read_checkpoint(const std::string& path, body::Particles& particles,
+                                const std::function<bool(const Vec3&)>& owns, MPI_Comm comm) {
+  int rank = 0;
+  int ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  detail::SilenceHdf5Errors silence;
+
+  Header header;
+  detail::on_rank_zero(comm, [&] {
+    try {
+      header = read_header(path);
+    } catch (const std::exception& error) {
+      throw InputError(cannot_read(path, error.what()));
+    }
+  });
+  broadcast(header, comm);
+
+  // The same decomposition: this rank's own rows. Otherwise: every row, filtered by `owns`.
+  const bool same_ranks = header.rank_counts.size() == std::size_t(ranks);
+  const auto first_row = same_ranks ? std::accumulate(header.rank_counts.begin(),
+                                                      header.rank_counts.begin() + rank,
+                                                      std::int64_t(0))
+                                    : std::int64_t(0);
+  const auto row_count = same_ranks ? header.rank_counts[std::size_t(rank)] : header.total;
+
+  const std::size_t size_before = particles.size();
+  std::string message;
+  try {
+    const RowReader reader(path);
+    for (std::int64_t first = first_row; first < first_row + row_count;
+         first += std::int64_t(detail::kChunkRows)) {
+      const auto count = std::min<std::int64_t>(std::int64_t(detail::kChunkRows),
+                                                first_row + row_count - first);
+      const Rows rows = reader.read(hsize_t(first), hsize_t(count));
+      for (std::size_t i = 0; i < std::size_t(count); ++i) {
+        if (same_ranks && rows.owner_rank[i] != rank) {
+          throw InputError("inconsistent owner_rank " + std::to_string(rows.owner_rank[i]) +
+                           " in row " + std::to_string(first + std::int64_t(i)) +
+                           " (expected " + std::to_string(rank) + ")");
+        }
+        if (same_ranks || owns(vec3(rows.position, i))) append_row(rows, i, particles);
+      }
+    }
+  } catch (const std::exception& error) {
+    message = cannot_read(path, error.what());
+  }
+  try {
+    detail::throw_if_any_failed(message, comm);
+  } catch (const InputError&) {
+    particles.remove_if([&](std::size_t i) { return i >= size_before; });
+    throw;
+  }
+  return header.state;
+}
+
+} // namespace granite::io

@@ -1,0 +1,165 @@
+#include "hdf5_util.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+namespace granite::io::detail {
+
+std::string hdf5_error_detail() {
+  std::string detail;
+  auto walk = [](unsigned n, const H5E_error2_t* error, void* client) -> herr_t {
+    if (n == 0) {
+      auto* out = static_cast<std::string*>(client);
+      *out = std::string(error->func_name ? error->func_name : "?") + ": " +
+             (error->desc ? error->desc : "");
+      char minor[256] = "";
+      if (H5Eget_msg(error->min_num, nullptr, minor, sizeof minor) > 0) {
+        *out += std::string(" (") + minor + ")";
+      }
+    }
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk, &detail);
+  return detail.empty() ? "no HDF5 error detail" : detail;
+}
+
+void hdf5_failure(const char* call, const std::string& what) {
+  throw std::runtime_error(std::string("HDF5 ") + call + " failed (" + what +
+                           "): " + hdf5_error_detail());
+}
+
+void write_attribute(hid_t object, const char* name, hid_t file_type, hid_t memory_type,
+                     const void* value, hsize_t count) {
+  const std::string what = std::string("attribute ") + name;
+  Handle space(count == 0 ? check_id(H5Screate(H5S_SCALAR), "H5Screate", what)
+                          : check_id(H5Screate_simple(1, &count, nullptr), "H5Screate_simple", what),
+               H5Sclose);
+  Handle attribute(check_id(H5Acreate2(object, name, file_type, space.get(), H5P_DEFAULT,
+                                       H5P_DEFAULT),
+                            "H5Acreate2", what),
+                   H5Aclose);
+  check_status(H5Awrite(attribute.get(), memory_type, value), "H5Awrite", what);
+}
+
+void write_string_attribute(hid_t object, const char* name, const std::string& value) {
+  const std::string what = std::string("attribute ") + name;
+  Handle type(check_id(H5Tcopy(H5T_C_S1), "H5Tcopy", what), H5Tclose);
+  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "H5Tset_size", what);
+  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "H5Tset_cset", what);
+  const char* pointer = value.c_str();
+  write_attribute(object, name, type.get(), type.get(), &pointer);
+}
+
+void write_dataset(hid_t group, const char* group_path, const char* name, hid_t file_type,
+                   hid_t memory_type, hsize_t columns, const void* data, const Slab& slab) {
+  const std::string what = std::string("dataset ") + group_path + "/" + name;
+  const int rank = columns > 1 ? 2 : 1;
+  const hsize_t dims[2] = {slab.total, columns};
+  // Unlimited along N so that a chunk may be larger than a small (or empty) dataset.
+  const hsize_t max_dims[2] = {H5S_UNLIMITED, columns};
+  const hsize_t chunk[2] = {std::clamp<hsize_t>(slab.total, 1, kChunkRows), columns};
+
+  Handle file_space(check_id(H5Screate_simple(rank, dims, max_dims), "H5Screate_simple", what),
+                    H5Sclose);
+  Handle create(check_id(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate", what), H5Pclose);
+  check_status(H5Pset_chunk(create.get(), rank, chunk), "H5Pset_chunk", what);
+  check_status(H5Pset_fill_time(create.get(), H5D_FILL_TIME_NEVER), "H5Pset_fill_time", what);
+  if (slab.compression > 0) {
+    check_status(H5Pset_shuffle(create.get()), "H5Pset_shuffle", what);
+    check_status(H5Pset_deflate(create.get(), unsigned(slab.compression)), "H5Pset_deflate",
+                 what);
+  }
+  if (slab.checksum) {
+    check_status(H5Pset_fletcher32(create.get()), "H5Pset_fletcher32", what);
+  }
+  Handle dataset(check_id(H5Dcreate2(group, name, file_type, file_space.get(), H5P_DEFAULT,
+                                     create.get(), H5P_DEFAULT),
+                          "H5Dcreate2", what),
+                 H5Dclose);
+  if (slab.total == 0) return;  // nothing to transfer (the same decision on every rank)
+
+  const hsize_t start[2] = {slab.offset, 0};
+  const hsize_t count[2] = {slab.local, columns};
+  const hsize_t memory_dims[2] = {std::max<hsize_t>(slab.local, 1), columns};
+  Handle memory_space(check_id(H5Screate_simple(rank, memory_dims, nullptr), "H5Screate_simple",
+                               what),
+                      H5Sclose);
+  if (slab.local > 0) {
+    check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count,
+                                     nullptr),
+                 "H5Sselect_hyperslab", what);
+  } else {
+    // A rank without rows still takes part in the collective transfer, selecting nothing.
+    check_status(H5Sselect_none(file_space.get()), "H5Sselect_none", what);
+    check_status(H5Sselect_none(memory_space.get()), "H5Sselect_none", what);
+  }
+  static const double kDummy[9] = {};
+  check_status(H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(),
+                        slab.transfer, slab.local > 0 ? data : kDummy),
+               "H5Dwrite", what);
+}
+
+hid_t create_parallel_file(const std::string& file_name, MPI_Comm comm) {
+  const std::string what = "file " + file_name;
+  Handle access(check_id(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate", what), H5Pclose);
+  check_status(H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL), "H5Pset_fapl_mpio", what);
+  // The 1.8 object format: large attributes (a long config) and readers from HDF5 1.8 on.
+  check_status(H5Pset_libver_bounds(access.get(), H5F_LIBVER_V18, H5F_LIBVER_V18),
+               "H5Pset_libver_bounds", what);
+  check_status(H5Pset_coll_metadata_write(access.get(), true), "H5Pset_coll_metadata_write",
+               what);
+  return check_id(H5Fcreate(file_name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
+                  "H5Fcreate", what);
+}
+
+std::string broadcast_message(std::string message, MPI_Comm comm, int root) {
+  int length = int(message.size());
+  MPI_Bcast(&length, 1, MPI_INT, root, comm);
+  message.resize(std::size_t(length));
+  MPI_Bcast(message.data(), length, MPI_CHAR, root, comm);
+  return message;
+}
+
+void throw_if_any_failed(const std::string& message, MPI_Comm comm) {
+  int rank = 0;
+  int ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const int mine = message.empty() ? ranks : rank;
+  int first_failed = ranks;
+  MPI_Allreduce(&mine, &first_failed, 1, MPI_INT, MPI_MIN, comm);
+  if (first_failed == ranks) return;
+  throw InputError(broadcast_message(message, comm, first_failed));
+}
+
+void probe_destination(const std::string& path, const char* kind, MPI_Comm comm) {
+  const std::string tmp = path + ".tmp";
+  on_rank_zero(comm, [&] {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      throw InputError(std::string("cannot write ") + kind + " '" + path +
+                       "': it is a directory");
+    }
+    std::FILE* probe = std::fopen(tmp.c_str(), "wb");
+    if (!probe) {
+      throw InputError(std::string("cannot write ") + kind + " '" + path +
+                       "' (temporary file '" + tmp + "'): " + std::strerror(errno));
+    }
+    std::fclose(probe);
+  });
+}
+
+void rename_into_place(const std::string& tmp, const std::string& path) {
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    std::remove(tmp.c_str());
+    throw InputError("cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(error));
+  }
+}
+
+} // namespace granite::io::detail

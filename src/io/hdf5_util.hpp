@@ -1,0 +1,142 @@
+#pragma once
+// Private helpers shared by the parallel HDF5 writers (snapshot.cpp, checkpoint.cpp): HDF5
+// identifiers as RAII handles, HDF5 failures as exceptions naming the call, collective
+// row-slab datasets, and the rank-0-decides error handling of the MPI side.
+#include "granite/core/error.hpp"
+
+#include <hdf5.h>
+#include <mpi.h>
+
+#include <exception>
+#include <string>
+#include <utility>
+
+namespace granite::io::detail {
+
+// Rows per chunk along N: 32768 rows are 256 KiB for a scalar dataset and 1 MiB for the
+// N x 4 orientation, i.e. every chunk fits the default 1 MiB chunk cache.
+inline constexpr hsize_t kChunkRows = 32768;
+
+// --- HDF5 error handling -------------------------------------------------------------------
+
+// Turns off HDF5's automatic error-stack printing while in scope (the stack is turned into
+// the exception message instead) and restores the caller's handler afterwards.
+class SilenceHdf5Errors {
+public:
+  SilenceHdf5Errors() {
+    H5Eget_auto2(H5E_DEFAULT, &function_, &data_);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~SilenceHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
+  SilenceHdf5Errors(const SilenceHdf5Errors&) = delete;
+  SilenceHdf5Errors& operator=(const SilenceHdf5Errors&) = delete;
+
+private:
+  H5E_auto2_t function_ = nullptr;
+  void* data_ = nullptr;
+};
+
+// The innermost entry of the current HDF5 error stack, e.g. "H5FD_mpio_open: file open failed".
+std::string hdf5_error_detail();
+
+// Throws std::runtime_error "HDF5 <call> failed (<what>): <detail>".
+[[noreturn]] void hdf5_failure(const char* call, const std::string& what);
+
+inline hid_t check_id(hid_t id, const char* call, const std::string& what) {
+  if (id < 0) hdf5_failure(call, what);
+  return id;
+}
+
+inline void check_status(herr_t status, const char* call, const std::string& what) {
+  if (status < 0) hdf5_failure(call, what);
+}
+
+// Owns an HDF5 identifier; closes it with the matching H5?close on destruction.
+class Handle {
+public:
+  using Closer = herr_t (*)(hid_t);
+  Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+  ~Handle() { reset(); }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  hid_t get() const { return id_; }
+  // Closes now and reports failure (a file close flushes, so its status matters).
+  herr_t close() {
+    const herr_t status = id_ >= 0 ? closer_(id_) : 0;
+    id_ = -1;
+    return status;
+  }
+
+private:
+  void reset() {
+    if (id_ >= 0) closer_(id_);
+    id_ = -1;
+  }
+  hid_t id_;
+  Closer closer_;
+};
+
+// --- writing ---------------------------------------------------------------------------------
+
+// A scalar attribute (count == 0) or a 1-D array attribute of `count` elements.
+void write_attribute(hid_t object, const char* name, hid_t file_type, hid_t memory_type,
+                     const void* value, hsize_t count = 0);
+
+// Variable-length UTF-8 string attribute (h5py reads it as str).
+void write_string_attribute(hid_t object, const char* name, const std::string& value);
+
+// The rows of a dataset of `total` rows that this rank writes.
+struct Slab {
+  hsize_t total = 0;   // global number of rows
+  hsize_t offset = 0;  // first row of this rank
+  hsize_t local = 0;   // rows of this rank
+  int compression = 0;    // gzip level, 0 = off
+  bool checksum = false;  // Fletcher32 per chunk (corruption is detected on read)
+  hid_t transfer = H5P_DEFAULT;  // collective transfer property list
+};
+
+// Creates <group_path>/<name> of shape (total) or (total, columns), chunked along N, and
+// writes this rank's rows collectively. Every rank calls this, also with zero local rows.
+void write_dataset(hid_t group, const char* group_path, const char* name, hid_t file_type,
+                   hid_t memory_type, hsize_t columns, const void* data, const Slab& slab);
+
+// Collective. Creates (truncates) `file_name` for parallel writing with the MPI-IO driver and
+// the HDF5 1.8 object format (large attributes; readable from HDF5 1.8 on).
+hid_t create_parallel_file(const std::string& file_name, MPI_Comm comm);
+
+// --- rank-0 decisions ------------------------------------------------------------------------
+
+// `root`'s message on every rank.
+std::string broadcast_message(std::string message, MPI_Comm comm, int root = 0);
+
+// Collective. Every rank passes its own error message ("" = success); if any rank failed,
+// throws InputError on every rank with the message of the lowest failing rank.
+void throw_if_any_failed(const std::string& message, MPI_Comm comm);
+
+// Runs `action` on rank 0; an InputError (or any exception) there is rethrown as an InputError
+// with the same message on every rank.
+template <class Action>
+void on_rank_zero(MPI_Comm comm, Action&& action) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string message;
+  if (rank == 0) {
+    try {
+      action();
+    } catch (const std::exception& error) {
+      message = error.what();
+      if (message.empty()) message = "unknown error";
+    }
+  }
+  message = broadcast_message(std::move(message), comm);
+  if (!message.empty()) throw InputError(message);
+}
+
+// Collective. Rank 0 checks that `path` can be written by creating `path + ".tmp"`; an
+// InputError "cannot write <kind> '<path>' ..." on every rank if not.
+void probe_destination(const std::string& path, const char* kind, MPI_Comm comm);
+
+// Renames `tmp` to `path` (call on one rank); removes `tmp` and throws InputError on failure.
+void rename_into_place(const std::string& tmp, const std::string& path);
+
+} // namespace granite::io::detail
