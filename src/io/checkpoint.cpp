@@ -113,12 +113,8 @@ void write_file(const std::string& file_name, const body::Particles& particles,
   int ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  const std::int64_t local = std::int64_t(particles.size());
-  std::int64_t offset = 0;
-  std::int64_t total = 0;
-  MPI_Exscan(&local, &offset, 1, MPI_INT64_T, MPI_SUM, comm);
-  if (rank == 0) offset = 0;
-  MPI_Allreduce(&local, &total, 1, MPI_INT64_T, MPI_SUM, comm);
+  Slab slab = detail::slab_of(particles.size(), comm);
+  const std::int64_t local = std::int64_t(slab.local), total = std::int64_t(slab.total);
   std::vector<std::int64_t> rank_counts(std::size_t(ranks), 0);
   MPI_Gather(&local, 1, MPI_INT64_T, rank_counts.data(), 1, MPI_INT64_T, 0, comm);
 
@@ -133,10 +129,6 @@ void write_file(const std::string& file_name, const body::Particles& particles,
                                      H5P_DEFAULT),
                           "H5Gcreate2", "group /particles in " + file_name),
                  H5Gclose);
-    Slab slab;
-    slab.total = hsize_t(total);
-    slab.offset = hsize_t(offset);
-    slab.local = hsize_t(local);
     slab.checksum = true;
     slab.transfer = transfer.get();
     const Rows rows = rows_of(particles, rank);

@@ -162,4 +162,19 @@ void rename_into_place(const std::string& tmp, const std::string& path) {
   }
 }
 
+Slab slab_of(std::size_t local, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const std::int64_t mine = std::int64_t(local);
+  std::int64_t offset = 0, total = 0;
+  MPI_Exscan(&mine, &offset, 1, MPI_INT64_T, MPI_SUM, comm);
+  if (rank == 0) offset = 0;  // MPI_Exscan leaves rank 0's result undefined
+  MPI_Allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM, comm);
+  Slab slab;
+  slab.total = hsize_t(total);
+  slab.offset = hsize_t(offset);
+  slab.local = hsize_t(mine);
+  return slab;
+}
+
 } // namespace granite::io::detail

@@ -95,6 +95,10 @@ struct Slab {
   hid_t transfer = H5P_DEFAULT;  // collective transfer property list
 };
 
+// This rank's rows of a collective write: its first row (exclusive scan of the per-rank
+// counts) and the total over ranks. Collective.
+Slab slab_of(std::size_t local, MPI_Comm comm);
+
 // Creates <group_path>/<name> of shape (total) or (total, columns), chunked along N, and
 // writes this rank's rows collectively. Every rank calls this, also with zero local rows.
 void write_dataset(hid_t group, const char* group_path, const char* name, hid_t file_type,

@@ -134,23 +134,13 @@ void write_snapshot(const std::string& path, const body::Particles& particles,
                      std::to_string(info.compression));
   }
 
-  // Offsets: exclusive scan of the per-rank counts (MPI_Exscan leaves rank 0's undefined).
-  const std::int64_t local = std::int64_t(particles.size());
-  std::int64_t offset = 0;
-  std::int64_t total = 0;
-  MPI_Exscan(&local, &offset, 1, MPI_INT64_T, MPI_SUM, comm);
-  if (rank == 0) offset = 0;
-  MPI_Allreduce(&local, &total, 1, MPI_INT64_T, MPI_SUM, comm);
+  Slab slab = detail::slab_of(particles.size(), comm);
+  slab.compression = info.compression;
+  const auto total = std::int64_t(slab.total);
 
   // Can the destination be written? Rank 0 tries, everyone gets the same answer.
   const std::string tmp = path + ".tmp";
   detail::probe_destination(path, "snapshot", comm);
-
-  Slab slab;
-  slab.total = hsize_t(total);
-  slab.offset = hsize_t(offset);
-  slab.local = hsize_t(local);
-  slab.compression = info.compression;
 
   {
     detail::SilenceHdf5Errors silence;
