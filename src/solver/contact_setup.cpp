@@ -25,6 +25,7 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
                             s2.inverse_inertia, c.r2);  // Eq. (2)
     c.gap_term = signorini_gap_term(contacts.gap[j], dt, epsilon);
     c.mu = contacts.friction[j];
+    c.weight = 1.0;  // the distributed step lowers it for contacts with a ghost body
   }
 }
 
