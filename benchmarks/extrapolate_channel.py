@@ -4,12 +4,15 @@
 usage: extrapolate_channel.py NP1_LOG NP1_STATISTICS_CSV NP2_LOG
 
 Model (docs/performance.md): one step on P ranks costs
-    t_step = (N / P) * c_particle + S * 2 * t_exchange + t_sync
+    t_step = (N / P) * c_particle + S * 2 * (t_exchange + V / bandwidth) + t_sync
 with c_particle the measured 1-rank cost per particle-step (all phases but communication,
 scaled by the paper's 2.59 contacts per particle over the measured contacts per particle for
 the contact-proportional phases), S = 10 sweeps, t_exchange the latency of one neighbour
 exchange phase (26 neighbours posted together, assumed 20 us on an InfiniBand cluster) and
-t_sync the per-step migration + ghost rebuild + allreduces (assumed 100 us).
+t_sync the per-step migration + ghost rebuild + allreduces (assumed 100 us), and V the bytes a
+rank sends per exchange phase: 48 bytes (measured: 96 per ghost per sweep, two phases) times
+its ghosts, estimated as the particles within one halo width (2 r + threshold) of the faces of
+its subdomain of the paper's grid (chosen by minimum cut surface), over a 5 GB/s link.
 """
 import re
 import sys
@@ -22,6 +25,35 @@ PAPER_STEPS = 1.0e6
 SWEEPS = 10
 T_EXCHANGE = 20e-6
 T_SYNC = 100e-6
+BYTES_PER_GHOST_PHASE = 48.0
+BANDWIDTH = 5e9
+CHANNEL = (0.15, 0.065, 0.02)
+HALO = 2 * 2.35e-4 + 1e-5
+
+
+def best_dims(ranks):
+    """Minimum-cut-surface grid for the channel (the rule Granite uses)."""
+    best = None
+    for a in range(1, ranks + 1):
+        if ranks % a:
+            continue
+        for b in range(1, ranks // a + 1):
+            if (ranks // a) % b:
+                continue
+            p = (a, b, ranks // a // b)
+            s = sum((p[k] - 1) * CHANNEL[(k + 1) % 3] * CHANNEL[(k + 2) % 3] for k in range(3))
+            if best is None or s < best[0]:
+                best = (s, p)
+    return best[1]
+
+
+def ghosts_per_rank(ranks):
+    """Particles within one halo width of a subdomain's faces (uniform density)."""
+    p = best_dims(ranks)
+    edge = [CHANNEL[k] / p[k] for k in range(3)]
+    volume = edge[0] * edge[1] * edge[2]
+    shell = 2 * (edge[0] * edge[1] + edge[1] * edge[2] + edge[0] * edge[2]) * HALO
+    return PAPER_PARTICLES / ranks * min(1.0, shell / volume), p
 
 
 def phases(log):
@@ -54,9 +86,13 @@ def main(argv):
           f" speedup {per_step1 / per_step2:.2f}, communication {100 * t2['communication'] / max(sum(t2.values()), 1e-12):.1f} % of a step")
     print(f"cost per particle-step at the paper's {PAPER_CONTACTS_PER_PARTICLE} contacts/particle: {c_paper * 1e6:.3f} us")
     for ranks in (640, 6400):
-        t = PAPER_PARTICLES / ranks * c_paper + SWEEPS * 2 * T_EXCHANGE + T_SYNC
-        print(f"channel_paper on {ranks} ranks: {t * 1e3:.3f} ms/step -> {t * PAPER_STEPS / 3600:.2f} h "
-              f"for 1e6 steps ({100 * (SWEEPS * 2 * T_EXCHANGE + T_SYNC) / t:.0f} % communication)")
+        ghosts, dims = ghosts_per_rank(ranks)
+        volume = ghosts * BYTES_PER_GHOST_PHASE
+        comm = SWEEPS * 2 * (T_EXCHANGE + volume / BANDWIDTH) + T_SYNC
+        t = PAPER_PARTICLES / ranks * c_paper + comm
+        print(f"channel_paper on {ranks} ranks ({dims[0]}x{dims[1]}x{dims[2]}, ~{ghosts:.0f} ghosts, "
+              f"{volume / 1e3:.1f} kB per exchange): {t * 1e3:.3f} ms/step -> "
+              f"{t * PAPER_STEPS / 3600:.2f} h for 1e6 steps ({100 * comm / t:.0f} % communication)")
     return 0
 
 

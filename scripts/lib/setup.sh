@@ -11,7 +11,8 @@ GRANITE_PACKAGES=(
   libopenmpi-dev openmpi-bin
   libeigen3-dev libhdf5-openmpi-dev libyaml-cpp-dev libboost-program-options-dev
   nlohmann-json3-dev libgtest-dev libbenchmark-dev
-  python3 python3-h5py python3-numpy python3-matplotlib
+  python3 python3-h5py python3-numpy python3-matplotlib python3-yaml
+  slurm-wlm munge
 )
 
 # OpenMPI refuses to run as root without these; --oversubscribe is passed where needed.
