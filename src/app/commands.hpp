@@ -12,5 +12,6 @@ int run_command(const Args& args);
 int check_command(const Args& args);
 int version_command(const Args& args);
 int contact_command(const Args& args);
+int fclib_command(const Args& args);
 
 } // namespace granite::app

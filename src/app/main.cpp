@@ -19,6 +19,7 @@ constexpr const char* kUsage =
     "  run CONFIG [--set KEY=VALUE ...] [--output DIR]   run a scenario (under mpiexec for MPI)\n"
     "  check CONFIG [--set KEY=VALUE ...] [--schema]     validate and print the resolved config\n"
     "  contact --model NAME                              solve single-contact problems (JSON Lines)\n"
+    "  fclib solve FILE... [--model NAME]                solve FCLIB frictional contact problems\n"
     "  version                                           version, commit, compiler, MPI, HDF5\n"
     "\n"
     "`granite COMMAND --help` describes each command; docs/config.md lists every config key.\n";
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
   if (command == "check") return check_command(args);
   if (command == "version" || command == "--version") return version_command(args);
   if (command == "contact") return contact_command(args);
+  if (command == "fclib") return fclib_command(args);
   std::fprintf(stderr, "granite: unknown command '%s' (expected run, check, contact or version; "
                        "see granite --help)\n", argv[1]);
   return granite::kInputErrorExit;

@@ -54,6 +54,11 @@ expect 0 '"case": ?"sticking"|"case": ?"frictionless"' -- bash -c "echo '$good' 
 expect 2 "line 2"                           -- bash -c "printf '%s\n%s\n' '$good' '{\"A\": 1}' | '$granite' contact --model mdp"
 expect 2 "mdp"                              -- bash -c "echo '$good' | '$granite' contact --model nonsense"
 
+# FCLIB problems: solved against the Siconos reference; a missing file is one error line.
+fclib=$src/tests/data/fclib
+expect 0 "Box_Stacks-i0122-82-5 +82 "     -- "$granite" fclib solve "$fclib/problems/Box_Stacks-i0122-82-5.hdf5" --reference "$fclib/references"
+expect 2 "none.hdf5"                        -- "$granite" fclib solve "$tmp/none.hdf5"
+
 # A tiny run: a sphere dropped onto a floor for 50 steps.
 expect 0 "done: 50 steps"                   -- "$granite" run "$tmp/drop.yaml" --output "$tmp/out"
 [ -f "$tmp/out/thermo.csv" ] && [ "$(wc -l < "$tmp/out/thermo.csv")" -eq 6 ] \
