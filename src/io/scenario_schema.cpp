@@ -160,6 +160,9 @@ SchemaPtr build() {
               "simulated time between HDF5 snapshots (OUTPUT/snapshot_<step>.h5 + .xdmf, "
               "series.xdmf); 0 writes only the final state"),
           opt("compression", integer(0, 9), "0", "", "gzip level of the snapshot datasets (0: off)"),
+          opt("export_fclib_steps", list(integer(1)), "[]", "",
+              "steps whose contact problem is written as an FCLIB local problem "
+              "(OUTPUT/contact_problem_<step>.hdf5; single-rank runs only)"),
           opt("checkpoint_interval", real(0.0), "0", "s",
               "simulated time between checkpoints (OUTPUT/checkpoint.h5, replaced atomically); "
               "0: only at the end and on SIGTERM/SIGUSR1"),

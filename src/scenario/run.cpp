@@ -3,6 +3,8 @@
 #include "granite/core/error.hpp"
 #include "granite/core/log.hpp"
 #include "granite/io/checkpoint.hpp"
+#include "granite/io/fclib.hpp"
+#include "granite/solver/contact_problem_export.hpp"
 #include "granite/io/snapshot.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/parallel/run_report.hpp"
@@ -19,6 +21,7 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 
 namespace granite::scenario {
@@ -147,6 +150,25 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
     io::write_checkpoint(path, sim.particles(), state, comm);
     return path;
   };
+
+  // FCLIB export of chosen steps' contact problems (W needs every contact: one rank only).
+  std::set<std::int64_t> export_steps;
+  for (const auto& step : r["output"]["export_fclib_steps"]) export_steps.insert(step.as<std::int64_t>());
+  if (!export_steps.empty()) {
+    if (ranks > 1)
+      throw InputError("output.export_fclib_steps: the FCLIB export needs a single-rank run");
+    sim.set_contact_problem_observer([&](const std::vector<solver::SolverContact>& contacts,
+                                         const std::vector<solver::BodyState>& states) {
+      const std::int64_t step = sim.steps() + 1;  // the step being computed
+      if (!export_steps.count(step)) return;
+      io::FclibMatrix W;
+      Eigen::VectorXd q, mu;
+      solver::export_contact_problem(contacts, states, W, q, mu);
+      io::write_fclib_local((std::filesystem::path(output_dir) /
+                             ("contact_problem_" + std::to_string(step) + ".hdf5")).string(),
+                            W, q, mu);
+    });
+  }
 
   const double dt = r["run"]["dt"].as<double>();
   const auto steps = static_cast<std::int64_t>(std::ceil(r["run"]["end_time"].as<double>() / dt - 1e-9));

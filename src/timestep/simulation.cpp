@@ -77,6 +77,7 @@ const StepStatistics& Simulation::step() {
         if ((c.body2 >= owned && c.body2 < n) || c.body1 >= owned) c.weight = w;
     }
   }
+  if (contact_problem_observer_) contact_problem_observer_(solver_contacts_, states_);
   solver::RelaxationResult relaxation;
   const solver::RelaxationSettings settings{p.model, p.max_sweeps, p.tolerance};
   if (hooks_) {

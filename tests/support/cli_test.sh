@@ -64,6 +64,10 @@ expect 0 "done: 50 steps"                   -- "$granite" run "$tmp/drop.yaml" -
 [ -f "$tmp/out/thermo.csv" ] && [ "$(wc -l < "$tmp/out/thermo.csv")" -eq 6 ] \
   || fail "thermo.csv should have a header and 5 rows: $(cat "$tmp/out/thermo.csv" 2>&1)"
 [ -f "$tmp/out/config.yaml" ] || fail "the resolved config was not written to the output directory"
+# Export of a step's contact problem (a sphere resting on the floor) and its FCLIB solution.
+expect 0 "done: 50 steps"                   -- "$granite" run "$tmp/drop.yaml" --output "$tmp/export" \
+  --set "particles.0.position=[0, 0, 0.01]" --set "output.export_fclib_steps=[50]"
+expect 0 "contact_problem_50 +1 "           -- "$granite" fclib solve "$tmp/export/contact_problem_50.hdf5"
 # The shipped configs are valid.
 for cfg in "$src"/configs/*.yaml; do
   expect 0 "valid" -- "$granite" check "$cfg"

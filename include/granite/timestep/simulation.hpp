@@ -80,6 +80,13 @@ public:
 
   /// Advances by one step of parameters().dt. Throws InputError on invalid parameters.
   const StepStatistics& step();
+  /// Called after contact setup, before the relaxation, with the step's contacts and the
+  /// bodies' predicted states (no corrections yet), e.g. to export the contact problem.
+  using ContactProblemObserver = std::function<void(const std::vector<solver::SolverContact>&,
+                                                    const std::vector<solver::BodyState>&)>;
+  void set_contact_problem_observer(ContactProblemObserver observer) {
+    contact_problem_observer_ = std::move(observer);
+  }
   /// Installs (or with nullptr removes) the distributed-run hooks; not owned by the Simulation.
   void set_hooks(StepHooks* hooks) { hooks_ = hooks; }
   /// Particles [0, owned_count()) are owned by this process (all of them without hooks).
@@ -124,6 +131,7 @@ private:
 
   StepHooks* hooks_ = nullptr;
   std::size_t owned_ = 0;
+  ContactProblemObserver contact_problem_observer_;
 
   PhaseTimers timers_;
   StepStatistics stats_;
