@@ -45,7 +45,7 @@ const Expected kProblems[] = {
 bool data_available() { return std::filesystem::is_directory(kDir + "/problems"); }
 
 TEST(Fclib, ReadsEveryProblemWithTheReadmeSizes) {
-  if (!data_available()) GTEST_SKIP() << kDir << " not present";
+  ASSERT_TRUE(data_available()) << kDir << " not present";
   for (const auto& e : kProblems) {
     SCOPED_TRACE(e.name);
     const auto p = io::read_fclib(problem_path(e.name));
@@ -60,14 +60,14 @@ TEST(Fclib, ReadsEveryProblemWithTheReadmeSizes) {
 }
 
 TEST(Fclib, PerioBoxHasTwoFrictionCoefficients) {
-  if (!data_available()) GTEST_SKIP();
+  ASSERT_TRUE(data_available()) << kDir << " not present";
   const auto p = io::read_fclib(problem_path("LMGC_100_PR_PerioBox-i00361-60-03000"));
   EXPECT_DOUBLE_EQ(p.mu.minCoeff(), 0.3);
   EXPECT_DOUBLE_EQ(p.mu.maxCoeff(), 0.5);
 }
 
 TEST(Fclib, ReferenceSolutionsHaveTinyErrorAndTheirU) {
-  if (!data_available()) GTEST_SKIP();
+  ASSERT_TRUE(data_available()) << kDir << " not present";
   for (const auto& e : kProblems) {
     SCOPED_TRACE(e.name);
     const auto p = io::read_fclib(problem_path(e.name));
@@ -98,7 +98,7 @@ TEST(Fclib, ErrorOfZeroImpulseOnSeparatingContactIsZero) {
 // Full-rank problems (rank W = 3nc): coulomb relaxation reaches 1e-8 from r = 0 with the
 // README's NSGS sweep counts, and u agrees with the reference.
 TEST(Fclib, CoulombRelaxationSolvesTheFullRankProblems) {
-  if (!data_available()) GTEST_SKIP();
+  ASSERT_TRUE(data_available()) << kDir << " not present";
   const std::map<std::string, int> nsgs_sweeps_to_1e8 = {
       {"CubeH8", 1},
       {"LMGC_GFC3D-i00001-1-00000", 1},
@@ -128,7 +128,7 @@ TEST(Fclib, CoulombRelaxationSolvesTheFullRankProblems) {
 
 // Rank-deficient problems, capped sweeps: 1e-4 is reached as fast as plain NSGS.
 TEST(Fclib, CoulombRelaxationReaches1e4OnRankDeficientProblems) {
-  if (!data_available()) GTEST_SKIP();
+  ASSERT_TRUE(data_available()) << kDir << " not present";
   const std::map<std::string, int> nsgs_sweeps_to_1e4 = {
       {"LMGC_100_PR_PerioBox-i00361-60-03000", 1},
       {"Capsules-i125-1213", 12},
