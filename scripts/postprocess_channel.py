@@ -25,9 +25,11 @@ rdf      radial distribution function g(r) of the particles whose centres lie in
          so g(r) falls below 1 at large r (roughly by the fraction of the shell outside).
          --csv writes r_lo,r_hi (units of d),pairs,g with '#' header lines (N, volume, rho, d).
 table    the Table 2 figures of one or more statistics.csv files (one column each): the
-         averages over all samples (the samples are equally spaced in time, so this is the
-         time average) of the particle count, solid volume fraction, contacts and contacts per
-         particle, and the maxima of the penetration (um and % of the radius).
+         averages over the samples (all, or those at t >= T with --from T; the samples are
+         equally spaced in time, so this is the time average) of the particle count, solid
+         volume fractions, contacts and contacts per particle, the maxima of the penetration
+         (um and % of the radius), and the particle count drift from the first to the last
+         third of the samples (near 0 in a steady flow).
 compare  velocity and angular velocity profiles of two snapshots side by side with a shared
          colour scale, both RDFs in one plot; prints the peak cell mean speed of each and,
          with --stats, the table.
@@ -122,7 +124,9 @@ def load_statistics(path):
         raise InputError(f"{path}: statistics.csv has no samples")
     if rows.shape[1] != len(header):
         raise InputError(f"{path}: not a Granite statistics.csv ({rows.shape[1]} values, {len(header)} columns)")
-    return {name: rows[:, i] for i, name in enumerate(header)}
+    stats = {name: rows[:, i] for i, name in enumerate(header)}
+    stats["path"] = path
+    return stats
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -208,9 +212,23 @@ def radial_distribution(snapshot, region, rmax_diameters, bins):
             "diameter": diameter}
 
 
-def table_rows(stats):
-    """Table 2 figures of one statistics file, as (label, value, format) rows."""
-    return [
+def particle_drift(particles):
+    """Relative change of the mean count from the first to the last third (0: < 3 samples)."""
+    third = len(particles) // 3
+    if third == 0:
+        return 0.0
+    first = float(np.mean(particles[:third]))
+    return (float(np.mean(particles[-third:])) - first) / first if first > 0 else 0.0
+
+
+def table_rows(stats, t_from=0.0):
+    """Table 2 figures of the samples at t >= t_from of one statistics file, as
+    (label, value, format) rows (the same figures as the run's summary.txt)."""
+    keep = stats["time_s"] >= t_from
+    if not keep.any():
+        raise InputError(f"{stats['path']}: no samples at t >= {t_from} s")
+    stats = {k: v[keep] if isinstance(v, np.ndarray) else v for k, v in stats.items()}
+    rows = [
         ("samples", len(stats["time_s"]), "{:.0f}"),
         ("avg. number of particles", float(np.mean(stats["particles"])), "{:.1f}"),
         ("solid volume fraction (%)", 100.0 * float(np.mean(stats["solid_fraction"])), "{:.1f}"),
@@ -218,11 +236,15 @@ def table_rows(stats):
         ("avg. contacts per particle", float(np.mean(stats["contacts_per_particle"])), "{:.4f}"),
         ("max. penetration (um)", 1e6 * float(np.max(stats["max_penetration_m"])), "{:.3f}"),
         ("max. penetration (% of radius)", float(np.max(stats["max_penetration_percent_radius"])), "{:.2f}"),
+        ("particle count drift (%)", 100.0 * particle_drift(stats["particles"]), "{:+.1f}"),
     ]
+    if "channel_solid_fraction" in stats:
+        rows.insert(3, ("... of the channel (%)", 100.0 * float(np.mean(stats["channel_solid_fraction"])), "{:.2f}"))
+    return rows
 
 
-def format_table(paths, labels):
-    columns = [table_rows(load_statistics(p)) for p in paths]
+def format_table(paths, labels, t_from=0.0):
+    columns = [table_rows(load_statistics(p), t_from) for p in paths]
     names = [row[0] for row in columns[0]]
     cells = [[fmt.format(value) for _, value, fmt in column] for column in columns]
     first = max(len(n) for n in names)
@@ -343,7 +365,7 @@ def cmd_table(args):
     labels = args.labels or [os.path.basename(os.path.dirname(os.path.abspath(p))) or p for p in args.csv]
     if len(labels) != len(args.csv):
         raise InputError(f"--labels: {len(labels)} labels for {len(args.csv)} files")
-    print(format_table(args.csv, labels))
+    print(format_table(args.csv, labels, args.t_from))
     return 0
 
 
@@ -406,6 +428,8 @@ def build_parser():
     t = sub.add_parser("table", help="Table 2 figures of statistics.csv files")
     t.add_argument("csv", nargs="+")
     t.add_argument("--labels", nargs="+")
+    t.add_argument("--from", dest="t_from", type=float, default=0.0, metavar="T",
+                   help="average the samples at t >= T s only (the steady part)")
     t.set_defaults(func=cmd_table)
     c = sub.add_parser("compare", help="Coulomb vs maximum dissipation: profiles, RDFs, table")
     c.add_argument("coulomb")

@@ -152,6 +152,9 @@ SchemaPtr build() {
           opt("column_width", real(0.0, inf, true), "", "m",
               "width of the x-y columns in which the bed height is measured "
               "(default: 4 x the largest particle diameter)"),
+          opt("average_from", real(0.0), "0", "s",
+              "the summary averages the samples from this time on (the steady part of the run; "
+              "the paper averages over its whole 10 s)"),
       }), kAbsent, "", "flow statistics (Table 2 of the paper); absent: off"),
       opt("output", map({
           opt("directory", text(), "output", "", "where run output goes (overridden by --output)"),

@@ -14,6 +14,7 @@ namespace granite::scenario {
 
 namespace {
 constexpr std::size_t kMaxColumns = 1u << 20;
+constexpr double kFreeVolumeCells = 256.0;  // grid cells along the region's longest edge
 } // namespace
 
 FlowStatistics::FlowStatistics(const YAML::Node& r, MPI_Comm comm)
@@ -22,6 +23,31 @@ FlowStatistics::FlowStatistics(const YAML::Node& r, MPI_Comm comm)
   region_min_ = s["region_min"] ? vec3(s["region_min"]) : vec3(r["domain"]["min"]);
   region_max_ = s["region_max"] ? vec3(s["region_max"]) : vec3(r["domain"]["max"]);
   if (s["column_width"]) column_width_ = s["column_width"].as<double>();
+  if (s["average_from"]) average_from_ = s["average_from"].as<double>();
+}
+
+// Volume of the sampling region outside every static global body, by the midpoint rule on a
+// grid of cubic cells (256 along the longest edge; the piston and other moving bodies are not
+// subtracted). Every rank computes the same value.
+double FlowStatistics::free_volume(const body::GlobalBodies& globals) const {
+  const Vec3 extent = region_max_ - region_min_;
+  const double h = extent.maxCoeff() / kFreeVolumeCells;
+  const auto n = [&](int a) { return std::max(1, int(std::ceil(extent[a] / h))); };
+  const Vec3 cell(extent[0] / n(0), extent[1] / n(1), extent[2] / n(2));
+  std::size_t free = 0;
+  for (int i = 0; i < n(0); ++i)
+    for (int j = 0; j < n(1); ++j)
+      for (int k = 0; k < n(2); ++k) {
+        const Vec3 x = region_min_ + Vec3((i + 0.5) * cell[0], (j + 0.5) * cell[1], (k + 0.5) * cell[2]);
+        bool solid = false;
+        for (std::size_t b = 0; b < globals.size() && !solid; ++b) {
+          if (globals[b].velocity != Vec3::Zero()) continue;
+          for (const body::Primitive& part : globals[b].parts)
+            if (body::signed_distance(part, x) < 0.0) solid = true;
+        }
+        free += !solid;
+      }
+  return double(free) * cell.prod();
 }
 
 double FlowStatistics::solid_fraction(const body::Particles& p) {
@@ -49,6 +75,7 @@ double FlowStatistics::solid_fraction(const body::Particles& p) {
   parallel::max_over_ranks(column_top_, comm_);
   totals_.assign(1, volume);
   parallel::sum_over_ranks(totals_, comm_);
+  solids_ = totals_[0];
   double bed = 0.0;
   for (double top : column_top_)
     if (top > 0.0) bed += top * column_width_ * column_width_;
@@ -63,6 +90,8 @@ FlowSample FlowStatistics::sample(const timestep::Simulation& sim, const timeste
   s.contacts = st.contacts;
   s.contacts_per_particle = st.particles ? double(st.contacts) / double(st.particles) : 0.0;
   s.solid_fraction = solid_fraction(p);
+  if (free_volume_ < 0.0) free_volume_ = free_volume(sim.globals());
+  s.channel_fraction = free_volume_ > 0.0 ? solids_ / free_volume_ : 0.0;
   std::vector<double> energies{0.0, 0.0};
   for (std::size_t i = 0; i < p.size(); ++i) {
     energies[0] += 0.5 * p.mass[i] * p.velocity[i].squaredNorm();
@@ -84,40 +113,67 @@ FlowSample FlowStatistics::sample(const timestep::Simulation& sim, const timeste
 std::string FlowStatistics::csv_header() {
   return "time_s,particles,contacts,contacts_per_particle,solid_fraction,max_penetration_m,"
          "max_penetration_percent_radius,kinetic_translational_J,kinetic_rotational_J,sweeps,"
-         "residual\n";
+         "residual,channel_solid_fraction\n";
 }
 
 std::string FlowStatistics::csv_row(const FlowSample& s) {
-  char line[320];
-  std::snprintf(line, sizeof line, "%.9g,%llu,%llu,%.6f,%.6f,%.6e,%.4f,%.9e,%.9e,%d,%.3e\n", s.time,
+  char line[352];
+  std::snprintf(line, sizeof line, "%.9g,%llu,%llu,%.6f,%.6f,%.6e,%.4f,%.9e,%.9e,%d,%.3e,%.6f\n", s.time,
                 static_cast<unsigned long long>(s.particles),
                 static_cast<unsigned long long>(s.contacts), s.contacts_per_particle,
                 s.solid_fraction, s.max_penetration, s.max_penetration_percent,
-                s.kinetic_translational, s.kinetic_rotational, s.sweeps, s.residual);
+                s.kinetic_translational, s.kinetic_rotational, s.sweeps, s.residual,
+                s.channel_fraction);
   return line;
 }
 
-std::string FlowStatistics::summary(const std::string& model) const {
-  double particles = 0, contacts = 0, per_particle = 0, fraction = 0, penetration = 0, percent = 0;
-  for (const FlowSample& s : samples_) {
-    particles += double(s.particles);
-    contacts += double(s.contacts);
-    per_particle += s.contacts_per_particle;
-    fraction += s.solid_fraction;
-    penetration = std::max(penetration, s.max_penetration);
-    percent = std::max(percent, s.max_penetration_percent);
+std::vector<const FlowSample*> FlowStatistics::averaged() const {
+  std::vector<const FlowSample*> window;
+  for (const FlowSample& s : samples_)
+    if (s.time >= average_from_) window.push_back(&s);
+  return window;
+}
+
+double FlowStatistics::particle_drift() const {
+  const std::vector<const FlowSample*> w = averaged();
+  const std::size_t third = w.size() / 3;
+  if (third == 0) return 0.0;
+  double first = 0.0, last = 0.0;
+  for (std::size_t i = 0; i < third; ++i) {
+    first += double(w[i]->particles);
+    last += double(w[w.size() - 1 - i]->particles);
   }
-  const double n = std::max<double>(1.0, double(samples_.size()));
-  char text[768];
+  return first > 0.0 ? (last - first) / first : 0.0;
+}
+
+std::string FlowStatistics::summary(const std::string& model) const {
+  const std::vector<const FlowSample*> window = averaged();
+  double particles = 0, contacts = 0, per_particle = 0, fraction = 0, channel = 0;
+  double penetration = 0, percent = 0;
+  for (const FlowSample* s : window) {
+    particles += double(s->particles);
+    contacts += double(s->contacts);
+    per_particle += s->contacts_per_particle;
+    fraction += s->solid_fraction;
+    channel += s->channel_fraction;
+    penetration = std::max(penetration, s->max_penetration);
+    percent = std::max(percent, s->max_penetration_percent);
+  }
+  const double n = std::max<double>(1.0, double(window.size()));
+  char text[1024];
   std::snprintf(text, sizeof text,
-                "Flow statistics (%zu samples; averages as in Table 2 of the paper), model %s\n"
+                "Flow statistics (%zu samples from t = %g s; averages as in Table 2 of the paper), "
+                "model %s\n"
                 "  avg. number of particles          %.1f\n"
                 "  solid volume fraction of the bed  %.1f %%\n"
+                "  ... of the channel                %.2f %%\n"
                 "  avg. number of contacts           %.1f\n"
                 "  avg. contacts per particle        %.4f\n"
-                "  max. penetration                  %.3f um (%.2f %% of the radius)",
-                samples_.size(), model.c_str(), particles / n, 100.0 * fraction / n, contacts / n,
-                per_particle / n, penetration * 1e6, percent);
+                "  max. penetration                  %.3f um (%.2f %% of the radius)\n"
+                "  particle count drift              %+.1f %% (first to last third of the samples)",
+                window.size(), average_from_, model.c_str(), particles / n, 100.0 * fraction / n,
+                100.0 * channel / n, contacts / n, per_particle / n, penetration * 1e6, percent,
+                100.0 * particle_drift());
   return text;
 }
 
@@ -128,7 +184,7 @@ std::string FlowStatistics::state() const {
     os << s.time << ' ' << s.particles << ' ' << s.contacts << ' ' << s.contacts_per_particle << ' '
        << s.solid_fraction << ' ' << s.max_penetration << ' ' << s.max_penetration_percent << ' '
        << s.kinetic_translational << ' ' << s.kinetic_rotational << ' ' << s.sweeps << ' '
-       << s.residual << '\n';
+       << s.residual << ' ' << s.channel_fraction << '\n';
   return os.str();
 }
 
@@ -150,6 +206,7 @@ void FlowStatistics::restore(const std::string& text) {
     s.kinetic_rotational = real();
     is >> s.sweeps;
     s.residual = real();
+    s.channel_fraction = real();
   }
   if (!is) throw InputError("checkpoint: the statistics state is malformed");
 }
