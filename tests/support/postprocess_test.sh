@@ -172,7 +172,23 @@ if run granite_run 0 "$GRANITE" run "$SOURCE/configs/channel_ci.yaml" --output "
     got=$(awk '/avg\. number of particles/ {print $(NF-1)}' "$TMP/channel_table.out")
     [ -n "$expected" ] && [ "$expected" = "$got" ] && pass "table particles $got = summary.txt" \
       || fail "table particles '$got' vs summary.txt '$expected'"
+    expected=$(sed -n 's/.*of the channel *\([0-9.]*\) %.*/\1/p' "$OUT/summary.txt")
+    got=$(awk '/of the channel/ {print $(NF-1)}' "$TMP/channel_table.out")
+    [ -n "$expected" ] && [ "$expected" = "$got" ] && pass "table channel fraction $got % = summary.txt" \
+      || fail "table channel fraction '$got' vs summary.txt '$expected'"
+    expected=$(sed -n 's/.*particle count drift *\([-+0-9.]*\) %.*/\1/p' "$OUT/summary.txt")
+    got=$(awk '/particle count drift/ {print $(NF-1)}' "$TMP/channel_table.out")
+    [ -n "$expected" ] && [ "$expected" = "$got" ] && pass "table drift $got % = summary.txt" \
+      || fail "table drift '$got' vs summary.txt '$expected'"
   fi
+  # --from T keeps the samples at t >= T: as many as statistics.csv has rows with time >= T.
+  if run channel_table_from 0 "$SCRIPT" table "$OUT/statistics.csv" --from 0.03; then
+    expected=$(awk -F, 'NR > 1 && $1 >= 0.03' "$OUT/statistics.csv" | wc -l)
+    got=$(awk '/^samples/ {print $NF}' "$TMP/channel_table_from.out")
+    [ "$expected" -gt 0 ] && [ "$expected" = "$got" ] && pass "table --from 0.03: $got samples" \
+      || fail "table --from 0.03: '$got' samples, statistics.csv has $expected"
+  fi
+  run table_from_too_late 2 "$SCRIPT" table "$OUT/statistics.csv" --from 99 && one_error_line table_from_too_late
   run channel_compare 0 "$SCRIPT" compare "$SNAP" "$SNAP" --out "$TMP/channel_compare.png" \
       --stats "$OUT/statistics.csv" "$OUT/statistics.csv" \
     && png_ok "$TMP/channel_compare.png" && sed 's/^/    /' "$TMP/channel_compare.out"
