@@ -14,7 +14,8 @@ int check_command(const Args& args) {
   options.add_options()
       ("config", po::value<std::string>(), "scenario file (YAML)")
       ("set", po::value<std::vector<std::string>>()->composing(),
-       "override a key: --set contact.model=coulomb (repeatable)")
+       "override a key: --set contact.model=coulomb, --set materials[0].friction=0.2 "
+       "(repeatable)")
       ("schema", "print the reference of every configuration key (Markdown) and exit");
   po::positional_options_description positional;
   positional.add("config", 1);

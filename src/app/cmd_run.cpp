@@ -49,7 +49,8 @@ int run_command(const Args& args) {
   options.add_options()
       ("config", po::value<std::string>(), "scenario file (YAML, see docs/config.md)")
       ("set", po::value<std::vector<std::string>>()->composing(),
-       "override a key: --set contact.model=coulomb (repeatable)")
+       "override a key: --set contact.model=coulomb, --set materials[0].friction=0.2 "
+       "(repeatable)")
       ("output", po::value<std::string>()->default_value(""),
        "output directory (default: output.directory of the config)")
       ("restart", po::value<std::string>()->default_value(""),

@@ -25,13 +25,17 @@ bool is_index(const std::string& s) {
   return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
-// Applies one "a.b.c=value" override to the parsed document and returns the schema-style path
-// ("a.b[0].c") it set.
+// Applies one "a.b.0.c=value" or "a.b[0].c=value" override to the parsed document and returns
+// the schema-style path ("a.b[0].c") it set.
 std::string apply_override(YAML::Node& root, const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
     throw InputError("--set " + text + ": expected KEY.PATH=VALUE");
-  const std::vector<std::string> keys = split(text.substr(0, eq), '.');
+  std::string dotted;  // list indices as written in error messages, "[0]", become ".0"
+  for (const char c : text.substr(0, eq))
+    if (c == '[') dotted += '.';
+    else if (c != ']') dotted += c;
+  const std::vector<std::string> keys = split(dotted, '.');
   YAML::Node value;
   try {
     value = YAML::Load(text.substr(eq + 1));

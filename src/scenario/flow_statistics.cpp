@@ -129,8 +129,10 @@ std::string FlowStatistics::csv_row(const FlowSample& s) {
 
 std::vector<const FlowSample*> FlowStatistics::averaged() const {
   std::vector<const FlowSample*> window;
+  // Sample times are sums of steps: a sample meant at average_from may fall just below it.
+  const double from = average_from_ - 1e-6 * interval_;
   for (const FlowSample& s : samples_)
-    if (s.time >= average_from_) window.push_back(&s);
+    if (s.time >= from) window.push_back(&s);
   return window;
 }
 

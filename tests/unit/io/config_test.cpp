@@ -131,6 +131,9 @@ TEST(Config, OverridesApplyAndErrorsNameTheOverride) {
   const auto cfg = load_scenario(path, {"contact.model=coulomb", "materials.0.friction=0.25"});
   EXPECT_EQ(cfg.resolved["contact"]["model"].as<std::string>(), "coulomb");
   EXPECT_DOUBLE_EQ(cfg.resolved["materials"][0]["friction"].as<double>(), 0.25);
+  // List indices also as the error messages write them.
+  const auto bracketed = load_scenario(path, {"materials[0].friction=0.125"});
+  EXPECT_DOUBLE_EQ(bracketed.resolved["materials"][0]["friction"].as<double>(), 0.125);
   try {
     load_scenario(path, {"contact.model=fast"});
     ADD_FAILURE() << "expected an error";
