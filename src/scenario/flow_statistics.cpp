@@ -32,13 +32,13 @@ FlowStatistics::FlowStatistics(const YAML::Node& r, MPI_Comm comm)
 double FlowStatistics::free_volume(const body::GlobalBodies& globals) const {
   const Vec3 extent = region_max_ - region_min_;
   const double h = extent.maxCoeff() / kFreeVolumeCells;
-  const auto n = [&](int a) { return std::max(1, int(std::ceil(extent[a] / h))); };
-  const Vec3 cell(extent[0] / n(0), extent[1] / n(1), extent[2] / n(2));
+  const Eigen::Array3i n = (extent.array() / h).ceil().max(1.0).cast<int>();
+  const Vec3 cell = extent.array() / n.cast<double>();
   std::size_t free = 0;
-  for (int i = 0; i < n(0); ++i)
-    for (int j = 0; j < n(1); ++j)
-      for (int k = 0; k < n(2); ++k) {
-        const Vec3 x = region_min_ + Vec3((i + 0.5) * cell[0], (j + 0.5) * cell[1], (k + 0.5) * cell[2]);
+  for (int i = 0; i < n[0]; ++i)
+    for (int j = 0; j < n[1]; ++j)
+      for (int k = 0; k < n[2]; ++k) {
+        const Vec3 x = region_min_ + Vec3(i + 0.5, j + 0.5, k + 0.5).cwiseProduct(cell);
         bool solid = false;
         for (std::size_t b = 0; b < globals.size() && !solid; ++b) {
           if (globals[b].velocity != Vec3::Zero()) continue;
