@@ -99,11 +99,21 @@ void run(benchmark::State& state, Solve solve) {
   state.SetLabel(state.range(0) == 0 ? "random" : "realistic");
 }
 
-void BM_frictionless(benchmark::State& s) { run(s, [](const Problem& p) { return gc::frictionless_impulse(p.A, p.b, p.mu); }); }
-void BM_mdp(benchmark::State& s) { run(s, [](const Problem& p) { return gc::max_dissipation_impulse(p.A, p.b, p.mu); }); }
-void BM_mdp_golden20(benchmark::State& s) { run(s, [](const Problem& p) { return gc::max_dissipation_golden_impulse(p.A, p.b, p.mu, 20); }); }
-void BM_coulomb(benchmark::State& s) { run(s, [](const Problem& p) { return gc::coulomb_impulse(p.A, p.b, p.mu); }); }
-void BM_coulomb_approx(benchmark::State& s) { run(s, [](const Problem& p) { return gc::coulomb_approx_impulse(p.A, p.b, p.mu); }); }
+void BM_frictionless(benchmark::State& s) {
+  run(s, [](const Problem& p) { return gc::frictionless_impulse(p.A, p.b, p.mu); });
+}
+void BM_mdp(benchmark::State& s) {
+  run(s, [](const Problem& p) { return gc::max_dissipation_impulse(p.A, p.b, p.mu); });
+}
+void BM_mdp_golden20(benchmark::State& s) {
+  run(s, [](const Problem& p) { return gc::max_dissipation_golden_impulse(p.A, p.b, p.mu, 20); });
+}
+void BM_coulomb(benchmark::State& s) {
+  run(s, [](const Problem& p) { return gc::coulomb_impulse(p.A, p.b, p.mu); });
+}
+void BM_coulomb_approx(benchmark::State& s) {
+  run(s, [](const Problem& p) { return gc::coulomb_approx_impulse(p.A, p.b, p.mu); });
+}
 
 BENCHMARK(BM_frictionless)->Arg(0)->Arg(1);
 BENCHMARK(BM_mdp)->Arg(0)->Arg(1);
@@ -146,8 +156,11 @@ void summary() {
   for (int mix = 0; mix < 2; ++mix) {
     const auto& ps = problems(mix);
     const char* label = mix == 0 ? "random" : "realistic";
-    const double t_mdp = ns_per_solve(ps, [](const Problem& p) { return gc::max_dissipation_impulse(p.A, p.b, p.mu); });
-    const double t_gold = ns_per_solve(ps, [](const Problem& p) { return gc::max_dissipation_golden_impulse(p.A, p.b, p.mu, 20); });
+    const double t_mdp = ns_per_solve(
+        ps, [](const Problem& p) { return gc::max_dissipation_impulse(p.A, p.b, p.mu); });
+    const double t_gold = ns_per_solve(ps, [](const Problem& p) {
+      return gc::max_dissipation_golden_impulse(p.A, p.b, p.mu, 20);
+    });
     double err_mdp = 0.0;
     std::vector<double> err_gold_all;
     std::vector<double> err_gold_sliding;
@@ -192,7 +205,7 @@ void summary() {
   }
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);

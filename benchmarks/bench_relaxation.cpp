@@ -79,8 +79,8 @@ Packing& packing() {
     pk->detection.detect(sim.particles(), sim.globals(), sim.materials(), par.contact_threshold,
                          pk->contacts);
     solver::predict_velocities(sim.particles(), sim.globals(), par.gravity, par.dt, pk->states0);
-    solver::setup_contacts(pk->contacts, sim.particles(), pk->states0, par.dt,
-                           par.error_reduction, pk->solver_contacts);
+    solver::setup_contacts(pk->contacts, sim.particles(), pk->states0, par.dt, par.error_reduction,
+                           pk->solver_contacts);
     return pk;
   }();
   return *p;
@@ -119,8 +119,8 @@ void BM_Relaxation(benchmark::State& state) {
     seconds += s;
   }
   state.counters["contacts"] = double(pk.solver_contacts.size());
-  state.counters["updates/s"] = benchmark::Counter(
-      double(pk.solver_contacts.size()) * kSweeps * double(state.iterations()) / seconds);
+  state.counters["updates/s"] = benchmark::Counter(double(pk.solver_contacts.size()) * kSweeps *
+                                                   double(state.iterations()) / seconds);
 }
 
 void BM_DetectionSetup(benchmark::State& state) {
@@ -131,8 +131,8 @@ void BM_DetectionSetup(benchmark::State& state) {
     state.SetIterationTime(s);
     seconds += s;
   }
-  state.counters["ns/particle"] = benchmark::Counter(
-      1e9 * seconds / double(state.iterations()) / double(pk.sim.particles().size()));
+  state.counters["ns/particle"] = benchmark::Counter(1e9 * seconds / double(state.iterations()) /
+                                                     double(pk.sim.particles().size()));
 }
 
 BENCHMARK(BM_Relaxation)
@@ -159,8 +159,7 @@ void print_summary() {
               pk.solver_contacts.size(), kSweeps);
   std::printf("detection+setup: %.1f ms (%.0f ns/particle); integration %.1f ms\n", 1e3 * ds,
               1e9 * ds / double(n), 1e3 * integ);
-  std::printf("%-16s %14s %14s %18s\n", "model", "updates/s", "10 sweeps [ms]",
-              "det+setup share");
+  std::printf("%-16s %14s %14s %18s\n", "model", "updates/s", "10 sweeps [ms]", "det+setup share");
   for (int m = int(contact::Model::frictionless); m <= int(contact::Model::coulomb_approx); ++m) {
     double rs = 1e300;
     for (int r = 0; r < 2; ++r) rs = std::min(rs, relax_seconds(pk, contact::Model(m)));
@@ -171,7 +170,7 @@ void print_summary() {
   }
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);

@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
             nz = argc > 4 ? std::atoi(argv[3]) : 12, steps = argc > 4 ? std::atoi(argv[4]) : 20;
   constexpr double d = 1e-3;
   const Vec3 max(nx * d * ranks, ny * d, nz * d * 2);
-  const parallel::Decomposition decomposition({Vec3::Zero(), max}, {ranks, 1, 1}, {false, false, false});
+  const parallel::Decomposition decomposition({Vec3::Zero(), max}, {ranks, 1, 1},
+                                              {false, false, false});
 
   timestep::Simulation sim;
   auto& p = sim.parameters();

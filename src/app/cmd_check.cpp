@@ -11,12 +11,11 @@ namespace granite::app {
 
 int check_command(const Args& args) {
   po::options_description options("check options");
-  options.add_options()
-      ("config", po::value<std::string>(), "scenario file (YAML)")
-      ("set", po::value<std::vector<std::string>>()->composing(),
-       "override a key: --set contact.model=coulomb, --set materials[0].friction=0.2 "
-       "(repeatable)")
-      ("schema", "print the reference of every configuration key (Markdown) and exit");
+  options.add_options()("config", po::value<std::string>(), "scenario file (YAML)")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "override a key: --set contact.model=coulomb, --set materials[0].friction=0.2 "
+      "(repeatable)")("schema",
+                      "print the reference of every configuration key (Markdown) and exit");
   po::positional_options_description positional;
   positional.add("config", 1);
   po::variables_map vm;
@@ -44,4 +43,4 @@ int check_command(const Args& args) {
   return 0;
 }
 
-} // namespace granite::app
+}  // namespace granite::app

@@ -9,11 +9,11 @@ namespace granite::app {
 
 int contact_command(const Args& args) {
   po::options_description options("contact options");
-  options.add_options()
-      ("model", po::value<std::string>()->required(),
-       "frictionless | mdp | mdp_golden | coulomb | coulomb_approx | coulomb_all_solutions")
-      ("golden-iterations", po::value<int>()->default_value(20),
-       "golden-section iterations of mdp_golden");
+  options.add_options()(
+      "model", po::value<std::string>()->required(),
+      "frictionless | mdp | mdp_golden | coulomb | coulomb_approx | coulomb_all_solutions")(
+      "golden-iterations", po::value<int>()->default_value(20),
+      "golden-section iterations of mdp_golden");
   po::positional_options_description positional;
   po::variables_map vm;
   if (auto exit = parse_options(
@@ -25,7 +25,7 @@ int contact_command(const Args& args) {
           args, options, positional, vm))
     return *exit;
   return io::solve_contact_stream(vm["model"].as<std::string>(), vm["golden-iterations"].as<int>(),
-                              std::cin, std::cout, std::cerr);
+                                  std::cin, std::cout, std::cerr);
 }
 
-} // namespace granite::app
+}  // namespace granite::app

@@ -24,22 +24,21 @@ std::string reached(int sweeps, double seconds) {
   return text;
 }
 
-} // namespace
+}  // namespace
 
 int fclib_command(const Args& args) {
   po::options_description options("fclib options");
-  options.add_options()
-      ("action", po::value<std::string>(), "solve")
-      ("files", po::value<std::vector<std::string>>()->composing(), "FCLIB HDF5 files")
-      ("model", po::value<std::string>()->default_value("coulomb"),
-       "frictionless | mdp | mdp_golden | coulomb | coulomb_approx")
-      ("golden-iterations", po::value<int>()->default_value(20),
-       "golden-section iterations of mdp_golden")
-      ("tolerance", po::value<double>()->default_value(1e-8), "stop at this fc3d error")
-      ("max-sweeps", po::value<int>()->default_value(100000), "sweep limit per problem")
-      ("output", po::value<std::string>(), "write one CSV row per problem to this file")
-      ("reference", po::value<std::string>(),
-       "directory of reference solutions <name>.h5 (datasets r, u): report ‖u − u_ref‖");
+  options.add_options()("action", po::value<std::string>(), "solve")(
+      "files", po::value<std::vector<std::string>>()->composing(),
+      "FCLIB HDF5 files")("model", po::value<std::string>()->default_value("coulomb"),
+                          "frictionless | mdp | mdp_golden | coulomb | coulomb_approx")(
+      "golden-iterations", po::value<int>()->default_value(20),
+      "golden-section iterations of mdp_golden")(
+      "tolerance", po::value<double>()->default_value(1e-8), "stop at this fc3d error")(
+      "max-sweeps", po::value<int>()->default_value(100000), "sweep limit per problem")(
+      "output", po::value<std::string>(), "write one CSV row per problem to this file")(
+      "reference", po::value<std::string>(),
+      "directory of reference solutions <name>.h5 (datasets r, u): report ‖u − u_ref‖");
   po::positional_options_description positional;
   positional.add("action", 1).add("files", -1);
   po::variables_map vm;
@@ -70,7 +69,8 @@ int fclib_command(const Args& args) {
   const double tolerance = vm["tolerance"].as<double>();
   const int max_sweeps = vm["max-sweeps"].as<int>();
   if (!(tolerance > 0) || max_sweeps < 1 || settings.golden_iterations < 1) {
-    std::cerr << "granite fclib: --tolerance must be > 0, --max-sweeps and --golden-iterations >= 1\n";
+    std::cerr
+        << "granite fclib: --tolerance must be > 0, --max-sweeps and --golden-iterations >= 1\n";
     return kInputErrorExit;
   }
   const auto files = vm["files"].as<std::vector<std::string>>();
@@ -140,4 +140,4 @@ int fclib_command(const Args& args) {
   return 0;
 }
 
-} // namespace granite::app
+}  // namespace granite::app

@@ -42,24 +42,24 @@ int run_initialised(const std::string& file, const std::vector<std::string>& ove
   return 0;
 }
 
-} // namespace
+}  // namespace
 
 int run_command(const Args& args) {
   po::options_description options("run options");
-  options.add_options()
-      ("config", po::value<std::string>(), "scenario file (YAML, see docs/config.md)")
-      ("set", po::value<std::vector<std::string>>()->composing(),
-       "override a key: --set contact.model=coulomb, --set materials[0].friction=0.2 "
-       "(repeatable)")
-      ("output", po::value<std::string>()->default_value(""),
-       "output directory (default: output.directory of the config)")
-      ("restart", po::value<std::string>()->default_value(""),
-       "continue from a checkpoint (OUTPUT/checkpoint.h5) of a run of the same configuration");
+  options.add_options()("config", po::value<std::string>(),
+                        "scenario file (YAML, see docs/config.md)")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "override a key: --set contact.model=coulomb, --set materials[0].friction=0.2 "
+      "(repeatable)")("output", po::value<std::string>()->default_value(""),
+                      "output directory (default: output.directory of the config)")(
+      "restart", po::value<std::string>()->default_value(""),
+      "continue from a checkpoint (OUTPUT/checkpoint.h5) of a run of the same configuration");
   po::positional_options_description positional;
   positional.add("config", 1);
   po::variables_map vm;
-  if (auto exit = parse_options("run", "CONFIG [--set KEY=VALUE ...] [--output DIR] [--restart FILE]", args,
-                                options, positional, vm))
+  if (auto exit =
+          parse_options("run", "CONFIG [--set KEY=VALUE ...] [--output DIR] [--restart FILE]", args,
+                        options, positional, vm))
     return *exit;
   if (!vm.count("config")) {
     std::cerr << "granite run: missing CONFIG (see granite run --help)\n";
@@ -75,4 +75,4 @@ int run_command(const Args& args) {
   return exit;
 }
 
-} // namespace granite::app
+}  // namespace granite::app

@@ -22,4 +22,4 @@ int version_command(const Args& args) {
   return 0;
 }
 
-} // namespace granite::app
+}  // namespace granite::app

@@ -14,4 +14,4 @@ int version_command(const Args& args);
 int contact_command(const Args& args);
 int fclib_command(const Args& args);
 
-} // namespace granite::app
+}  // namespace granite::app

@@ -18,13 +18,14 @@ constexpr const char* kUsage =
     "commands:\n"
     "  run CONFIG [--set KEY=VALUE ...] [--output DIR]   run a scenario (under mpiexec for MPI)\n"
     "  check CONFIG [--set KEY=VALUE ...] [--schema]     validate and print the resolved config\n"
-    "  contact --model NAME                              solve single-contact problems (JSON Lines)\n"
+    "  contact --model NAME                              solve single-contact problems (JSON "
+    "Lines)\n"
     "  fclib solve FILE... [--model NAME]                solve FCLIB frictional contact problems\n"
     "  version                                           version, commit, compiler, MPI, HDF5\n"
     "\n"
     "`granite COMMAND --help` describes each command; docs/config.md lists every config key.\n";
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace granite::app;
@@ -44,7 +45,9 @@ int main(int argc, char** argv) {
   if (command == "version" || command == "--version") return version_command(args);
   if (command == "contact") return contact_command(args);
   if (command == "fclib") return fclib_command(args);
-  std::fprintf(stderr, "granite: unknown command '%s' (expected run, check, contact or version; "
-                       "see granite --help)\n", argv[1]);
+  std::fprintf(stderr,
+               "granite: unknown command '%s' (expected run, check, contact or version; "
+               "see granite --help)\n",
+               argv[1]);
   return granite::kInputErrorExit;
 }

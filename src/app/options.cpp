@@ -27,4 +27,4 @@ std::optional<int> parse_options(const char* command, const char* synopsis, cons
   return std::nullopt;
 }
 
-} // namespace granite::app
+}  // namespace granite::app

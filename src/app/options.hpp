@@ -18,4 +18,4 @@ std::optional<int> parse_options(const char* command, const char* synopsis, cons
                                  const po::positional_options_description& positional,
                                  po::variables_map& vm);
 
-} // namespace granite::app
+}  // namespace granite::app

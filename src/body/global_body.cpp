@@ -33,8 +33,7 @@ void validate(Primitive& p) {
     if (!(n > 0.0)) throw InputError("half-space normal must be a non-zero vector");
     h->normal /= n;
   } else if (auto* b = std::get_if<Box>(&p)) {
-    if (!(b->half_extents.minCoeff() > 0.0))
-      throw InputError("box half-extents must all be > 0 m");
+    if (!(b->half_extents.minCoeff() > 0.0)) throw InputError("box half-extents must all be > 0 m");
     b->orientation.normalize();
   } else if (auto* c = std::get_if<Cylinder>(&p)) {
     const double n = c->axis.norm();
@@ -45,7 +44,7 @@ void validate(Primitive& p) {
   }
 }
 
-} // namespace
+}  // namespace
 
 double signed_distance(const Primitive& primitive, const Vec3& x) {
   if (const auto* h = std::get_if<HalfSpace>(&primitive)) return (x - h->point).dot(h->normal);
@@ -117,4 +116,4 @@ void GlobalBodies::advance(double dt) {
       for (auto& p : b.parts) translate(p, dt * b.velocity);
 }
 
-} // namespace granite::body
+}  // namespace granite::body

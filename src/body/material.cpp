@@ -22,4 +22,4 @@ double MaterialTable::pair_friction(MaterialIndex a, MaterialIndex b) const {
   return std::min(materials_[a].friction, materials_[b].friction);
 }
 
-} // namespace granite::body
+}  // namespace granite::body

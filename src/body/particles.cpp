@@ -39,8 +39,8 @@ BodyId Particles::add(const ParticleInit& init) {
   return body;
 }
 
-BodyId Particles::add_sphere(const MaterialTable& materials, MaterialIndex mat,
-                             const Vec3& pos, double r, const Vec3& vel, BodyId body) {
+BodyId Particles::add_sphere(const MaterialTable& materials, MaterialIndex mat, const Vec3& pos,
+                             double r, const Vec3& vel, BodyId body) {
   if (mat >= materials.size())
     throw InputError("particle material index " + std::to_string(mat) + " is not defined (" +
                      std::to_string(materials.size()) + " materials)");
@@ -56,7 +56,8 @@ BodyId Particles::add_sphere(const MaterialTable& materials, MaterialIndex mat,
 }
 
 namespace {
-template <class T> void compact(std::vector<T>& a, const std::vector<char>& keep) {
+template <class T>
+void compact(std::vector<T>& a, const std::vector<char>& keep) {
   std::size_t w = 0;
   for (std::size_t r = 0; r < a.size(); ++r)
     if (keep[r]) {
@@ -65,7 +66,7 @@ template <class T> void compact(std::vector<T>& a, const std::vector<char>& keep
     }
   a.resize(w);
 }
-} // namespace
+}  // namespace
 
 std::size_t Particles::remove_if(const std::function<bool(std::size_t)>& predicate) {
   const std::size_t n = size();
@@ -144,4 +145,4 @@ double Particles::total_kinetic_energy() const {
   return e;
 }
 
-} // namespace granite::body
+}  // namespace granite::body

@@ -43,4 +43,4 @@ void tangent_frame(const Vec3& n, Vec3& t, Vec3& o) {
   o = n.cross(t);
 }
 
-} // namespace granite::collision
+}  // namespace granite::collision

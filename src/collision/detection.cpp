@@ -6,8 +6,7 @@
 
 namespace granite::collision {
 
-void ContactDetection::detect(const body::Particles& particles,
-                              const body::GlobalBodies& globals,
+void ContactDetection::detect(const body::Particles& particles, const body::GlobalBodies& globals,
                               const body::MaterialTable& materials, double threshold,
                               ContactList& contacts) {
   contacts.clear();
@@ -24,8 +23,7 @@ void ContactDetection::detect(const body::Particles& particles,
     const std::uint32_t i = std::min(a, b), j = std::max(a, b);
     ContactGeometry g;
     if (sphere_sphere(x[i], r[i], x[j], r[j], threshold, g))
-      contacts.push_back(i, j, g.point, g.normal, g.gap,
-                         materials.pair_friction(mat[i], mat[j]));
+      contacts.push_back(i, j, g.point, g.normal, g.gap, materials.pair_friction(mat[i], mat[j]));
   });
 
   // Particles against global bodies (few of them; every process knows all).
@@ -42,4 +40,4 @@ void ContactDetection::detect(const body::Particles& particles,
     }
 }
 
-} // namespace granite::collision
+}  // namespace granite::collision

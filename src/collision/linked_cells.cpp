@@ -40,7 +40,8 @@ void LinkedCells::build(const std::vector<Vec3>& positions, double cell_size) {
   for (std::size_t c = 0; c < num_cells; ++c) cell_start_[c + 1] += cell_start_[c];
   sorted_.resize(n);
   // Fill using cell_start_ as a cursor, then shift it back.
-  for (std::size_t i = 0; i < n; ++i) sorted_[cell_start_[cell_of_particle_[i]]++] = std::uint32_t(i);
+  for (std::size_t i = 0; i < n; ++i)
+    sorted_[cell_start_[cell_of_particle_[i]]++] = std::uint32_t(i);
   for (std::size_t c = num_cells; c > 0; --c) cell_start_[c] = cell_start_[c - 1];
   cell_start_[0] = 0;
 }
@@ -48,8 +49,8 @@ void LinkedCells::build(const std::vector<Vec3>& positions, double cell_size) {
 std::int64_t LinkedCells::cell_of(const Vec3& x) const {
   std::int64_t idx[3];
   for (int k = 0; k < 3; ++k)
-    idx[k] = std::clamp<std::int64_t>(std::int64_t((x[k] - origin_[k]) / cell_size_), 0,
-                                      dims_[k] - 1);
+    idx[k] =
+        std::clamp<std::int64_t>(std::int64_t((x[k] - origin_[k]) / cell_size_), 0, dims_[k] - 1);
   return (idx[2] * dims_[1] + idx[1]) * dims_[0] + idx[0];
 }
 
@@ -66,4 +67,4 @@ brute_force_pairs(const std::vector<Vec3>& positions, const std::vector<double>&
   return pairs;
 }
 
-} // namespace granite::collision
+}  // namespace granite::collision

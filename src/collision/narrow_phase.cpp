@@ -19,7 +19,7 @@ inline bool finish(const Vec3& s, const Vec3& n, double gap, double threshold,
   return true;
 }
 
-} // namespace
+}  // namespace
 
 bool sphere_sphere(const Vec3& x1, double r1, const Vec3& x2, double r2, double threshold,
                    ContactGeometry& out) {
@@ -62,8 +62,8 @@ bool sphere_box(const Vec3& x, double r, const body::Box& box, double threshold,
   n_local[k] = sign;
   Vec3 surface = local;
   surface[k] = sign * h[k];
-  return finish(box.center + box.orientation * surface, box.orientation * n_local,
-                -depth[k] - r, threshold, out);
+  return finish(box.center + box.orientation * surface, box.orientation * n_local, -depth[k] - r,
+                threshold, out);
 }
 
 bool sphere_cylinder(const Vec3& x, double r, const body::Cylinder& c, double threshold,
@@ -82,11 +82,9 @@ bool sphere_cylinder(const Vec3& x, double r, const body::Cylinder& c, double th
   const double L = c.half_length, R = c.radius;
   if (std::abs(h) <= L && rho <= R) {  // centre inside: nearest of side and cap
     const double side = R - rho, cap = L - std::abs(h);
-    if (side < cap)
-      return finish(c.center + h * c.axis + R * e_r, e_r, -side - r, threshold, out);
+    if (side < cap) return finish(c.center + h * c.axis + R * e_r, e_r, -side - r, threshold, out);
     const double sign = h < 0.0 ? -1.0 : 1.0;
-    return finish(c.center + sign * L * c.axis + radial, sign * c.axis, -cap - r, threshold,
-                  out);
+    return finish(c.center + sign * L * c.axis + radial, sign * c.axis, -cap - r, threshold, out);
   }
   const Vec3 q = c.center + std::clamp(h, -L, L) * c.axis + std::min(rho, R) * e_r;
   const Vec3 dq = x - q;
@@ -94,17 +92,20 @@ bool sphere_cylinder(const Vec3& x, double r, const body::Cylinder& c, double th
   return finish(q, dq / dist, dist - r, threshold, out);
 }
 
-bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive,
-                      double threshold, ContactGeometry& out) {
+bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive, double threshold,
+                      ContactGeometry& out) {
   switch (primitive.index()) {
-  case 0: return sphere_half_space(x, r, std::get<body::HalfSpace>(primitive), threshold, out);
-  case 1: return sphere_box(x, r, std::get<body::Box>(primitive), threshold, out);
-  default: return sphere_cylinder(x, r, std::get<body::Cylinder>(primitive), threshold, out);
+  case 0:
+    return sphere_half_space(x, r, std::get<body::HalfSpace>(primitive), threshold, out);
+  case 1:
+    return sphere_box(x, r, std::get<body::Box>(primitive), threshold, out);
+  default:
+    return sphere_cylinder(x, r, std::get<body::Cylinder>(primitive), threshold, out);
   }
 }
 
-std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body,
-                          double threshold, ContactGeometry* out, std::size_t capacity) {
+std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body, double threshold,
+                          ContactGeometry* out, std::size_t capacity) {
   std::size_t count = 0;
   const std::size_t parts = body.parts.size();
   // A member's surface point buried deeper than this inside another member is internal;
@@ -128,4 +129,4 @@ std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body,
   return count;
 }
 
-} // namespace granite::collision
+}  // namespace granite::collision

@@ -64,7 +64,7 @@ Impulse degenerate_impulse(const ReducedProblem& p) {
   return {best, ContactCase::degenerate};
 }
 
-} // namespace
+}  // namespace
 
 bool structogram_prologue(const Mat3& A, const Vec3& b, double mu, ReducedProblem& reduced,
                           Impulse& result) {
@@ -91,4 +91,4 @@ bool structogram_prologue(const Mat3& A, const Vec3& b, double mu, ReducedProble
   return false;
 }
 
-} // namespace granite::contact
+}  // namespace granite::contact

@@ -20,8 +20,8 @@ constexpr double kDecouplingTolerance = 1e-13;  // relative change of the impuls
 // on 1/ρ − 1/‖y(λ)‖, which is concave and increasing, so the iteration from λ = 0 converges
 // monotonically (Moré & Sorensen 1983). pe does a 20-step golden-section search on the circle
 // instead; this is exact to rounding.
-void disc_minimum(double m11, double m12, double m22, double c1, double c2, double rho,
-                  double& y1, double& y2) {
+void disc_minimum(double m11, double m12, double m22, double c1, double c2, double rho, double& y1,
+                  double& y2) {
   y1 = 0.0;
   y2 = 0.0;
   if (!(rho > 0.0)) {
@@ -92,8 +92,7 @@ std::optional<Impulse> coulomb_static_cases(const Mat3& A, const Vec3& b, double
   return std::nullopt;
 }
 
-} // namespace
-
+}  // namespace
 
 Impulse coulomb_impulse(const Mat3& A, const Vec3& b, double mu) {
   Vec3 x0;
@@ -143,4 +142,4 @@ Impulse coulomb_approx_impulse(const Mat3& A, const Vec3& b, double mu) {
   return {restore_signorini(A, bn, mu, xt, xo), ContactCase::sliding};
 }
 
-} // namespace granite::contact
+}  // namespace granite::contact

@@ -12,7 +12,7 @@
 namespace granite::contact {
 namespace {
 
-constexpr double kOpposeTolerance = 1e-6;    // |u × v| ≤ tol·|u·v|: slip v antiparallel to u
+constexpr double kOpposeTolerance = 1e-6;     // |u × v| ≤ tol·|u·v|: slip v antiparallel to u
 constexpr double kDuplicateTolerance = 1e-8;  // relative distance of coinciding solutions
 
 void add_unique(CoulombSolutions& out, const Vec3& x, ContactCase kind) {
@@ -39,7 +39,7 @@ bool opposes(double c, double s, double vt, double vo) {
   return along < 0.0 && std::abs(across) <= kOpposeTolerance * -along;
 }
 
-} // namespace
+}  // namespace
 
 CoulombSolutions coulomb_all_solutions(const Mat3& A, const Vec3& b, double mu) {
   CoulombSolutions out;
@@ -120,4 +120,4 @@ CoulombSolutions coulomb_all_solutions(const Mat3& A, const Vec3& b, double mu) 
   return out;
 }
 
-} // namespace granite::contact
+}  // namespace granite::contact

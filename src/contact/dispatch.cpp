@@ -15,7 +15,7 @@ constexpr std::array<std::pair<Model, std::string_view>, 5> kModelNames{{
     {Model::coulomb_approx, "coulomb_approx"},
 }};
 
-} // namespace
+}  // namespace
 
 std::string_view case_name(ContactCase c) {
   switch (c) {
@@ -68,4 +68,4 @@ Impulse solve(const ModelSettings& settings, const Mat3& A, const Vec3& b, doubl
   return max_dissipation_impulse(A, b, mu);
 }
 
-} // namespace granite::contact
+}  // namespace granite::contact

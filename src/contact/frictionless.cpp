@@ -11,4 +11,4 @@ Impulse frictionless_impulse(const Mat3& A, const Vec3& b, double /*mu*/) {
   return {Vec3(b[0] / A(0, 0), 0.0, 0.0), ContactCase::frictionless};
 }
 
-} // namespace granite::contact
+}  // namespace granite::contact

@@ -118,7 +118,7 @@ Arc search_arc(const ReducedProblem& p) {
   return I_whole ? J : intersect(J, arc_around(alpha0, std::acos(cos_I)));
 }
 
-} // namespace
+}  // namespace
 
 Impulse max_dissipation_golden_impulse(const Mat3& A, const Vec3& b, double mu, int iterations) {
   ReducedProblem p;
@@ -158,4 +158,4 @@ Impulse max_dissipation_golden_impulse(const Mat3& A, const Vec3& b, double mu, 
   return {p.boundary_impulse(best.r, best.c, best.s), ContactCase::sliding};
 }
 
-} // namespace granite::contact
+}  // namespace granite::contact

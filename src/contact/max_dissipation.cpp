@@ -82,4 +82,4 @@ Impulse max_dissipation_impulse(const Mat3& A, const Vec3& b, double mu) {
   return {best.impulse(p), ContactCase::sliding};
 }
 
-} // namespace granite::contact
+}  // namespace granite::contact

@@ -56,7 +56,7 @@ inline void quadratic_roots(Complex beta, Complex gamma, Complex& z1, Complex& z
   z2 = norm2(z1) > 0.0 ? gamma / z1 : -beta - z1;
 }
 
-} // namespace
+}  // namespace
 
 void quartic_roots(const Complex a[5], Complex roots[4]) {
   // Monic form y⁴ + B y³ + C y² + D y + E, then y = z − B/4 gives z⁴ + p z² + q z + r.
@@ -166,7 +166,7 @@ void polish(const TrigPoly2& T, double& c, double& s) {
   }
 }
 
-} // namespace
+}  // namespace
 
 int trig_poly_unit_roots(const TrigPoly2& T, double c[4], double s[4]) {
   const double m1 = std::sqrt(T.k1c * T.k1c + T.k1s * T.k1s);
@@ -221,4 +221,4 @@ int trig_poly_unit_roots(const TrigPoly2& T, double c[4], double s[4]) {
   return n;
 }
 
-} // namespace granite::contact
+}  // namespace granite::contact

@@ -16,7 +16,7 @@ void print(std::FILE* stream, std::string_view level, std::string_view message) 
                  message.data());
   std::fflush(stream);
 }
-} // namespace
+}  // namespace
 
 void set_rank(int rank, int size) {
   g_rank = rank;
@@ -32,4 +32,4 @@ void info(std::string_view message) {
 void warn(std::string_view message) { print(stderr, "warning: ", message); }
 void error(std::string_view message) { print(stderr, "error: ", message); }
 
-} // namespace granite::log
+}  // namespace granite::log

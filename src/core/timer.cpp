@@ -4,14 +4,22 @@ namespace granite {
 
 std::string_view phase_name(Phase phase) {
   switch (phase) {
-  case Phase::detection: return "detection";
-  case Phase::setup: return "setup";
-  case Phase::relaxation: return "relaxation";
-  case Phase::communication: return "communication";
-  case Phase::integration: return "integration";
-  case Phase::output: return "output";
-  case Phase::other: return "other";
-  case Phase::count: break;
+  case Phase::detection:
+    return "detection";
+  case Phase::setup:
+    return "setup";
+  case Phase::relaxation:
+    return "relaxation";
+  case Phase::communication:
+    return "communication";
+  case Phase::integration:
+    return "integration";
+  case Phase::output:
+    return "output";
+  case Phase::other:
+    return "other";
+  case Phase::count:
+    break;
   }
   return "?";
 }
@@ -22,4 +30,4 @@ double PhaseTimers::total() const {
   return sum;
 }
 
-} // namespace granite
+}  // namespace granite

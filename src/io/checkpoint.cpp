@@ -84,7 +84,9 @@ Rows rows_of(const body::Particles& p, int rank) {
   return rows;
 }
 
-Vec3 vec3(const std::vector<double>& v, std::size_t i) { return {v[3 * i], v[3 * i + 1], v[3 * i + 2]}; }
+Vec3 vec3(const std::vector<double>& v, std::size_t i) {
+  return {v[3 * i], v[3 * i + 1], v[3 * i + 2]};
+}
 
 // Appends row i like parallel::unpack(): add() derives the inverses, then the orientation (which
 // add() renormalises), force and torque are overwritten with the stored bits.
@@ -122,29 +124,28 @@ void write_file(const std::string& file_name, const body::Particles& particles,
   Handle file(detail::create_parallel_file(file_name, comm), H5Fclose);
   {
     Handle transfer(check_id(H5Pcreate(H5P_DATASET_XFER), "H5Pcreate", what), H5Pclose);
-    check_status(H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio",
-                 what);
+    check_status(H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio", what);
 
-    Handle group(check_id(H5Gcreate2(file.get(), "particles", H5P_DEFAULT, H5P_DEFAULT,
-                                     H5P_DEFAULT),
-                          "H5Gcreate2", "group /particles in " + file_name),
-                 H5Gclose);
+    Handle group(
+        check_id(H5Gcreate2(file.get(), "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                 "H5Gcreate2", "group /particles in " + file_name),
+        H5Gclose);
     slab.checksum = true;
     slab.transfer = transfer.get();
     const Rows rows = rows_of(particles, rank);
-    for_each_field(rows, [&](const char* name, hid_t file_type, hid_t memory_type,
-                             hsize_t columns, const auto& values) {
+    for_each_field(rows, [&](const char* name, hid_t file_type, hid_t memory_type, hsize_t columns,
+                             const auto& values) {
       detail::write_dataset(group.get(), "/particles", name, file_type, memory_type, columns,
                             values.data(), slab);
     });
 
     // /state: identical on every rank, so rank 0 writes all of it.
-    Handle state_group(check_id(H5Gcreate2(file.get(), "state", H5P_DEFAULT, H5P_DEFAULT,
-                                           H5P_DEFAULT),
-                                "H5Gcreate2", "group /state in " + file_name),
-                       H5Gclose);
-    auto write_state = [&](const char* name, hid_t file_type, hid_t memory_type,
-                           std::size_t size, const void* data) {
+    Handle state_group(
+        check_id(H5Gcreate2(file.get(), "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                 "H5Gcreate2", "group /state in " + file_name),
+        H5Gclose);
+    auto write_state = [&](const char* name, hid_t file_type, hid_t memory_type, std::size_t size,
+                           const void* data) {
       Slab whole;
       whole.total = hsize_t(size);
       whole.local = rank == 0 ? hsize_t(size) : 0;
@@ -155,11 +156,10 @@ void write_file(const std::string& file_name, const body::Particles& particles,
     };
     write_state("rank_counts", H5T_STD_I64LE, H5T_NATIVE_INT64, rank_counts.size(),
                 rank_counts.data());
-    write_state("global_anchors", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                state.global_anchors.size(), state.global_anchors.data());
+    write_state("global_anchors", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, state.global_anchors.size(),
+                state.global_anchors.data());
     write_state("extra", H5T_STD_U8LE, H5T_NATIVE_UCHAR, state.extra.size(), state.extra.data());
-    write_state("config", H5T_STD_U8LE, H5T_NATIVE_UCHAR, state.config.size(),
-                state.config.data());
+    write_state("config", H5T_STD_U8LE, H5T_NATIVE_UCHAR, state.config.size(), state.config.data());
 
     const hid_t root = file.get();
     const std::int32_t ranks32 = ranks;
@@ -194,8 +194,7 @@ Handle open_dataset(hid_t file, const std::string& path) {
   if (H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0) {
     throw InputError("missing dataset " + path);
   }
-  return Handle(check_id(H5Dopen2(file, path.c_str(), H5P_DEFAULT), "H5Dopen2", path),
-                H5Dclose);
+  return Handle(check_id(H5Dopen2(file, path.c_str(), H5P_DEFAULT), "H5Dopen2", path), H5Dclose);
 }
 
 std::vector<hsize_t> shape_of(hid_t dataset, const std::string& path) {
@@ -209,8 +208,8 @@ std::vector<hsize_t> shape_of(hid_t dataset, const std::string& path) {
 }
 
 void expect_shape(hid_t dataset, const std::string& path, hsize_t rows, hsize_t columns) {
-  const std::vector<hsize_t> expected = columns > 1 ? std::vector<hsize_t>{rows, columns}
-                                                    : std::vector<hsize_t>{rows};
+  const std::vector<hsize_t> expected =
+      columns > 1 ? std::vector<hsize_t>{rows, columns} : std::vector<hsize_t>{rows};
   const std::vector<hsize_t> dims = shape_of(dataset, path);
   if (dims != expected) {
     auto text = [](const std::vector<hsize_t>& d) {
@@ -233,14 +232,13 @@ void read_rows(hid_t dataset, const std::string& path, hid_t memory_type, hsize_
   const hsize_t start[2] = {first, 0};
   const hsize_t size[2] = {count, columns};
   Handle file_space(check_id(H5Dget_space(dataset), "H5Dget_space", path), H5Sclose);
-  check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size,
-                                   nullptr),
+  check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size, nullptr),
                "H5Sselect_hyperslab", path);
   Handle memory_space(check_id(H5Screate_simple(rank, size, nullptr), "H5Screate_simple", path),
                       H5Sclose);
-  check_status(H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT,
-                       out.data()),
-               "H5Dread", path);
+  check_status(
+      H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, out.data()),
+      "H5Dread", path);
 }
 
 // A whole 1-D /state dataset.
@@ -273,8 +271,7 @@ T read_attribute(hid_t file, const char* name, hid_t memory_type) {
 // The root attribute `format` if it is a scalar variable-length string, else "".
 std::string read_format(hid_t file) {
   if (H5Aexists(file, "format") <= 0) return "";
-  Handle attribute(check_id(H5Aopen(file, "format", H5P_DEFAULT), "H5Aopen", "format"),
-                   H5Aclose);
+  Handle attribute(check_id(H5Aopen(file, "format", H5P_DEFAULT), "H5Aopen", "format"), H5Aclose);
   Handle type(check_id(H5Aget_type(attribute.get()), "H5Aget_type", "format"), H5Tclose);
   Handle space(check_id(H5Aget_space(attribute.get()), "H5Aget_space", "format"), H5Sclose);
   if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) <= 0 ||
@@ -317,18 +314,16 @@ Header read_header(const std::string& path) {
   header.state.time = read_attribute<double>(root, "time", H5T_NATIVE_DOUBLE);
   header.total = read_attribute<std::int64_t>(root, "particle_count", H5T_NATIVE_INT64);
   const auto ranks = read_attribute<std::int32_t>(root, "ranks", H5T_NATIVE_INT32);
-  header.rank_counts = read_state<std::vector<std::int64_t>>(root, "rank_counts",
-                                                             H5T_NATIVE_INT64);
+  header.rank_counts = read_state<std::vector<std::int64_t>>(root, "rank_counts", H5T_NATIVE_INT64);
   header.state.global_anchors =
       read_state<std::vector<double>>(root, "global_anchors", H5T_NATIVE_DOUBLE);
   header.state.extra = read_state<std::string>(root, "extra", H5T_NATIVE_UCHAR);
   header.state.config = read_state<std::string>(root, "config", H5T_NATIVE_UCHAR);
 
-  const bool counts_valid =
-      std::all_of(header.rank_counts.begin(), header.rank_counts.end(),
-                  [](std::int64_t n) { return n >= 0; }) &&
-      std::accumulate(header.rank_counts.begin(), header.rank_counts.end(), std::int64_t(0)) ==
-          header.total;
+  const bool counts_valid = std::all_of(header.rank_counts.begin(), header.rank_counts.end(),
+                                        [](std::int64_t n) { return n >= 0; }) &&
+                            std::accumulate(header.rank_counts.begin(), header.rank_counts.end(),
+                                            std::int64_t(0)) == header.total;
   if (header.total < 0 || ranks < 1 || header.rank_counts.size() != std::size_t(ranks) ||
       !counts_valid) {
     throw InputError("inconsistent sizes: particle_count " + std::to_string(header.total) +
@@ -349,12 +344,12 @@ public:
   explicit RowReader(const std::string& path) : file_(open_file(path)) {}
   Rows read(hsize_t first, hsize_t count) const {
     Rows rows;
-    for_each_field(rows, [&](const char* name, hid_t, hid_t memory_type, hsize_t columns,
-                             auto& values) {
-      const std::string path = std::string("/particles/") + name;
-      Handle dataset = open_dataset(file_.get(), path);
-      read_rows(dataset.get(), path, memory_type, columns, first, count, values);
-    });
+    for_each_field(rows,
+                   [&](const char* name, hid_t, hid_t memory_type, hsize_t columns, auto& values) {
+                     const std::string path = std::string("/particles/") + name;
+                     Handle dataset = open_dataset(file_.get(), path);
+                     read_rows(dataset.get(), path, memory_type, columns, first, count, values);
+                   });
     return rows;
   }
 
@@ -384,7 +379,7 @@ std::string cannot_read(const std::string& path, const std::string& why) {
   return "cannot read checkpoint '" + path + "': " + why;
 }
 
-} // namespace
+}  // namespace
 
 void write_checkpoint(const std::string& path, const body::Particles& particles,
                       const CheckpointState& state, MPI_Comm comm) {
@@ -426,10 +421,10 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
 
   // The same decomposition: this rank's own rows. Otherwise: every row, filtered by `owns`.
   const bool same_ranks = header.rank_counts.size() == std::size_t(ranks);
-  const auto first_row = same_ranks ? std::accumulate(header.rank_counts.begin(),
-                                                      header.rank_counts.begin() + rank,
-                                                      std::int64_t(0))
-                                    : std::int64_t(0);
+  const auto first_row = same_ranks
+                             ? std::accumulate(header.rank_counts.begin(),
+                                               header.rank_counts.begin() + rank, std::int64_t(0))
+                             : std::int64_t(0);
   const auto row_count = same_ranks ? header.rank_counts[std::size_t(rank)] : header.total;
 
   const std::size_t size_before = particles.size();
@@ -438,14 +433,14 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
     const RowReader reader(path);
     for (std::int64_t first = first_row; first < first_row + row_count;
          first += std::int64_t(detail::kChunkRows)) {
-      const auto count = std::min<std::int64_t>(std::int64_t(detail::kChunkRows),
-                                                first_row + row_count - first);
+      const auto count =
+          std::min<std::int64_t>(std::int64_t(detail::kChunkRows), first_row + row_count - first);
       const Rows rows = reader.read(hsize_t(first), hsize_t(count));
       for (std::size_t i = 0; i < std::size_t(count); ++i) {
         if (same_ranks && rows.owner_rank[i] != rank) {
           throw InputError("inconsistent owner_rank " + std::to_string(rows.owner_rank[i]) +
-                           " in row " + std::to_string(first + std::int64_t(i)) +
-                           " (expected " + std::to_string(rank) + ")");
+                           " in row " + std::to_string(first + std::int64_t(i)) + " (expected " +
+                           std::to_string(rank) + ")");
         }
         if (same_ranks || owns(vec3(rows.position, i))) append_row(rows, i, particles);
       }
@@ -462,4 +457,4 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
   return header.state;
 }
 
-} // namespace granite::io
+}  // namespace granite::io

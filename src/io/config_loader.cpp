@@ -33,8 +33,10 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
     throw InputError("--set " + text + ": expected KEY.PATH=VALUE");
   std::string dotted;  // list indices as written in error messages, "[0]", become ".0"
   for (const char c : text.substr(0, eq))
-    if (c == '[') dotted += '.';
-    else if (c != ']') dotted += c;
+    if (c == '[')
+      dotted += '.';
+    else if (c != ']')
+      dotted += c;
   const std::vector<std::string> keys = split(dotted, '.');
   YAML::Node value;
   try {
@@ -64,8 +66,10 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
       path += (path.empty() ? "" : ".") + key;
     }
     if (i + 1 == keys.size()) {
-      if (is_index(key)) parent[std::stoul(key)] = value;
-      else parent[key] = value;
+      if (is_index(key))
+        parent[std::stoul(key)] = value;
+      else
+        parent[key] = value;
     }
     chain.push_back(child);
   }
@@ -97,7 +101,8 @@ void check_lattice(const std::string& file, const YAML::Node& p, const YAML::Nod
                    const std::string& path) {
   for (int axis = 0; axis < 3; ++axis)
     if (p["max"][axis].as<double>() < p["min"][axis].as<double>())
-      throw InputError(where(file, input["max"]) + ": " + path + ".max: expected each component >= min");
+      throw InputError(where(file, input["max"]) + ": " + path +
+                       ".max: expected each component >= min");
   if (2.0 * p["radius"].as<double>() > p["spacing"].as<double>())
     throw InputError(where(file, input["radius"]) + ": " + path +
                      ".radius: expected at most spacing/2 (spheres would overlap)");
@@ -133,8 +138,10 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input) {
     const YAML::Node in = input["inflow"];
     const auto piston = inflow["piston"].as<std::size_t>();
     if (piston >= r["bodies"].size())
-      throw InputError(where(cfg.file, in["piston"]) + ": inflow.piston: expected the index of an "
-                       "entry of `bodies` (there are " + std::to_string(r["bodies"].size()) + ")");
+      throw InputError(where(cfg.file, in["piston"]) +
+                       ": inflow.piston: expected the index of an "
+                       "entry of `bodies` (there are " +
+                       std::to_string(r["bodies"].size()) + ")");
     const YAML::Node body = r["bodies"][piston];
     Eigen::Vector3d v(body["velocity"][0].as<double>(), body["velocity"][1].as<double>(),
                       body["velocity"][2].as<double>());
@@ -149,7 +156,7 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input) {
   }
 }
 
-} // namespace
+}  // namespace
 
 ScenarioConfig load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
   YAML::Node input = parse_file(path);
@@ -168,4 +175,4 @@ std::string to_text(const YAML::Node& resolved) {
   return std::string(out.c_str()) + "\n";
 }
 
-} // namespace granite::config
+}  // namespace granite::config

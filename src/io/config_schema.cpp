@@ -24,7 +24,7 @@ SchemaPtr ranged(Kind kind, double min, double max, bool min_exclusive, bool max
   s->max_exclusive = max_exclusive;
   return s;
 }
-} // namespace
+}  // namespace
 
 SchemaPtr boolean() { return make(Kind::boolean); }
 SchemaPtr integer(double min, double max) { return ranged(Kind::integer, min, max, false, false); }
@@ -89,25 +89,35 @@ std::string joined(const std::vector<std::string>& items, const char* sep) {
   return out;
 }
 
-} // namespace
+}  // namespace
 
 std::string describe(const Schema& s) {
   switch (s.kind) {
-  case Kind::map: return "a map";
-  case Kind::list: return "a list";
+  case Kind::map:
+    return "a map";
+  case Kind::list:
+    return "a list";
   case Kind::tagged: {
     std::vector<std::string> names;
     for (const auto& [name, _] : s.variants) names.push_back(name);
     return "a map with 'type: " + joined(names, "|") + "'";
   }
-  case Kind::boolean: return "true or false";
-  case Kind::integer: return "an integer" + range_text(s);
-  case Kind::real: return "a number" + range_text(s);
-  case Kind::string: return "a string";
-  case Kind::choice: return "one of " + joined(s.choices, "|");
-  case Kind::vec3: return "a list of 3 numbers" + (has_range(s) ? ", each" + range_text(s) : "");
-  case Kind::int3: return "a list of 3 integers" + (has_range(s) ? ", each" + range_text(s) : "");
-  case Kind::bool3: return "a list of 3 booleans";
+  case Kind::boolean:
+    return "true or false";
+  case Kind::integer:
+    return "an integer" + range_text(s);
+  case Kind::real:
+    return "a number" + range_text(s);
+  case Kind::string:
+    return "a string";
+  case Kind::choice:
+    return "one of " + joined(s.choices, "|");
+  case Kind::vec3:
+    return "a list of 3 numbers" + (has_range(s) ? ", each" + range_text(s) : "");
+  case Kind::int3:
+    return "a list of 3 integers" + (has_range(s) ? ", each" + range_text(s) : "");
+  case Kind::bool3:
+    return "a list of 3 booleans";
   }
   return "?";
 }
@@ -118,8 +128,8 @@ namespace {
 
 class Resolver {
 public:
-  Resolver(const std::string& file, const std::map<std::string, std::string>& origins)
-      : file_(file), origins_(origins) {}
+  Resolver(const std::string& file, const std::map<std::string, std::string>& origins) :
+      file_(file), origins_(origins) {}
 
   [[noreturn]] void fail(const YAML::Mark& mark, const std::string& path,
                          const std::string& what) const {
@@ -158,7 +168,8 @@ public:
     const bool below = s.min_exclusive ? v <= s.min : v < s.min;
     const bool above = s.max_exclusive ? v >= s.max : v > s.max;
     if (below || above)
-      fail(node.Mark(), path, "expected " + describe(s) + "; got " + node.Scalar() + " (out of range)");
+      fail(node.Mark(), path,
+           "expected " + describe(s) + "; got " + node.Scalar() + " (out of range)");
   }
 
   YAML::Node scalar(const YAML::Node& node, const std::string& path, const Schema& s) const {
@@ -187,7 +198,8 @@ public:
       for (const auto& c : s.choices)
         if (c == node.Scalar()) return YAML::Node(c);
       expected(node, path, s);
-    default: break;
+    default:
+      break;
     }
     expected(node, path, s);
   }
@@ -228,7 +240,8 @@ public:
       if (!known) {
         std::vector<std::string> names;
         for (const auto& f : fields) names.push_back(f.key);
-        fail(it->first.Mark(), join(path, key), "unknown key (known here: " + joined(names, ", ") + ")");
+        fail(it->first.Mark(), join(path, key),
+             "unknown key (known here: " + joined(names, ", ") + ")");
       }
     }
     for (const auto& f : fields) {
@@ -241,7 +254,8 @@ public:
       } else if (!f.default_yaml.empty()) {
         out[f.key] = resolve(YAML::Load(f.default_yaml), child_path, *f.schema);
       } else if (f.required) {
-        fail(node.Mark(), child_path, "missing required key (expected " + describe(*f.schema) + ")");
+        fail(node.Mark(), child_path,
+             "missing required key (expected " + describe(*f.schema) + ")");
       } else if (f.schema->kind == Kind::map) {
         out[f.key] = resolve(YAML::Node(YAML::NodeType::Map), child_path, *f.schema);
       } else if (f.schema->kind == Kind::list) {
@@ -260,7 +274,9 @@ public:
     case Kind::tagged: {
       if (!node.IsMap()) expected(node, path, s);
       const YAML::Node type = node["type"];
-      if (!type) fail(node.Mark(), join(path, "type"), "missing required key (expected " + describe(s) + ")");
+      if (!type)
+        fail(node.Mark(), join(path, "type"),
+             "missing required key (expected " + describe(s) + ")");
       for (const auto& [name, variant] : s.variants) {
         if (type.IsScalar() && type.Scalar() == name) {
           YAML::Node out = fields(node, path, variant->fields, "type");
@@ -273,8 +289,9 @@ public:
     case Kind::list: {
       if (!node.IsSequence()) expected(node, path, s);
       if (node.size() < s.min_size)
-        fail(node.Mark(), path, "expected at least " + std::to_string(s.min_size) + " entries; got " +
-                                    std::to_string(node.size()));
+        fail(node.Mark(), path,
+             "expected at least " + std::to_string(s.min_size) + " entries; got " +
+                 std::to_string(node.size()));
       YAML::Node out(YAML::NodeType::Sequence);
       for (std::size_t i = 0; i < node.size(); ++i)
         out.push_back(resolve(node[i], path + "[" + std::to_string(i) + "]", *s.element));
@@ -282,8 +299,10 @@ public:
     }
     case Kind::vec3:
     case Kind::int3:
-    case Kind::bool3: return triple(node, path, s);
-    default: return scalar(node, path, s);
+    case Kind::bool3:
+      return triple(node, path, s);
+    default:
+      return scalar(node, path, s);
     }
   }
 
@@ -304,7 +323,7 @@ private:
   const std::map<std::string, std::string>& origins_;
 };
 
-} // namespace
+}  // namespace
 
 YAML::Node resolve(const YAML::Node& input, const Schema& schema, const std::string& file,
                    const std::map<std::string, std::string>& origins) {
@@ -324,10 +343,14 @@ std::string cell(std::string text) {
 
 std::string type_text(const Schema& s) {
   switch (s.kind) {
-  case Kind::map: return "map";
-  case Kind::list: return "list";
-  case Kind::tagged: return "map";
-  default: return cell(describe(s));
+  case Kind::map:
+    return "map";
+  case Kind::list:
+    return "list";
+  case Kind::tagged:
+    return "map";
+  default:
+    return cell(describe(s));
   }
 }
 
@@ -337,9 +360,10 @@ void document_fields(const std::vector<Field>& fields, const std::string& path,
                      std::ostringstream& os) {
   for (const auto& f : fields) {
     const std::string p = path.empty() ? f.key : path + "." + f.key;
-    std::string def = f.required ? "**required**"
+    std::string def = f.required                  ? "**required**"
                       : f.default_yaml == kAbsent ? "absent: off"
-                      : f.default_yaml.empty() ? "—" : "`" + f.default_yaml + "`";
+                      : f.default_yaml.empty()    ? "—"
+                                                  : "`" + f.default_yaml + "`";
     os << "| `" << p << "` | " << type_text(*f.schema) << " | " << (f.unit.empty() ? "—" : f.unit)
        << " | " << def << " | " << f.doc << " |\n";
     document(*f.schema, p, os);
@@ -357,7 +381,7 @@ void document(const Schema& s, const std::string& path, std::ostringstream& os) 
   }
 }
 
-} // namespace
+}  // namespace
 
 std::string markdown(const Schema& schema, const std::string& title) {
   std::ostringstream os;
@@ -370,4 +394,4 @@ std::string markdown(const Schema& schema, const std::string& title) {
   return os.str();
 }
 
-} // namespace granite::config
+}  // namespace granite::config

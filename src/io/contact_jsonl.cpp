@@ -158,7 +158,7 @@ bool is_blank(const std::string& line) {
   return line.find_first_not_of(" \t\r\n") == std::string::npos;
 }
 
-} // namespace
+}  // namespace
 
 int solve_contact_stream(std::string_view model, int golden_iterations, std::istream& in,
                          std::ostream& out, std::ostream& err) {
@@ -209,4 +209,4 @@ int solve_contact_stream(std::string_view model, int golden_iterations, std::ist
   return 0;
 }
 
-} // namespace granite::io
+}  // namespace granite::io

@@ -44,16 +44,14 @@ std::vector<T> read_array(const std::string& path, hid_t file, const std::string
   Handle type(H5Dget_type(dataset.get()), H5Tclose);
   const H5T_class_t type_class = H5Tget_class(type.get());
   constexpr bool integral = std::is_integral_v<T>;
-  if (integral ? type_class != H5T_INTEGER
-               : (type_class != H5T_FLOAT && type_class != H5T_INTEGER))
+  if (integral ? type_class != H5T_INTEGER : (type_class != H5T_FLOAT && type_class != H5T_INTEGER))
     fail(path, name + ": expected " + (integral ? "integer" : "floating-point") + " data");
   Handle space(H5Dget_space(dataset.get()), H5Sclose);
   const hssize_t count = H5Sget_simple_extent_npoints(space.get());
   if (count < 0) fail(path, name + ": unreadable dataspace");
   std::vector<T> values(static_cast<std::size_t>(count));
-  if (count > 0 &&
-      H5Dread(dataset.get(), integral ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
-              H5P_DEFAULT, values.data()) < 0)
+  if (count > 0 && H5Dread(dataset.get(), integral ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE, H5S_ALL,
+                           H5S_ALL, H5P_DEFAULT, values.data()) < 0)
     fail(path, name + ": read failed");
   if constexpr (!integral) {
     for (std::size_t k = 0; k < values.size(); ++k)
@@ -85,7 +83,8 @@ Eigen::SparseMatrix<double> read_csparse(const std::string& path, hid_t file,
   const int m = read_int(path, file, name + "/m");
   const int n = read_int(path, file, name + "/n");
   const int nz = read_int(path, file, name + "/nz");
-  if (m < 0 || n < 0) fail(path, name + ": negative size " + std::to_string(m) + " x " + std::to_string(n));
+  if (m < 0 || n < 0)
+    fail(path, name + ": negative size " + std::to_string(m) + " x " + std::to_string(n));
   if (nz < -2) fail(path, name + ": unknown storage nz = " + std::to_string(nz));
   const auto p = read_array<int>(path, file, name + "/p");
   const auto i = read_array<int>(path, file, name + "/i");
@@ -151,9 +150,7 @@ Eigen::SparseMatrix<double> symmetrise_one_sided(const Eigen::SparseMatrix<doubl
   return result;
 }
 
-std::string stem_of(const std::string& path) {
-  return std::filesystem::path(path).stem().string();
-}
+std::string stem_of(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
 hid_t open_file(const std::string& path) {
   if (!std::filesystem::is_regular_file(path)) fail(path, "no such file");
@@ -165,7 +162,8 @@ hid_t open_file(const std::string& path) {
 
 void check_mu(const std::string& path, const Eigen::VectorXd& mu, const std::string& name) {
   for (Eigen::Index k = 0; k < mu.size(); ++k)
-    if (mu[k] < 0) fail(path, name + ": negative friction coefficient at contact " + std::to_string(k));
+    if (mu[k] < 0)
+      fail(path, name + ": negative friction coefficient at contact " + std::to_string(k));
 }
 
 FclibProblem read_local(const std::string& path, hid_t file) {
@@ -219,7 +217,7 @@ FclibProblem read_global(const std::string& path, hid_t file) {
   return problem;
 }
 
-} // namespace
+}  // namespace
 
 FclibProblem read_fclib(const std::string& path) {
   detail::SilenceHdf5Errors silence;
@@ -276,4 +274,4 @@ double fc3d_error(const FclibMatrix& W, const Eigen::VectorXd& q, const Eigen::V
   return norm > 0.0 ? absolute / norm : absolute;
 }
 
-} // namespace granite::io
+}  // namespace granite::io

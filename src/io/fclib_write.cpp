@@ -18,9 +18,9 @@ using detail::Handle;
 void write_array(const std::string& path, hid_t group, const char* name, hid_t file_type,
                  hid_t memory_type, const void* data, hsize_t count) {
   Handle space(H5Screate_simple(1, &count, nullptr), H5Sclose);
-  Handle dataset(H5Dcreate2(group, name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                            H5P_DEFAULT),
-                 H5Dclose);
+  Handle dataset(
+      H5Dcreate2(group, name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Dclose);
   if (space.get() < 0 || dataset.get() < 0 ||
       (count > 0 && H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0))
     throw InputError(path + ": cannot write dataset " + name);
@@ -41,7 +41,7 @@ hid_t make_group(const std::string& path, hid_t parent, const std::string& name)
   return group;
 }
 
-} // namespace
+}  // namespace
 
 void write_fclib_local(const std::string& path, const FclibMatrix& W, const Eigen::VectorXd& q,
                        const Eigen::VectorXd& mu, const std::string& group_name) {
@@ -74,4 +74,4 @@ void write_fclib_local(const std::string& path, const FclibMatrix& W, const Eige
   if (file.close() < 0) throw InputError(path + ": cannot close file");
 }
 
-} // namespace granite::io
+}  // namespace granite::io

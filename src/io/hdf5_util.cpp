@@ -36,13 +36,14 @@ void hdf5_failure(const char* call, const std::string& what) {
 void write_attribute(hid_t object, const char* name, hid_t file_type, hid_t memory_type,
                      const void* value, hsize_t count) {
   const std::string what = std::string("attribute ") + name;
-  Handle space(count == 0 ? check_id(H5Screate(H5S_SCALAR), "H5Screate", what)
-                          : check_id(H5Screate_simple(1, &count, nullptr), "H5Screate_simple", what),
+  Handle space(count == 0
+                   ? check_id(H5Screate(H5S_SCALAR), "H5Screate", what)
+                   : check_id(H5Screate_simple(1, &count, nullptr), "H5Screate_simple", what),
                H5Sclose);
-  Handle attribute(check_id(H5Acreate2(object, name, file_type, space.get(), H5P_DEFAULT,
-                                       H5P_DEFAULT),
-                            "H5Acreate2", what),
-                   H5Aclose);
+  Handle attribute(
+      check_id(H5Acreate2(object, name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+               "H5Acreate2", what),
+      H5Aclose);
   check_status(H5Awrite(attribute.get(), memory_type, value), "H5Awrite", what);
 }
 
@@ -71,8 +72,7 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
   check_status(H5Pset_fill_time(create.get(), H5D_FILL_TIME_NEVER), "H5Pset_fill_time", what);
   if (slab.compression > 0) {
     check_status(H5Pset_shuffle(create.get()), "H5Pset_shuffle", what);
-    check_status(H5Pset_deflate(create.get(), unsigned(slab.compression)), "H5Pset_deflate",
-                 what);
+    check_status(H5Pset_deflate(create.get(), unsigned(slab.compression)), "H5Pset_deflate", what);
   }
   if (slab.checksum) {
     check_status(H5Pset_fletcher32(create.get()), "H5Pset_fletcher32", what);
@@ -86,13 +86,12 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
   const hsize_t start[2] = {slab.offset, 0};
   const hsize_t count[2] = {slab.local, columns};
   const hsize_t memory_dims[2] = {std::max<hsize_t>(slab.local, 1), columns};
-  Handle memory_space(check_id(H5Screate_simple(rank, memory_dims, nullptr), "H5Screate_simple",
-                               what),
-                      H5Sclose);
+  Handle memory_space(
+      check_id(H5Screate_simple(rank, memory_dims, nullptr), "H5Screate_simple", what), H5Sclose);
   if (slab.local > 0) {
-    check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count,
-                                     nullptr),
-                 "H5Sselect_hyperslab", what);
+    check_status(
+        H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+        "H5Sselect_hyperslab", what);
   } else {
     // A rank without rows still takes part in the collective transfer, selecting nothing.
     check_status(H5Sselect_none(file_space.get()), "H5Sselect_none", what);
@@ -111,8 +110,7 @@ hid_t create_parallel_file(const std::string& file_name, MPI_Comm comm) {
   // The 1.8 object format: large attributes (a long config) and readers from HDF5 1.8 on.
   check_status(H5Pset_libver_bounds(access.get(), H5F_LIBVER_V18, H5F_LIBVER_V18),
                "H5Pset_libver_bounds", what);
-  check_status(H5Pset_coll_metadata_write(access.get(), true), "H5Pset_coll_metadata_write",
-               what);
+  check_status(H5Pset_coll_metadata_write(access.get(), true), "H5Pset_coll_metadata_write", what);
   return check_id(H5Fcreate(file_name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
                   "H5Fcreate", what);
 }
@@ -142,13 +140,12 @@ void probe_destination(const std::string& path, const char* kind, MPI_Comm comm)
   on_rank_zero(comm, [&] {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
-      throw InputError(std::string("cannot write ") + kind + " '" + path +
-                       "': it is a directory");
+      throw InputError(std::string("cannot write ") + kind + " '" + path + "': it is a directory");
     }
     std::FILE* probe = std::fopen(tmp.c_str(), "wb");
     if (!probe) {
-      throw InputError(std::string("cannot write ") + kind + " '" + path +
-                       "' (temporary file '" + tmp + "'): " + std::strerror(errno));
+      throw InputError(std::string("cannot write ") + kind + " '" + path + "' (temporary file '" +
+                       tmp + "'): " + std::strerror(errno));
     }
     std::fclose(probe);
   });
@@ -177,4 +174,4 @@ Slab slab_of(std::size_t local, MPI_Comm comm) {
   return slab;
 }
 
-} // namespace granite::io::detail
+}  // namespace granite::io::detail

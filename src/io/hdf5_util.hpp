@@ -87,11 +87,11 @@ void write_string_attribute(hid_t object, const char* name, const std::string& v
 
 // The rows of a dataset of `total` rows that this rank writes.
 struct Slab {
-  hsize_t total = 0;   // global number of rows
-  hsize_t offset = 0;  // first row of this rank
-  hsize_t local = 0;   // rows of this rank
-  int compression = 0;    // gzip level, 0 = off
-  bool checksum = false;  // Fletcher32 per chunk (corruption is detected on read)
+  hsize_t total = 0;             // global number of rows
+  hsize_t offset = 0;            // first row of this rank
+  hsize_t local = 0;             // rows of this rank
+  int compression = 0;           // gzip level, 0 = off
+  bool checksum = false;         // Fletcher32 per chunk (corruption is detected on read)
   hid_t transfer = H5P_DEFAULT;  // collective transfer property list
 };
 
@@ -143,4 +143,4 @@ void probe_destination(const std::string& path, const char* kind, MPI_Comm comm)
 // Renames `tmp` to `path` (call on one rank); removes `tmp` and throws InputError on failure.
 void rename_into_place(const std::string& tmp, const std::string& path);
 
-} // namespace granite::io::detail
+}  // namespace granite::io::detail

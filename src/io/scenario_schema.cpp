@@ -10,7 +10,8 @@ Field req(std::string key, SchemaPtr s, std::string unit, std::string doc) {
   return Field{std::move(key), std::move(s), true, "", std::move(unit), std::move(doc)};
 }
 Field opt(std::string key, SchemaPtr s, std::string def, std::string unit, std::string doc) {
-  return Field{std::move(key), std::move(s), false, std::move(def), std::move(unit), std::move(doc)};
+  return Field{std::move(key), std::move(s),    false,
+               std::move(def), std::move(unit), std::move(doc)};
 }
 SchemaPtr variant(std::string doc, std::vector<Field> fields) {
   auto s = std::make_shared<Schema>(*map(std::move(fields)));
@@ -47,8 +48,8 @@ SchemaPtr global_body() {
                            {"box", variant("box", box_fields())},
                            {"cylinder", variant("finite capped cylinder", cylinder_fields())}});
   return tagged({
-      {"plane", variant("half-space bounded by a plane (wall, floor, piston)",
-                        with_motion(plane_fields()))},
+      {"plane",
+       variant("half-space bounded by a plane (wall, floor, piston)", with_motion(plane_fields()))},
       {"box", variant("axis-aligned box", with_motion(box_fields()))},
       {"cylinder", variant("finite capped cylinder", with_motion(cylinder_fields()))},
       {"union", variant("union of planes, boxes and cylinders moving as one body",
@@ -70,114 +71,145 @@ std::vector<Field> lattice_fields() {
 SchemaPtr particle_source() {
   return tagged({
       {"lattice", variant("spheres on a rectangular lattice filling a region (points whose sphere "
-                          "would overlap a global body stay empty)", lattice_fields())},
+                          "would overlap a global body stay empty)",
+                          lattice_fields())},
       {"sphere",
-       variant("a single sphere",
-               {req("position", vec3(), "m", "centre"),
-                req("radius", real(0.0, inf, true), "m", "radius"),
-                req("material", text(), "", "name of an entry of `materials`"),
-                opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
-                opt("angular_velocity", vec3(), "[0, 0, 0]", "rad/s", "initial angular velocity")})},
+       variant("a single sphere", {req("position", vec3(), "m", "centre"),
+                                   req("radius", real(0.0, inf, true), "m", "radius"),
+                                   req("material", text(), "", "name of an entry of `materials`"),
+                                   opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
+                                   opt("angular_velocity", vec3(), "[0, 0, 0]", "rad/s",
+                                       "initial angular velocity")})},
   });
 }
 
 SchemaPtr build() {
   return map({
-      req("run", map({
-          req("dt", real(0.0, inf, true), "s", "time-step length"),
-          req("end_time", real(0.0, inf, true), "s", "simulated time at which the run stops"),
-          opt("thermo_every", integer(1), "100", "steps", "print a thermo line every N steps"),
-          opt("seed", integer(0), "1", "", "seed of the random-number generator (same seed, same run)"),
-      }), "", "time stepping"),
-      req("domain", map({
-          req("min", vec3(), "m", "lower corner of the simulation domain"),
-          req("max", vec3(), "m",
-              "upper corner; bodies whose centre leaves the domain on a non-periodic axis are deleted"),
-          opt("periodic", bool3(), "[false, false, false]", "",
-              "periodicity per axis: bodies leaving through one face re-enter through the other"),
-          opt("outflow", list(choice({"x-", "x+", "y-", "y+", "z-", "z+"})),
-              "[x-, x+, y-, y+, z-, z+]", "",
-              "faces through which leaving particles are deleted and counted as outflow; a "
-              "particle leaving through another non-periodic face is deleted too but counted as "
-              "escaped, with a warning (it went through a wall)"),
-          opt("decomposition", int3(0), "[0, 0, 0]", "",
-              "MPI subdomains per axis; 0 on an axis lets Granite choose (minimum cut surface); "
-              "the product must equal the rank count"),
-      }), "", "simulation domain"),
+      req("run",
+          map({
+              req("dt", real(0.0, inf, true), "s", "time-step length"),
+              req("end_time", real(0.0, inf, true), "s", "simulated time at which the run stops"),
+              opt("thermo_every", integer(1), "100", "steps", "print a thermo line every N steps"),
+              opt("seed", integer(0), "1", "",
+                  "seed of the random-number generator (same seed, same run)"),
+          }),
+          "", "time stepping"),
+      req("domain",
+          map({
+              req("min", vec3(), "m", "lower corner of the simulation domain"),
+              req("max", vec3(), "m",
+                  "upper corner; bodies whose centre leaves the domain on a non-periodic axis are "
+                  "deleted"),
+              opt("periodic", bool3(), "[false, false, false]", "",
+                  "periodicity per axis: bodies leaving through one face re-enter through the "
+                  "other"),
+              opt("outflow", list(choice({"x-", "x+", "y-", "y+", "z-", "z+"})),
+                  "[x-, x+, y-, y+, z-, z+]", "",
+                  "faces through which leaving particles are deleted and counted as outflow; a "
+                  "particle leaving through another non-periodic face is deleted too but counted "
+                  "as "
+                  "escaped, with a warning (it went through a wall)"),
+              opt("decomposition", int3(0), "[0, 0, 0]", "",
+                  "MPI subdomains per axis; 0 on an axis lets Granite choose (minimum cut "
+                  "surface); "
+                  "the product must equal the rank count"),
+          }),
+          "", "simulation domain"),
       opt("gravity", vec3(), "[0, 0, -9.81]", "m/s^2", "gravitational acceleration"),
-      opt("contact", map({
-          opt("model", choice({"mdp", "mdp_golden", "coulomb", "coulomb_approx", "frictionless"}),
-              "mdp", "", "single-contact model: mdp is the paper's analytic maximum-dissipation solver"),
-          opt("golden_iterations", integer(1, 1000), "20", "",
-              "golden-section iterations of mdp_golden"),
-          opt("threshold", real(0.0), "0", "m",
-              "contacts are detected up to this positive gap (closing contacts)"),
-          opt("error_reduction", real(0.0, 1.0, false, true), "0.2", "",
-              "epsilon of the paper's error reduction: penetration is resolved at epsilon*xi/dt"),
-      }), "", "", "contact model"),
-      opt("solver", map({
-          opt("max_sweeps", integer(1), "100", "", "maximum relaxation sweeps per step"),
-          opt("tolerance", real(0.0, inf, true), "1e-6", "",
-              "stop when the largest relative impulse change of a sweep is below this"),
-          opt("relaxation_weight", real(0.0, 1.0, true, false), "1", "",
-              "omega: under-relaxation of impulse updates of contacts with a body owned by "
-              "another rank (weighted Jacobi between ranks); lower it if the residual "
-              "oscillates on many ranks"),
-          opt("check_every", integer(1), "1", "sweeps",
-              "sweeps between global convergence tests (each costs one allreduce)"),
-      }), "", "", "multi-contact relaxation"),
-      req("materials", list(map({
-          req("name", text(), "", "name referenced by bodies and particles"),
-          req("density", real(0.0, inf, true), "kg/m^3", "mass density"),
-          opt("friction", real(0.0), "0.4", "", "Coulomb friction coefficient mu"),
-      }), 1), "", "materials; a contact uses the smaller friction coefficient of its two bodies"),
-      opt("bodies", list(global_body()), "", "", "global bodies (infinite mass) known to every process"),
+      opt("contact",
+          map({
+              opt("model",
+                  choice({"mdp", "mdp_golden", "coulomb", "coulomb_approx", "frictionless"}), "mdp",
+                  "",
+                  "single-contact model: mdp is the paper's analytic maximum-dissipation solver"),
+              opt("golden_iterations", integer(1, 1000), "20", "",
+                  "golden-section iterations of mdp_golden"),
+              opt("threshold", real(0.0), "0", "m",
+                  "contacts are detected up to this positive gap (closing contacts)"),
+              opt("error_reduction", real(0.0, 1.0, false, true), "0.2", "",
+                  "epsilon of the paper's error reduction: penetration is resolved at "
+                  "epsilon*xi/dt"),
+          }),
+          "", "", "contact model"),
+      opt("solver",
+          map({
+              opt("max_sweeps", integer(1), "100", "", "maximum relaxation sweeps per step"),
+              opt("tolerance", real(0.0, inf, true), "1e-6", "",
+                  "stop when the largest relative impulse change of a sweep is below this"),
+              opt("relaxation_weight", real(0.0, 1.0, true, false), "1", "",
+                  "omega: under-relaxation of impulse updates of contacts with a body owned by "
+                  "another rank (weighted Jacobi between ranks); lower it if the residual "
+                  "oscillates on many ranks"),
+              opt("check_every", integer(1), "1", "sweeps",
+                  "sweeps between global convergence tests (each costs one allreduce)"),
+          }),
+          "", "", "multi-contact relaxation"),
+      req("materials",
+          list(map({
+                   req("name", text(), "", "name referenced by bodies and particles"),
+                   req("density", real(0.0, inf, true), "kg/m^3", "mass density"),
+                   opt("friction", real(0.0), "0.4", "", "Coulomb friction coefficient mu"),
+               }),
+               1),
+          "", "materials; a contact uses the smaller friction coefficient of its two bodies"),
+      opt("bodies", list(global_body()), "", "",
+          "global bodies (infinite mass) known to every process"),
       opt("particles", list(particle_source()), "", "", "initial particles"),
-      opt("inflow", map({
-          req("piston", integer(0), "",
-              "index (from 0) in `bodies` of the kinematic plane that pushes particles in"),
-          req("layer_every", real(0.0, inf, true), "m",
-              "piston travel after which the piston moves back by this distance and a new "
-              "layer is generated (the paper's run: 1 mm, see configs/channel_paper.yaml)"),
-          req("layer", map(lattice_fields()), "",
-              "the lattice of each new layer (in the region the piston has just freed)"),
-      }), kAbsent, "", "particle inflow by a resetting piston (§4.3)"),
-      opt("statistics", map({
-          opt("interval", real(0.0, inf, true), "0.01", "s",
-              "simulated time between samples written to statistics.csv"),
-          opt("region_min", vec3(), "", "m",
-              "lower corner of the region sampled for the solid fraction (default: domain.min)"),
-          opt("region_max", vec3(), "", "m",
-              "upper corner of that region (default: domain.max)"),
-          opt("column_width", real(0.0, inf, true), "", "m",
-              "width of the x-y columns in which the bed height is measured "
-              "(default: 4 x the largest particle diameter)"),
-          opt("average_from", real(0.0), "0", "s",
-              "the summary averages the samples from this time on (the steady part of the run; "
-              "the paper averages over its whole 10 s)"),
-      }), kAbsent, "", "flow statistics (Table 2 of the paper); absent: off"),
-      opt("output", map({
-          opt("directory", text(), "output", "", "where run output goes (overridden by --output)"),
-          opt("thermo_file", boolean(), "true", "", "also write the thermo table to thermo.csv"),
-          opt("snapshot_interval", real(0.0), "0", "s",
-              "simulated time between HDF5 snapshots (OUTPUT/snapshot_<step>.h5 + .xdmf, "
-              "series.xdmf); 0 writes only the final state"),
-          opt("compression", integer(0, 9), "0", "", "gzip level of the snapshot datasets (0: off)"),
-          opt("export_fclib_steps", list(integer(1)), "[]", "",
-              "steps whose contact problem is written as an FCLIB local problem "
-              "(OUTPUT/contact_problem_<step>.hdf5; single-rank runs only)"),
-          opt("checkpoint_interval", real(0.0), "0", "s",
-              "simulated time between checkpoints (OUTPUT/checkpoint.h5, replaced atomically); "
-              "0: only at the end and on SIGTERM/SIGUSR1"),
-      }), "", "", "output"),
+      opt("inflow",
+          map({
+              req("piston", integer(0), "",
+                  "index (from 0) in `bodies` of the kinematic plane that pushes particles in"),
+              req("layer_every", real(0.0, inf, true), "m",
+                  "piston travel after which the piston moves back by this distance and a new "
+                  "layer is generated (the paper's run: 1 mm, see configs/channel_paper.yaml)"),
+              req("layer", map(lattice_fields()), "",
+                  "the lattice of each new layer (in the region the piston has just freed)"),
+          }),
+          kAbsent, "", "particle inflow by a resetting piston (§4.3)"),
+      opt("statistics",
+          map({
+              opt("interval", real(0.0, inf, true), "0.01", "s",
+                  "simulated time between samples written to statistics.csv"),
+              opt("region_min", vec3(), "", "m",
+                  "lower corner of the region sampled for the solid fraction (default: "
+                  "domain.min)"),
+              opt("region_max", vec3(), "", "m",
+                  "upper corner of that region (default: domain.max)"),
+              opt("column_width", real(0.0, inf, true), "", "m",
+                  "width of the x-y columns in which the bed height is measured "
+                  "(default: 4 x the largest particle diameter)"),
+              opt("average_from", real(0.0), "0", "s",
+                  "the summary averages the samples from this time on (the steady part of the run; "
+                  "the paper averages over its whole 10 s)"),
+          }),
+          kAbsent, "", "flow statistics (Table 2 of the paper); absent: off"),
+      opt("output",
+          map({
+              opt("directory", text(), "output", "",
+                  "where run output goes (overridden by --output)"),
+              opt("thermo_file", boolean(), "true", "",
+                  "also write the thermo table to thermo.csv"),
+              opt("snapshot_interval", real(0.0), "0", "s",
+                  "simulated time between HDF5 snapshots (OUTPUT/snapshot_<step>.h5 + .xdmf, "
+                  "series.xdmf); 0 writes only the final state"),
+              opt("compression", integer(0, 9), "0", "",
+                  "gzip level of the snapshot datasets (0: off)"),
+              opt("export_fclib_steps", list(integer(1)), "[]", "",
+                  "steps whose contact problem is written as an FCLIB local problem "
+                  "(OUTPUT/contact_problem_<step>.hdf5; single-rank runs only)"),
+              opt("checkpoint_interval", real(0.0), "0", "s",
+                  "simulated time between checkpoints (OUTPUT/checkpoint.h5, replaced atomically); "
+                  "0: only at the end and on SIGTERM/SIGUSR1"),
+          }),
+          "", "", "output"),
   });
 }
 
-} // namespace
+}  // namespace
 
 const Schema& scenario_schema() {
   static const SchemaPtr schema = build();
   return *schema;
 }
 
-} // namespace granite::config
+}  // namespace granite::config

@@ -56,22 +56,21 @@ void write_hdf5_file(const std::string& file_name, const body::Particles& partic
   Handle file(detail::create_parallel_file(file_name, comm), H5Fclose);
   {
     Handle transfer(check_id(H5Pcreate(H5P_DATASET_XFER), "H5Pcreate", what), H5Pclose);
-    check_status(H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio",
-                 what);
+    check_status(H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio", what);
     Slab slab = slab_without_transfer;
     slab.transfer = transfer.get();
 
-    Handle group(check_id(H5Gcreate2(file.get(), "particles", H5P_DEFAULT, H5P_DEFAULT,
-                                     H5P_DEFAULT),
-                          "H5Gcreate2", "group /particles in " + file_name),
-                 H5Gclose);
+    Handle group(
+        check_id(H5Gcreate2(file.get(), "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                 "H5Gcreate2", "group /particles in " + file_name),
+        H5Gclose);
     const hid_t g = group.get();
     const std::size_t n = particles.size();
     write_dataset(g, "id", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, particles.id.data(), slab);
-    write_dataset(g, "position", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3,
-                  particles.position.data(), slab);
-    write_dataset(g, "velocity", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3,
-                  particles.velocity.data(), slab);
+    write_dataset(g, "position", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, particles.position.data(),
+                  slab);
+    write_dataset(g, "velocity", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, particles.velocity.data(),
+                  slab);
     write_dataset(g, "angular_velocity", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3,
                   particles.angular_velocity.data(), slab);
     std::vector<double> orientation(4 * n);
@@ -82,10 +81,8 @@ void write_hdf5_file(const std::string& file_name, const body::Particles& partic
       orientation[4 * i + 2] = q.y();
       orientation[4 * i + 3] = q.z();
     }
-    write_dataset(g, "orientation", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 4, orientation.data(),
-                  slab);
-    write_dataset(g, "radius", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, particles.radius.data(),
-                  slab);
+    write_dataset(g, "orientation", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 4, orientation.data(), slab);
+    write_dataset(g, "radius", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, particles.radius.data(), slab);
     write_dataset(g, "material", H5T_STD_U32LE, H5T_NATIVE_UINT32, 1, particles.material.data(),
                   slab);
     const std::vector<std::int32_t> owner(n, std::int32_t(rank));
@@ -114,7 +111,7 @@ void write_hdf5_file(const std::string& file_name, const body::Particles& partic
   check_status(file.close(), "H5Fclose", what);
 }
 
-} // namespace
+}  // namespace
 
 std::string snapshot_file_name(std::int64_t step) {
   char buffer[40];
@@ -157,9 +154,8 @@ void write_snapshot(const std::string& path, const body::Particles& particles,
   on_rank_zero(comm, [&] {
     detail::rename_into_place(tmp, path);
     const std::string h5_name = std::filesystem::path(path).filename().string();
-    detail::write_text_atomically(
-        xdmf_path_for(path),
-        detail::xdmf_document(detail::xdmf_grid(h5_name, total, info.time, info.step)));
+    detail::write_text_atomically(xdmf_path_for(path), detail::xdmf_document(detail::xdmf_grid(
+                                                           h5_name, total, info.time, info.step)));
   });
 }
 
@@ -169,14 +165,14 @@ SnapshotWriter::SnapshotWriter(std::string dir, MPI_Comm comm) : dir_(std::move(
     std::error_code ec;
     fs::create_directories(dir_, ec);
     if (ec || !fs::is_directory(dir_, ec)) {
-      throw InputError("cannot create snapshot directory '" + dir_ + "': " +
-                       (ec ? ec.message() : std::string("not a directory")));
+      throw InputError("cannot create snapshot directory '" + dir_ +
+                       "': " + (ec ? ec.message() : std::string("not a directory")));
     }
     const std::string probe_path = (fs::path(dir_) / ".granite_write_probe").string();
     std::FILE* probe = std::fopen(probe_path.c_str(), "wb");
     if (!probe) {
-      throw InputError("snapshot directory '" + dir_ + "' is not writable: " +
-                       std::strerror(errno));
+      throw InputError("snapshot directory '" + dir_ +
+                       "' is not writable: " + std::strerror(errno));
     }
     std::fclose(probe);
     std::remove(probe_path.c_str());
@@ -191,12 +187,11 @@ std::string SnapshotWriter::write(const body::Particles& particles, const Snapsh
   std::int64_t total = 0;
   MPI_Allreduce(&local, &total, 1, MPI_INT64_T, MPI_SUM, comm_);
   on_rank_zero(comm_, [&] {
-    series_[info.step] =
-        detail::xdmf_grid(h5.filename().string(), total, info.time, info.step);
+    series_[info.step] = detail::xdmf_grid(h5.filename().string(), total, info.time, info.step);
     detail::write_text_atomically((std::filesystem::path(dir_) / "series.xdmf").string(),
                                   detail::xdmf_series_document(series_));
   });
   return h5.string();
 }
 
-} // namespace granite::io
+}  // namespace granite::io

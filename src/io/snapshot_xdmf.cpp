@@ -23,12 +23,23 @@ std::string xml_escape(const std::string& text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&apos;";
+      break;
+    default:
+      out += c;
     }
   }
   return out;
@@ -41,17 +52,17 @@ std::string format_double(double value) {
 }
 
 struct XdmfArray {
-  const char* name;           // dataset under /particles and attribute name
-  const char* attribute_type; // Scalar / Vector; nullptr for the geometry
-  const char* number_type;    // Float / Int / UInt
-  int precision;              // bytes
-  int columns;                // 1 or 3
+  const char* name;            // dataset under /particles and attribute name
+  const char* attribute_type;  // Scalar / Vector; nullptr for the geometry
+  const char* number_type;     // Float / Int / UInt
+  int precision;               // bytes
+  int columns;                 // 1 or 3
 };
 
 constexpr XdmfArray kAttributes[] = {
-    {"velocity", "Vector", "Float", 8, 3},      {"angular_velocity", "Vector", "Float", 8, 3},
-    {"radius", "Scalar", "Float", 8, 1},        {"id", "Scalar", "Int", 8, 1},
-    {"material", "Scalar", "UInt", 4, 1},       {"owner_rank", "Scalar", "Int", 4, 1},
+    {"velocity", "Vector", "Float", 8, 3}, {"angular_velocity", "Vector", "Float", 8, 3},
+    {"radius", "Scalar", "Float", 8, 1},   {"id", "Scalar", "Int", 8, 1},
+    {"material", "Scalar", "UInt", 4, 1},  {"owner_rank", "Scalar", "Int", 4, 1},
 };
 
 std::string data_item(const std::string& h5, std::int64_t count, const char* dataset,
@@ -60,12 +71,12 @@ std::string data_item(const std::string& h5, std::int64_t count, const char* dat
   std::ostringstream out;
   out << indent << "<DataItem Dimensions=\"" << count;
   if (columns > 1) out << ' ' << columns;
-  out << "\" NumberType=\"" << number_type << "\" Precision=\"" << precision
-      << "\" Format=\"HDF\">" << h5 << ":/particles/" << dataset << "</DataItem>\n";
+  out << "\" NumberType=\"" << number_type << "\" Precision=\"" << precision << "\" Format=\"HDF\">"
+      << h5 << ":/particles/" << dataset << "</DataItem>\n";
   return out.str();
 }
 
-} // namespace
+}  // namespace
 
 std::string xdmf_grid(const std::string& h5_file_name, std::int64_t count, double time,
                       std::int64_t step) {
@@ -78,8 +89,7 @@ std::string xdmf_grid(const std::string& h5_file_name, std::int64_t count, doubl
       << "      <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << count
       << "\" NodesPerElement=\"1\"/>\n"
       << "      <Geometry GeometryType=\"XYZ\">\n"
-      << data_item(h5, count, "position", "Float", 8, 3, "        ")
-      << "      </Geometry>\n";
+      << data_item(h5, count, "position", "Float", 8, 3, "        ") << "      </Geometry>\n";
   for (const XdmfArray& a : kAttributes) {
     out << "      <Attribute Name=\"" << a.name << "\" AttributeType=\"" << a.attribute_type
         << "\" Center=\"Node\">\n"
@@ -97,7 +107,7 @@ constexpr const char* kHeader =
     "<Xdmf Version=\"3.0\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n"
     "  <Domain>\n";
 constexpr const char* kFooter = "  </Domain>\n</Xdmf>\n";
-} // namespace
+}  // namespace
 
 std::string xdmf_document(const std::string& grid) { return kHeader + grid + kFooter; }
 
@@ -162,12 +172,12 @@ void write_text_atomically(const std::string& path, const std::string& text) {
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int rename_errno = errno;
     std::remove(tmp.c_str());
-    throw InputError("cannot rename '" + tmp + "' to '" + path + "': " +
-                     std::strerror(rename_errno));
+    throw InputError("cannot rename '" + tmp + "' to '" + path +
+                     "': " + std::strerror(rename_errno));
   }
 }
 
-} // namespace granite::io::detail
+}  // namespace granite::io::detail
 
 namespace granite::io {
 
@@ -176,4 +186,4 @@ void write_series_xdmf(const std::string& dir) {
                                 detail::xdmf_series_document(detail::scan_snapshot_grids(dir)));
 }
 
-} // namespace granite::io
+}  // namespace granite::io

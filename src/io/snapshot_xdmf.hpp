@@ -20,4 +20,4 @@ std::map<std::int64_t, std::string> scan_snapshot_grids(const std::string& dir);
 /// Writes `text` to `path + ".tmp"` and renames it to `path`. Throws InputError naming the path.
 void write_text_atomically(const std::string& path, const std::string& text);
 
-} // namespace granite::io::detail
+}  // namespace granite::io::detail

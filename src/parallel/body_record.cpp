@@ -5,7 +5,7 @@ namespace granite::parallel {
 namespace {
 std::array<double, 3> raw(const Vec3& v) { return {v[0], v[1], v[2]}; }
 Vec3 vec(const std::array<double, 3>& a) { return {a[0], a[1], a[2]}; }
-} // namespace
+}  // namespace
 
 BodyRecord pack(const body::Particles& p, std::size_t i, const Vec3& shift) {
   BodyRecord r;
@@ -36,10 +36,10 @@ void unpack(const BodyRecord& r, body::Particles& particles) {
   init.material = r.material;
   particles.add(init);
   // Bit-exact copy of the orientation (add() renormalises).
-  particles.orientation.back() = Quat(r.orientation[0], r.orientation[1], r.orientation[2],
-                                      r.orientation[3]);
+  particles.orientation.back() =
+      Quat(r.orientation[0], r.orientation[1], r.orientation[2], r.orientation[3]);
   particles.force.back() = vec(r.force);
   particles.torque.back() = vec(r.torque);
 }
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

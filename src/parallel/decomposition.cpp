@@ -40,8 +40,10 @@ Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested) {
   return best;
 }
 
-Decomposition::Decomposition(const Box& domain, const Int3& dims, const std::array<bool, 3>& periodic)
-    : domain_(domain), dims_(dims), periodic_(periodic) {
+Decomposition::Decomposition(const Box& domain, const Int3& dims,
+                             const std::array<bool, 3>& periodic) :
+    domain_(domain),
+    dims_(dims), periodic_(periodic) {
   for (int a = 0; a < 3; ++a) cell_[a] = (domain.max[a] - domain.min[a]) / dims[a];
 }
 
@@ -49,7 +51,9 @@ Int3 Decomposition::coords(int rank) const {
   return {rank % dims_[0], (rank / dims_[0]) % dims_[1], rank / (dims_[0] * dims_[1])};
 }
 
-int Decomposition::rank_of(const Int3& c) const { return c[0] + dims_[0] * (c[1] + dims_[1] * c[2]); }
+int Decomposition::rank_of(const Int3& c) const {
+  return c[0] + dims_[0] * (c[1] + dims_[1] * c[2]);
+}
 
 Box Decomposition::subdomain(int rank) const {
   const Int3 c = coords(rank);
@@ -101,8 +105,13 @@ std::vector<Neighbour> Decomposition::neighbours(int rank) const {
           if (n[a] < 0 || n[a] >= dims_[a]) {
             if (!periodic_[a]) valid = false;
             // A body sent across the lower face appears shifted up by the domain length.
-            else if (n[a] < 0) { n[a] += dims_[a]; shift[a] = length; }
-            else { n[a] -= dims_[a]; shift[a] = -length; }
+            else if (n[a] < 0) {
+              n[a] += dims_[a];
+              shift[a] = length;
+            } else {
+              n[a] -= dims_[a];
+              shift[a] = -length;
+            }
           }
         }
         if (!valid) continue;
@@ -123,4 +132,4 @@ std::vector<int> Decomposition::neighbour_ranks(int rank) const {
   return ranks;
 }
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

@@ -8,9 +8,10 @@
 namespace granite::parallel {
 
 DistributedDomain::DistributedDomain(MPI_Comm comm, const Decomposition& decomposition,
-                                     double contact_threshold, const ParallelSettings& settings)
-    : comm_(comm), decomposition_(decomposition), threshold_(contact_threshold),
-      settings_(settings), exchange_(comm) {
+                                     double contact_threshold, const ParallelSettings& settings) :
+    comm_(comm),
+    decomposition_(decomposition), threshold_(contact_threshold), settings_(settings),
+    exchange_(comm) {
   MPI_Comm_rank(comm_, &rank_);
   exchange_.set_peers(decomposition_.neighbour_ranks(rank_));
 }
@@ -57,4 +58,4 @@ void DistributedDomain::reduce(timestep::StepStatistics& s) {
   s.converged = converged != 0;
 }
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

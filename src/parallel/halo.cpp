@@ -16,10 +16,11 @@ constexpr int kGhostTag = 100, kIncrementTag = 110, kCorrectionTag = 120;
 std::size_t peer_slot(const std::vector<int>& peers, int rank) {
   return std::size_t(std::lower_bound(peers.begin(), peers.end(), rank) - peers.begin());
 }
-} // namespace
+}  // namespace
 
-void Halo::rebuild(body::Particles& particles, std::size_t owned, const Decomposition& decomposition,
-                   int rank, double width, PeerExchange& exchange) {
+void Halo::rebuild(body::Particles& particles, std::size_t owned,
+                   const Decomposition& decomposition, int rank, double width,
+                   PeerExchange& exchange) {
   const std::vector<Neighbour> neighbours = decomposition.neighbours(rank);
   const std::size_t peers = exchange.peers().size();
 
@@ -65,8 +66,7 @@ void Halo::exchange_corrections(std::vector<solver::BodyState>& states, std::siz
     for (std::size_t g = 0; g < n; ++g) {
       const std::size_t local = ghost_begin_[k] + g;
       const Correction& start = ghost_start_[local - owned];
-      send_corr_[k][g] = join(states[local].dv - first(start),
-                               states[local].dw - second(start));
+      send_corr_[k][g] = join(states[local].dv - first(start), states[local].dw - second(start));
     }
     recv_corr_[k].resize(send_index_[k].size());
   }
@@ -96,4 +96,4 @@ void Halo::exchange_corrections(std::vector<solver::BodyState>& states, std::siz
     }
 }
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

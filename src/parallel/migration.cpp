@@ -38,7 +38,7 @@ void deliver_far(const std::vector<std::pair<int, BodyRecord>>& far, body::Parti
   for (const BodyRecord& r : recv) unpack(r, particles);
 }
 
-} // namespace
+}  // namespace
 
 MigrationCounts migrate(body::Particles& particles, const Decomposition& decomposition, int rank,
                         PeerExchange& exchange) {
@@ -75,4 +75,4 @@ MigrationCounts migrate(body::Particles& particles, const Decomposition& decompo
   return counts;
 }
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

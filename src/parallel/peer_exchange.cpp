@@ -27,4 +27,4 @@ void PeerExchange::wait() {
   MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
 }
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

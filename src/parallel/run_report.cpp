@@ -48,4 +48,4 @@ void max_over_ranks(std::vector<double>& values, MPI_Comm comm) {
   MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, comm);
 }
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

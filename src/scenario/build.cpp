@@ -29,16 +29,19 @@ void set_parameters(const YAML::Node& r, timestep::Parameters& p) {
   p.tolerance = r["solver"]["tolerance"].as<double>();
 }
 
-} // namespace
+}  // namespace
 
 Domain domain_of(const YAML::Node& resolved) {
   const YAML::Node d = resolved["domain"];
-  Domain domain{vec3(d["min"]), vec3(d["max"]),
-                {d["periodic"][0].as<bool>(), d["periodic"][1].as<bool>(), d["periodic"][2].as<bool>()},
-                {false, false, false, false, false, false}};
+  Domain domain{
+      vec3(d["min"]),
+      vec3(d["max"]),
+      {d["periodic"][0].as<bool>(), d["periodic"][1].as<bool>(), d["periodic"][2].as<bool>()},
+      {false, false, false, false, false, false}};
   const std::string faces[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
   for (const auto& face : d["outflow"])
-    for (int f = 0; f < 6; ++f) domain.outflow[f] = domain.outflow[f] || face.as<std::string>() == faces[f];
+    for (int f = 0; f < 6; ++f)
+      domain.outflow[f] = domain.outflow[f] || face.as<std::string>() == faces[f];
   return domain;
 }
 
@@ -85,7 +88,8 @@ BodyId build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt1
     };
     const Vec3 amplitude = vec3(p["perturbation"]);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    for (const Vec3& x : lattice_centres(vec3(p["min"]), vec3(p["max"]), p["spacing"].as<double>())) {
+    for (const Vec3& x :
+         lattice_centres(vec3(p["min"]), vec3(p["max"]), p["spacing"].as<double>())) {
       Vec3 v = velocity;
       for (int a = 0; a < 3; ++a) v[a] += amplitude[a] * unit(rng);  // drawn on every process
       const BodyId id = next_id++;
@@ -96,4 +100,4 @@ BodyId build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt1
   return next_id;
 }
 
-} // namespace granite::scenario
+}  // namespace granite::scenario

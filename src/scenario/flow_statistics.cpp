@@ -15,10 +15,10 @@ namespace granite::scenario {
 namespace {
 constexpr std::size_t kMaxColumns = 1u << 20;
 constexpr double kFreeVolumeCells = 256.0;  // grid cells along the region's longest edge
-} // namespace
+}  // namespace
 
-FlowStatistics::FlowStatistics(const YAML::Node& r, MPI_Comm comm)
-    : comm_(comm), interval_(r["statistics"]["interval"].as<double>()) {
+FlowStatistics::FlowStatistics(const YAML::Node& r, MPI_Comm comm) :
+    comm_(comm), interval_(r["statistics"]["interval"].as<double>()) {
   const YAML::Node s = r["statistics"];
   region_min_ = s["region_min"] ? vec3(s["region_min"]) : vec3(r["domain"]["min"]);
   region_max_ = s["region_max"] ? vec3(s["region_max"]) : vec3(r["domain"]["max"]);
@@ -65,11 +65,13 @@ double FlowStatistics::solid_fraction(const body::Particles& p) {
   double volume = 0.0;
   for (std::size_t i = 0; i < p.size(); ++i) {
     const Vec3& x = p.position[i];
-    if ((x.array() < region_min_.array()).any() || (x.array() > region_max_.array()).any()) continue;
+    if ((x.array() < region_min_.array()).any() || (x.array() > region_max_.array()).any())
+      continue;
     const auto cx = std::min(nx - 1, std::size_t((x[0] - region_min_[0]) / column_width_));
     const auto cy = std::min(ny - 1, std::size_t((x[1] - region_min_[1]) / column_width_));
     const std::size_t c = std::min(columns - 1, cx * ny + cy);
-    column_top_[c] = std::max(column_top_[c], std::min(x[2] + p.radius[i], region_max_[2]) - region_min_[2]);
+    column_top_[c] =
+        std::max(column_top_[c], std::min(x[2] + p.radius[i], region_max_[2]) - region_min_[2]);
     volume += 4.0 / 3.0 * M_PI * std::pow(p.radius[i], 3);
   }
   parallel::max_over_ranks(column_top_, comm_);
@@ -82,7 +84,8 @@ double FlowStatistics::solid_fraction(const body::Particles& p) {
   return bed > 0.0 ? totals_[0] / bed : 0.0;
 }
 
-FlowSample FlowStatistics::sample(const timestep::Simulation& sim, const timestep::StepStatistics& st) {
+FlowSample FlowStatistics::sample(const timestep::Simulation& sim,
+                                  const timestep::StepStatistics& st) {
   const body::Particles& p = sim.particles();
   FlowSample s;
   s.time = st.time;
@@ -118,12 +121,11 @@ std::string FlowStatistics::csv_header() {
 
 std::string FlowStatistics::csv_row(const FlowSample& s) {
   char line[352];
-  std::snprintf(line, sizeof line, "%.9g,%llu,%llu,%.6f,%.6f,%.6e,%.4f,%.9e,%.9e,%d,%.3e,%.6f\n", s.time,
-                static_cast<unsigned long long>(s.particles),
-                static_cast<unsigned long long>(s.contacts), s.contacts_per_particle,
-                s.solid_fraction, s.max_penetration, s.max_penetration_percent,
-                s.kinetic_translational, s.kinetic_rotational, s.sweeps, s.residual,
-                s.channel_fraction);
+  std::snprintf(
+      line, sizeof line, "%.9g,%llu,%llu,%.6f,%.6f,%.6e,%.4f,%.9e,%.9e,%d,%.3e,%.6f\n", s.time,
+      static_cast<unsigned long long>(s.particles), static_cast<unsigned long long>(s.contacts),
+      s.contacts_per_particle, s.solid_fraction, s.max_penetration, s.max_penetration_percent,
+      s.kinetic_translational, s.kinetic_rotational, s.sweeps, s.residual, s.channel_fraction);
   return line;
 }
 
@@ -196,7 +198,11 @@ void FlowStatistics::restore(const std::string& text) {
   is >> n;
   samples_.assign(n, FlowSample{});
   // Doubles were written as hexfloats, which operator>> does not parse: read tokens, strtod.
-  auto real = [&is]() { std::string t; is >> t; return std::strtod(t.c_str(), nullptr); };
+  auto real = [&is]() {
+    std::string t;
+    is >> t;
+    return std::strtod(t.c_str(), nullptr);
+  };
   for (FlowSample& s : samples_) {
     s.time = real();
     is >> s.particles >> s.contacts;
@@ -213,4 +219,4 @@ void FlowStatistics::restore(const std::string& text) {
   if (!is) throw InputError("checkpoint: the statistics state is malformed");
 }
 
-} // namespace granite::scenario
+}  // namespace granite::scenario

@@ -28,9 +28,9 @@ InflowSettings inflow_settings(const YAML::Node& r) {
   return s;
 }
 
-Inflow::Inflow(const InflowSettings& settings, BodyId first_id, std::uint64_t seed)
-    : settings_(settings), centres_(lattice_centres(settings.min, settings.max, settings.spacing)),
-      next_id_(first_id), rng_(seed) {}
+Inflow::Inflow(const InflowSettings& settings, BodyId first_id, std::uint64_t seed) :
+    settings_(settings), centres_(lattice_centres(settings.min, settings.max, settings.spacing)),
+    next_id_(first_id), rng_(seed) {}
 
 std::size_t Inflow::after_step(timestep::Simulation& sim, double dt, const OwnsPosition& owns) {
   const Vec3 v = sim.globals()[settings_.piston].velocity;
@@ -45,7 +45,8 @@ std::size_t Inflow::after_step(timestep::Simulation& sim, double dt, const OwnsP
     for (int a = 0; a < 3; ++a) velocity[a] += settings_.perturbation[a] * unit(rng_);
     const BodyId id = next_id_++;
     if (owns(x))
-      sim.particles().add_sphere(sim.materials(), settings_.material, x, settings_.radius, velocity, id);
+      sim.particles().add_sphere(sim.materials(), settings_.material, x, settings_.radius, velocity,
+                                 id);
   }
   ++layers_;
   return centres_.size();
@@ -65,4 +66,4 @@ void Inflow::restore(const std::string& text) {
   travelled_ = std::strtod(travelled.c_str(), nullptr);
 }
 
-} // namespace granite::scenario
+}  // namespace granite::scenario

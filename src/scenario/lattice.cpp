@@ -17,4 +17,4 @@ std::vector<Vec3> lattice_centres(const Vec3& min, const Vec3& max, double spaci
   return centres;
 }
 
-} // namespace granite::scenario
+}  // namespace granite::scenario

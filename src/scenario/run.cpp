@@ -39,7 +39,8 @@ std::string csv_row(const timestep::StepStatistics& s) {
 }
 
 // A CSV table: a new file with its header, or (continuing a restarted run) the existing one.
-std::ofstream open_table(const std::filesystem::path& path, const std::string& header, bool append) {
+std::ofstream open_table(const std::filesystem::path& path, const std::string& header,
+                         bool append) {
   const bool existing = append && std::filesystem::exists(path);
   std::ofstream out(path, existing ? std::ios::app : std::ios::trunc);
   if (!existing) out << header;
@@ -62,7 +63,8 @@ struct RunFiles {
       if (write_csv && problem.empty()) {
         csv = open_table(std::filesystem::path(dir) / "thermo.csv",
                          "step,time_s,particles,contacts,sweeps,residual,max_penetration_m,"
-                         "kinetic_energy_J\n", restarting);
+                         "kinetic_energy_J\n",
+                         restarting);
         if (!csv) problem = dir + "/thermo.csv: cannot write";
       }
     }
@@ -79,7 +81,7 @@ parallel::Decomposition decomposition_of(const YAML::Node& r, const Domain& doma
   return parallel::Decomposition({domain.min, domain.max}, dims, domain.periodic);
 }
 
-} // namespace
+}  // namespace
 
 void request_stop() { g_stop_requested = 1; }
 
@@ -124,8 +126,10 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   if (!restart.empty()) {
     const io::CheckpointState state = io::read_checkpoint(restart, sim.particles(), owns, comm);
     if (state.config != config::to_text(r))
-      log::info("warning: " + restart + " was written with a different configuration; "
-                "continuing with " + cfg.file);
+      log::info("warning: " + restart +
+                " was written with a different configuration; "
+                "continuing with " +
+                cfg.file);
     sim.set_clock(state.step, state.time);
     sim.globals().set_anchors(state.global_anchors);
     std::istringstream extra(state.extra);
@@ -134,8 +138,8 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
     std::getline(extra, statistics_state, '\f');
     if (inflow) inflow->restore(inflow_state);
     if (statistics) statistics->restore(statistics_state);
-    log::info("restarted from " + restart + " at step " + std::to_string(state.step) + ", t = " +
-              std::to_string(state.time) + " s");
+    log::info("restarted from " + restart + " at step " + std::to_string(state.step) +
+              ", t = " + std::to_string(state.time) + " s");
   }
   auto write_checkpoint = [&]() {
     ScopedPhase timer(sim.timers(), Phase::output);
@@ -153,7 +157,8 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
 
   // FCLIB export of chosen steps' contact problems (W needs every contact: one rank only).
   std::set<std::int64_t> export_steps;
-  for (const auto& step : r["output"]["export_fclib_steps"]) export_steps.insert(step.as<std::int64_t>());
+  for (const auto& step : r["output"]["export_fclib_steps"])
+    export_steps.insert(step.as<std::int64_t>());
   if (!export_steps.empty()) {
     if (ranks > 1)
       throw InputError("output.export_fclib_steps: the FCLIB export needs a single-rank run");
@@ -165,21 +170,23 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
       Eigen::VectorXd q, mu;
       solver::export_contact_problem(contacts, states, W, q, mu);
       io::write_fclib_local((std::filesystem::path(output_dir) /
-                             ("contact_problem_" + std::to_string(step) + ".hdf5")).string(),
+                             ("contact_problem_" + std::to_string(step) + ".hdf5"))
+                                .string(),
                             W, q, mu);
     });
   }
 
   const double dt = r["run"]["dt"].as<double>();
-  const auto steps = static_cast<std::int64_t>(std::ceil(r["run"]["end_time"].as<double>() / dt - 1e-9));
+  const auto steps =
+      static_cast<std::int64_t>(std::ceil(r["run"]["end_time"].as<double>() / dt - 1e-9));
   const int thermo_every = r["run"]["thermo_every"].as<int>();
   const auto& dims = decomposition.dims();
   log::info("granite run " + cfg.file + ": " +
             std::to_string(parallel::sum_over_ranks(sim.particles().size(), comm)) +
             " particles, " + std::to_string(sim.globals().size()) + " global bodies, " +
             std::to_string(steps) + " steps of " + std::to_string(dt) + " s, model " +
-            r["contact"]["model"].as<std::string>() + ", " + std::to_string(ranks) +
-            " ranks as " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
+            r["contact"]["model"].as<std::string>() + ", " + std::to_string(ranks) + " ranks as " +
+            std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
             std::to_string(dims[2]) + ", output in " + output_dir);
   log::info(timestep::thermo_header());
 
@@ -191,7 +198,8 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   const double snapshot_interval = r["output"]["snapshot_interval"].as<double>();
   // Step numbers of the snapshots: every interval (rounded to whole steps) and the last step.
   const std::int64_t snapshot_every =
-      snapshot_interval > 0 ? std::max<std::int64_t>(1, std::llround(snapshot_interval / dt)) : steps;
+      snapshot_interval > 0 ? std::max<std::int64_t>(1, std::llround(snapshot_interval / dt))
+                            : steps;
   auto write_snapshot = [&](const timestep::StepStatistics& stats) {
     ScopedPhase timer(sim.timers(), Phase::output);
     snapshot_info.time = stats.time;
@@ -208,7 +216,8 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   const std::int64_t first_step = sim.steps();
   const double checkpoint_interval = r["output"]["checkpoint_interval"].as<double>();
   const std::int64_t checkpoint_every =
-      checkpoint_interval > 0 ? std::max<std::int64_t>(1, std::llround(checkpoint_interval / dt)) : steps;
+      checkpoint_interval > 0 ? std::max<std::int64_t>(1, std::llround(checkpoint_interval / dt))
+                              : steps;
   for (std::int64_t n = sim.steps(); n < steps; ++n) {
     const timestep::StepStatistics& stats = sim.step();
     exchange_bytes += distributed.relaxation_bytes();
@@ -238,14 +247,17 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
     if (stats.step % checkpoint_every == 0 || n + 1 == steps || stop) {
       const std::string path = write_checkpoint();
       if (stop) {
-        log::info("stopped on request at step " + std::to_string(stats.step) + "; continue with: "
-                  "granite run " + cfg.file + " --output " + output_dir + " --restart " + path);
+        log::info("stopped on request at step " + std::to_string(stats.step) +
+                  "; continue with: "
+                  "granite run " +
+                  cfg.file + " --output " + output_dir + " --restart " + path);
         summary.stopped_early = true;
         break;
       }
     }
   }
-  summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary.steps = sim.steps() - first_step;
   summary.particles = parallel::sum_over_ranks(sim.particles().size(), comm);
   summary.deleted = parallel::sum_over_ranks(summary.deleted, comm);
@@ -269,16 +281,18 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
                 static_cast<unsigned long long>(sweeps));
   log::info(line);
   if (summary.escaped > 0)
-    log::info("warning: " + std::to_string(summary.escaped) + " particles left the domain through "
+    log::info("warning: " + std::to_string(summary.escaped) +
+              " particles left the domain through "
               "a face that is not an outflow face (domain.outflow): they went through a wall; "
               "check the time step, contact threshold and error reduction");
   log::info(timing);
   if (statistics) {
     const std::string table = statistics->summary(r["contact"]["model"].as<std::string>());
     log::info(table);
-    if (rank == 0) std::ofstream(std::filesystem::path(output_dir) / "summary.txt") << table << '\n';
+    if (rank == 0)
+      std::ofstream(std::filesystem::path(output_dir) / "summary.txt") << table << '\n';
   }
   return summary;
 }
 
-} // namespace granite::scenario
+}  // namespace granite::scenario

@@ -30,4 +30,4 @@ void predict_velocities(const body::Particles& particles, const body::GlobalBodi
   }
 }
 
-} // namespace granite::solver
+}  // namespace granite::solver

@@ -15,7 +15,7 @@ bool is_immovable(const BodyState& s) {
   return s.inverse_mass == 0.0 && s.inverse_inertia.isZero(0.0);
 }
 
-} // namespace
+}  // namespace
 
 void export_contact_problem(const std::vector<SolverContact>& contacts,
                             const std::vector<BodyState>& states,
@@ -109,4 +109,4 @@ void export_contact_problem(const std::vector<SolverContact>& contacts,
   W.makeCompressed();
 }
 
-} // namespace granite::solver
+}  // namespace granite::solver

@@ -29,4 +29,4 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
   }
 }
 
-} // namespace granite::solver
+}  // namespace granite::solver

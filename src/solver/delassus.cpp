@@ -23,4 +23,4 @@ Mat3 delassus_diagonal(const Mat3& frame, double inverse_mass1, const Mat3& inve
   return frame.transpose() * world * frame;  // Eq. (2): Q_jᵀ (...) Q_j
 }
 
-} // namespace granite::solver
+}  // namespace granite::solver

@@ -27,7 +27,8 @@ MatrixRelaxationResult relax_matrix(const Eigen::SparseMatrix<double, Eigen::Row
   for (Eigen::Index row = 0; row < W.rows(); ++row) {
     const Eigen::Index j = row / 3;
     for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(W, row); it; ++it)
-      if (it.col() / 3 == j) diagonal[static_cast<std::size_t>(j)](row % 3, it.col() % 3) = it.value();
+      if (it.col() / 3 == j)
+        diagonal[static_cast<std::size_t>(j)](row % 3, it.col() % 3) = it.value();
   }
   std::vector<Mat3> symmetric(diagonal.size());
   for (std::size_t j = 0; j < diagonal.size(); ++j)
@@ -75,4 +76,4 @@ MatrixRelaxationResult relax_matrix(const Eigen::SparseMatrix<double, Eigen::Row
   return result;
 }
 
-} // namespace granite::solver
+}  // namespace granite::solver

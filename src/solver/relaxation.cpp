@@ -23,7 +23,7 @@ inline void apply(const SolverContact& c, const Vec3& p, BodyState& b1, BodyStat
 
 constexpr double kTiny = 1e-300;
 
-} // namespace
+}  // namespace
 
 double relaxation_sweep(const contact::ModelSettings& model,
                         const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
@@ -67,12 +67,12 @@ RelaxationResult relax(const RelaxationSettings& settings,
   return result;
 }
 
-void apply_impulses(const std::vector<SolverContact>& contacts,
-                    const std::vector<Vec3>& impulses, std::vector<BodyState>& bodies) {
+void apply_impulses(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,
+                    std::vector<BodyState>& bodies) {
   for (std::size_t j = 0; j < contacts.size(); ++j) {
     const SolverContact& c = contacts[j];
     apply(c, c.frame * impulses[j], bodies[c.body1], bodies[c.body2]);
   }
 }
 
-} // namespace granite::solver
+}  // namespace granite::solver

@@ -26,4 +26,4 @@ void integrate(body::Particles& particles, body::GlobalBodies& globals,
   globals.advance(dt);
 }
 
-} // namespace granite::timestep
+}  // namespace granite::timestep

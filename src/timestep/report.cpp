@@ -36,4 +36,4 @@ std::string timing_breakdown(const PhaseTimers& timers) {
   return out;
 }
 
-} // namespace granite::timestep
+}  // namespace granite::timestep

@@ -14,7 +14,7 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
-} // namespace
+}  // namespace
 
 void Simulation::validate() const {
   const Parameters& p = parameters_;
@@ -85,13 +85,13 @@ const StepStatistics& Simulation::step() {
     // The exchanges between sweeps are timed as communication, not relaxation.
     double exchange_seconds = 0.0;
     const auto start = std::chrono::steady_clock::now();
-    relaxation = solver::relax(settings, solver_contacts_, impulses_, states_,
-                               [&](double local, int sweep) {
-                                 const auto t0 = std::chrono::steady_clock::now();
-                                 const double r = hooks_->after_sweep(states_, owned, local, sweep);
-                                 exchange_seconds += seconds_since(t0);
-                                 return r;
-                               });
+    relaxation =
+        solver::relax(settings, solver_contacts_, impulses_, states_, [&](double local, int sweep) {
+          const auto t0 = std::chrono::steady_clock::now();
+          const double r = hooks_->after_sweep(states_, owned, local, sweep);
+          exchange_seconds += seconds_since(t0);
+          return r;
+        });
     timers_.add(Phase::relaxation, seconds_since(start) - exchange_seconds);
     timers_.add(Phase::communication, exchange_seconds);
   } else {
@@ -140,4 +140,4 @@ std::size_t Simulation::remove_particles(
   return removed;
 }
 
-} // namespace granite::timestep
+}  // namespace granite::timestep

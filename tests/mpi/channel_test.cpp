@@ -20,8 +20,16 @@ namespace {
 
 using namespace granite;
 
-int rank_of(MPI_Comm c) { int r = 0; MPI_Comm_rank(c, &r); return r; }
-int size_of(MPI_Comm c) { int s = 1; MPI_Comm_size(c, &s); return s; }
+int rank_of(MPI_Comm c) {
+  int r = 0;
+  MPI_Comm_rank(c, &r);
+  return r;
+}
+int size_of(MPI_Comm c) {
+  int s = 1;
+  MPI_Comm_size(c, &s);
+  return s;
+}
 
 std::vector<double> gather_doubles(const std::vector<double>& mine, MPI_Comm comm) {
   const int size = size_of(comm);
@@ -30,14 +38,16 @@ std::vector<double> gather_doubles(const std::vector<double>& mine, MPI_Comm com
   MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
   for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
   std::vector<double> all(std::size_t(displs.back() + counts.back()));
-  MPI_Allgatherv(mine.data(), n, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, comm);
+  MPI_Allgatherv(mine.data(), n, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE,
+                 comm);
   return all;
 }
 
 struct ChannelRun {
   std::vector<std::uint64_t> particles;  // per step, all ranks
   std::vector<double> solid_fraction;    // per statistics sample
-  std::uint64_t initial = 0, final_count = 0, generated = 0, deleted = 0, layers = 0, layer_size = 0;
+  std::uint64_t initial = 0, final_count = 0, generated = 0, deleted = 0, layers = 0,
+                layer_size = 0;
   std::uint64_t centres_in_obstacle = 0, overlapping_new = 0, deleted_twice = 0, deleted_alive = 0;
   std::uint64_t escaped = 0;  // left through a face that is not the outflow face
   double travel = 0.0, layer_every = 0.0;
@@ -45,7 +55,8 @@ struct ChannelRun {
 
 // Runs channel_ci on `comm`; with `checks`, verifies the invariants after every step.
 ChannelRun run_channel(MPI_Comm comm, bool checks) {
-  const auto cfg = config::load_scenario(std::string(GRANITE_SOURCE_DIR) + "/configs/channel_ci.yaml", {});
+  const auto cfg =
+      config::load_scenario(std::string(GRANITE_SOURCE_DIR) + "/configs/channel_ci.yaml", {});
   const YAML::Node& r = cfg.resolved;
   const int rank = rank_of(comm);
   const scenario::Domain domain = scenario::domain_of(r);
@@ -84,8 +95,8 @@ ChannelRun run_channel(MPI_Comm comm, bool checks) {
       const body::Particles& p = sim.particles();
       for (std::size_t i = 0; i < p.size(); ++i)
         if (p.position[i][0] < 4 * settings.layer_every)
-          mine.insert(mine.end(), {p.position[i][0], p.position[i][1], p.position[i][2], p.radius[i],
-                                   double(p.id[i])});
+          mine.insert(mine.end(), {p.position[i][0], p.position[i][1], p.position[i][2],
+                                   p.radius[i], double(p.id[i])});
       const auto near = gather_doubles(mine, comm);
       const auto& plane = std::get<body::HalfSpace>(sim.globals()[settings.piston].parts[0]);
       for (std::size_t i = before; i < p.size(); ++i) {
@@ -160,15 +171,18 @@ TEST(Channel, CountAndSolidFractionAgreeWithOneRank) {
   ASSERT_EQ(run.solid_fraction.size(), reference.solid_fraction.size());
   double worst_count = 0.0, worst_fraction = 0.0;
   for (std::size_t k = 0; k < run.particles.size(); ++k)
-    worst_count = std::max(worst_count, std::abs(double(run.particles[k]) - double(reference.particles[k])) /
-                                            double(reference.particles[k]));
+    worst_count =
+        std::max(worst_count, std::abs(double(run.particles[k]) - double(reference.particles[k])) /
+                                  double(reference.particles[k]));
   for (std::size_t k = 0; k < run.solid_fraction.size(); ++k)
-    worst_fraction = std::max(worst_fraction, std::abs(run.solid_fraction[k] - reference.solid_fraction[k]));
+    worst_fraction =
+        std::max(worst_fraction, std::abs(run.solid_fraction[k] - reference.solid_fraction[k]));
   EXPECT_LE(worst_count, 0.02);
   EXPECT_LE(worst_fraction, 0.02);
   if (rank_of(MPI_COMM_WORLD) == 0)
     std::printf("channel_ci vs 1 rank: max relative count difference %.3e, max solid-fraction "
-                "difference %.3e\n", worst_count, worst_fraction);
+                "difference %.3e\n",
+                worst_count, worst_fraction);
 }
 
-} // namespace
+}  // namespace

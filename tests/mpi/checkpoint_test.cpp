@@ -116,8 +116,8 @@ bool same_body(const Particles& a, std::size_t i, const Particles& b, std::size_
          eq(a.angular_velocity[i], b.angular_velocity[j]) && eq(a.force[i], b.force[j]) &&
          eq(a.torque[i], b.torque[j]) && eq(a.mass[i], b.mass[j]) &&
          eq(a.inverse_mass[i], b.inverse_mass[j]) && eq(a.body_inertia[i], b.body_inertia[j]) &&
-         eq(a.inverse_body_inertia[i], b.inverse_body_inertia[j]) &&
-         eq(a.radius[i], b.radius[j]) && eq(a.material[i], b.material[j]);
+         eq(a.inverse_body_inertia[i], b.inverse_body_inertia[j]) && eq(a.radius[i], b.radius[j]) &&
+         eq(a.material[i], b.material[j]);
 }
 
 void expect_same_state(const CheckpointState& read, const CheckpointState& written) {
@@ -238,7 +238,8 @@ TEST_F(CheckpointTest, FewerReadersGetEveryRowInFileOrder) {
   write_checkpoint(path, bodies_of(rank, size), make_state(), MPI_COMM_WORLD);
 
   Particles read;
-  read_checkpoint(path, read, [](const Vec3&) { return true; }, MPI_COMM_SELF);
+  read_checkpoint(
+      path, read, [](const Vec3&) { return true; }, MPI_COMM_SELF);
   const Particles all = all_bodies(size);
   EXPECT_EQ(read.size(), all.size());
   for (std::size_t i = 0; i < std::min(read.size(), all.size()); ++i) {
@@ -255,7 +256,8 @@ void expect_input_error_everywhere(const std::string& path, const std::string& w
   std::string message;
   bool input_error = false;
   try {
-    read_checkpoint(path, particles, [](const Vec3&) { return true; }, MPI_COMM_WORLD);
+    read_checkpoint(
+        path, particles, [](const Vec3&) { return true; }, MPI_COMM_WORLD);
   } catch (const granite::InputError& error) {
     input_error = true;
     message = error.what();
@@ -337,4 +339,4 @@ TEST_F(CheckpointTest, UnwritableDestinationIsAnInputErrorOnEveryRank) {
   EXPECT_TRUE(input_error);
 }
 
-} // namespace
+}  // namespace

@@ -10,7 +10,9 @@
 
 namespace {
 
-std::string config_path() { return std::string(GRANITE_SOURCE_DIR) + "/configs/obstacle_drop.yaml"; }
+std::string config_path() {
+  return std::string(GRANITE_SOURCE_DIR) + "/configs/obstacle_drop.yaml";
+}
 
 TEST(ConfigOnRanks, EveryRankResolvesTheSameConfiguration) {
   const std::string text =
@@ -35,4 +37,4 @@ TEST(ConfigOnRanks, BadOverrideIsRejectedOnEveryRank) {
   EXPECT_EQ(everywhere, 1);
 }
 
-} // namespace
+}  // namespace

@@ -20,8 +20,16 @@ namespace {
 using namespace granite;
 using namespace granite::parallel;
 
-int rank_of(MPI_Comm comm) { int r = 0; MPI_Comm_rank(comm, &r); return r; }
-int size_of(MPI_Comm comm) { int s = 1; MPI_Comm_size(comm, &s); return s; }
+int rank_of(MPI_Comm comm) {
+  int r = 0;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+int size_of(MPI_Comm comm) {
+  int s = 1;
+  MPI_Comm_size(comm, &s);
+  return s;
+}
 
 // A Simulation whose particles are the given (position, velocity) list restricted to those
 // this rank owns, ids = list index.
@@ -38,7 +46,8 @@ struct Scene {
   double tolerance = 1e-10;
 };
 
-void populate(timestep::Simulation& sim, const Scene& s, const std::vector<std::pair<Vec3, Vec3>>& bodies,
+void populate(timestep::Simulation& sim, const Scene& s,
+              const std::vector<std::pair<Vec3, Vec3>>& bodies,
               const std::function<bool(const Vec3&)>& owns) {
   auto& p = sim.parameters();
   p.dt = s.dt;
@@ -62,8 +71,8 @@ std::vector<BodyId> all_ids(const body::Particles& p, MPI_Comm comm) {
   MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
   for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
   std::vector<BodyId> ids(std::size_t(displs.back() + counts.back()));
-  MPI_Allgatherv(p.id.data(), n, MPI_INT64_T, ids.data(), counts.data(), displs.data(),
-                 MPI_INT64_T, comm);
+  MPI_Allgatherv(p.id.data(), n, MPI_INT64_T, ids.data(), counts.data(), displs.data(), MPI_INT64_T,
+                 comm);
   std::sort(ids.begin(), ids.end());
   return ids;
 }
@@ -75,7 +84,8 @@ std::vector<std::pair<Vec3, Vec3>> gas(int n, const Box& box, double radius, std
   std::vector<std::pair<Vec3, Vec3>> bodies;
   const Vec3 extent = box.max - box.min - Vec3::Constant(2 * radius);
   while (int(bodies.size()) < n) {
-    const Vec3 x = box.min + Vec3::Constant(radius) + extent.cwiseProduct(Vec3(u(rng), u(rng), u(rng)));
+    const Vec3 x =
+        box.min + Vec3::Constant(radius) + extent.cwiseProduct(Vec3(u(rng), u(rng), u(rng)));
     bool free = true;
     for (const auto& b : bodies) free = free && (b.first - x).norm() > 2.05 * radius;
     if (free) bodies.emplace_back(x, Vec3(v(rng), v(rng), v(rng)));
@@ -111,8 +121,8 @@ TEST(DistributedSimulation, OneRankReproducesTheSerialSimulationBitForBit) {
 // to the owner's up to a periodic shift.
 class GhostChecker final : public timestep::StepHooks {
 public:
-  GhostChecker(DistributedDomain& inner, MPI_Comm comm, const Box& domain)
-      : inner_(inner), comm_(comm), domain_(domain) {}
+  GhostChecker(DistributedDomain& inner, MPI_Comm comm, const Box& domain) :
+      inner_(inner), comm_(comm), domain_(domain) {}
   std::size_t synchronise(body::Particles& p) override {
     const std::size_t owned = inner_.synchronise(p);
     std::vector<BodyRecord> mine;
@@ -123,20 +133,25 @@ public:
     MPI_Allgather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_);
     for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
     std::vector<BodyRecord> all(std::size_t(displs.back() + counts.back()) / sizeof(BodyRecord));
-    MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(),
-                   MPI_BYTE, comm_);
+    MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE,
+                   comm_);
     std::map<BodyId, BodyRecord> owners;
     for (const auto& r : all) owners[r.id] = r;
     for (std::size_t g = owned; g < p.size(); ++g) {
       const auto it = owners.find(p.id[g]);
       ++ghosts_checked_;
-      if (it == owners.end()) { ++mismatches_; continue; }
+      if (it == owners.end()) {
+        ++mismatches_;
+        continue;
+      }
       const BodyRecord o = it->second, c = pack(p, g);
-      Vec3 d(c.position[0] - o.position[0], c.position[1] - o.position[1], c.position[2] - o.position[2]);
+      Vec3 d(c.position[0] - o.position[0], c.position[1] - o.position[1],
+             c.position[2] - o.position[2]);
       const Vec3 length = domain_.max - domain_.min;
       bool shifted = true;  // each component 0 or ± the domain length
       for (int a = 0; a < 3; ++a)
-        shifted = shifted && (d[a] == 0.0 || std::abs(std::abs(d[a]) - length[a]) < 1e-12 * length[a]);
+        shifted =
+            shifted && (d[a] == 0.0 || std::abs(std::abs(d[a]) - length[a]) < 1e-12 * length[a]);
       if (!shifted || c.velocity != o.velocity || c.angular_velocity != o.angular_velocity ||
           c.orientation != o.orientation || c.mass != o.mass || c.radius != o.radius)
         ++mismatches_;
@@ -146,7 +161,8 @@ public:
   void before_relaxation(const std::vector<solver::BodyState>& st, std::size_t owned) override {
     inner_.before_relaxation(st, owned);
   }
-  double after_sweep(std::vector<solver::BodyState>& st, std::size_t owned, double r, int sweep) override {
+  double after_sweep(std::vector<solver::BodyState>& st, std::size_t owned, double r,
+                     int sweep) override {
     return inner_.after_sweep(st, owned, r, sweep);
   }
   void reduce(timestep::StepStatistics& stats) override { inner_.reduce(stats); }
@@ -167,7 +183,8 @@ TEST(DistributedSimulation, BodiesAreConservedAndGhostsAgreeWithOwnersEveryStep)
   s.periodic = {true, false, false};
   s.dt = 2e-3;
   s.max_sweeps = 20;
-  const Decomposition d(s.domain, choose_dims(size_of(comm), s.domain.max - s.domain.min), s.periodic);
+  const Decomposition d(s.domain, choose_dims(size_of(comm), s.domain.max - s.domain.min),
+                        s.periodic);
   const int rank = rank_of(comm);
   // x is periodic; walls at y = 0 and z = 0 and 0.2; the face y = 0.2 is open (outflow).
   const auto bodies = gas(300, s.domain, s.radius, 5);
@@ -198,7 +215,8 @@ TEST(DistributedSimulation, BodiesAreConservedAndGhostsAgreeWithOwnersEveryStep)
     EXPECT_EQ(stats.particles, previous.size()) << "step " << step;
     const auto ids = all_ids(sim.particles(), comm);
     EXPECT_EQ(ids.size(), bodies.size() - deleted) << "created minus deleted, step " << step;
-    EXPECT_TRUE(std::adjacent_find(ids.begin(), ids.end()) == ids.end()) << "duplicate id, step " << step;
+    EXPECT_TRUE(std::adjacent_find(ids.begin(), ids.end()) == ids.end())
+        << "duplicate id, step " << step;
     EXPECT_TRUE(std::includes(previous.begin(), previous.end(), ids.begin(), ids.end()))
         << "an id appeared from nowhere, step " << step;
     previous = ids;
@@ -219,7 +237,8 @@ TEST(DistributedSimulation, FastBodyCrossesSeveralSubdomainsAndAPeriodicBoundary
   s.dt = 1e-3;
   const Decomposition d(s.domain, {size_of(comm), 1, 1}, s.periodic);
   const int rank = rank_of(comm);
-  const Vec3 x0(0.05, 0.05, 0.05), v(-370.0, 0.0, 0.0);  // 0.37 m per step: over a subdomain at 3-4 ranks
+  const Vec3 x0(0.05, 0.05, 0.05),
+      v(-370.0, 0.0, 0.0);  // 0.37 m per step: over a subdomain at 3-4 ranks
   timestep::Simulation sim;
   populate(sim, s, {{x0, v}}, [&](const Vec3& x) { return d.owner_of(x) == rank; });
   DistributedDomain domain(comm, d, 0.0, {});
@@ -248,7 +267,8 @@ TEST(DistributedSimulation, RestingLayerCarriesExactlyItsWeight) {
   s.domain = {Vec3(0, 0, 0), Vec3(0.4, 0.4, 0.1)};
   s.gravity = Vec3(0, 0, -9.81);
   s.floor = true;
-  const Decomposition d(s.domain, choose_dims(size_of(comm), Vec3(0.4, 0.4, 0.1), {0, 0, 1}), s.periodic);
+  const Decomposition d(s.domain, choose_dims(size_of(comm), Vec3(0.4, 0.4, 0.1), {0, 0, 1}),
+                        s.periodic);
   const int rank = rank_of(comm);
   std::vector<std::pair<Vec3, Vec3>> bodies;
   for (int i = 0; i < 20; ++i)
@@ -281,8 +301,9 @@ TEST(DistributedSimulation, ThreeSpheresAcrossASubdomainBoundaryShareTheMomentum
   const int rank = rank_of(comm);
   // Centred on x = 0, a subdomain boundary for an even rank count; near one for odd counts.
   const double r = s.radius;
-  const std::vector<std::pair<Vec3, Vec3>> bodies = {
-      {Vec3(-2 * r, 0, 0), Vec3(1, 0, 0)}, {Vec3(0, 0, 0), Vec3::Zero()}, {Vec3(2 * r, 0, 0), Vec3::Zero()}};
+  const std::vector<std::pair<Vec3, Vec3>> bodies = {{Vec3(-2 * r, 0, 0), Vec3(1, 0, 0)},
+                                                     {Vec3(0, 0, 0), Vec3::Zero()},
+                                                     {Vec3(2 * r, 0, 0), Vec3::Zero()}};
   for (const double omega : {1.0, 0.5}) {  // plain and under-relaxed Jacobi between ranks
     timestep::Simulation sim;
     populate(sim, s, bodies, [&](const Vec3& x) { return d.owner_of(x) == rank; });
@@ -310,7 +331,8 @@ PileResult settle_pile(MPI_Comm comm, int steps) {
   s.floor = true;
   s.max_sweeps = 400;
   s.tolerance = 1e-7;
-  const Decomposition d(s.domain, choose_dims(size_of(comm), s.domain.max - s.domain.min), s.periodic);
+  const Decomposition d(s.domain, choose_dims(size_of(comm), s.domain.max - s.domain.min),
+                        s.periodic);
   const int rank = rank_of(comm);
   std::mt19937_64 rng(17);
   std::uniform_real_distribution<double> u(-0.05, 0.05);
@@ -330,7 +352,8 @@ PileResult settle_pile(MPI_Comm comm, int steps) {
   DistributedDomain domain(comm, d, 1e-4, {});
   sim.set_hooks(&domain);
   PileResult result;
-  for (int step = 0; step < steps; ++step) result.kinetic_energy.push_back(sim.step().kinetic_energy);
+  for (int step = 0; step < steps; ++step)
+    result.kinetic_energy.push_back(sim.step().kinetic_energy);
   double height = 0.0;
   for (const Vec3& x : sim.particles().position) height += x[2];
   MPI_Allreduce(MPI_IN_PLACE, &height, 1, MPI_DOUBLE, MPI_SUM, comm);
@@ -373,4 +396,4 @@ TEST(DistributedSimulation, SameDecompositionTwiceIsBitwiseIdentical) {
   EXPECT_EQ(a.positions, b.positions);
 }
 
-} // namespace
+}  // namespace

@@ -31,7 +31,8 @@ timestep::Simulation filled_channel(const YAML::Node& r, MPI_Comm comm) {
   std::mt19937_64 rng(1);
   scenario::build_simulation(r, sim, rng);
   std::size_t k = 0;
-  sim.remove_particles([&](const body::Particles&, std::size_t) { return int(k++ % size) != rank; });
+  sim.remove_particles(
+      [&](const body::Particles&, std::size_t) { return int(k++ % size) != rank; });
   return sim;
 }
 
@@ -82,4 +83,4 @@ TEST(FlowStatistics, SummaryAveragesFromAverageFromAndReportsTheDrift) {
   EXPECT_EQ(restored.state(), statistics.state());
 }
 
-} // namespace
+}  // namespace

@@ -181,4 +181,4 @@ TEST(Halo, CorrectionExchangeSumsGhostIncrementsIntoOwners) {
     EXPECT_EQ(states[g].dv, Vec3(double(p.id[g]), images[std::size_t(p.id[g])], 0));
 }
 
-} // namespace
+}  // namespace

@@ -55,9 +55,7 @@ bool everywhere(bool value) {
 int bodies_on(int rank, int size) { return (size > 1 && rank == size - 1) ? 0 : 5 + 3 * rank; }
 // Enough bodies for several 32768-row chunks, with chunk and rank boundaries not aligned and
 // an empty rank in the middle from 3 ranks on.
-int many_bodies_on(int rank, int size) {
-  return (size > 2 && rank == 1) ? 0 : 20011 + 7919 * rank;
-}
+int many_bodies_on(int rank, int size) { return (size > 2 && rank == 1) ? 0 : 20011 + 7919 * rank; }
 using CountFunction = int (*)(int rank, int size);
 
 struct Body {
@@ -326,9 +324,7 @@ void write_and_verify(const std::string& path, int compression, CountFunction co
   EXPECT_FALSE(fs::exists(path + ".tmp"));
 }
 
-TEST_F(SnapshotTest, EveryBodyOnceAndBitIdentical) {
-  write_and_verify(dir_ + "/plain.h5", 0);
-}
+TEST_F(SnapshotTest, EveryBodyOnceAndBitIdentical) { write_and_verify(dir_ + "/plain.h5", 0); }
 
 // Parallel HDF5 >= 1.10.2 writes filtered (gzip) datasets collectively.
 TEST_F(SnapshotTest, CompressedSnapshotIsBitIdentical) {
@@ -347,8 +343,7 @@ TEST_F(SnapshotTest, EmptySnapshotHasZeroRows) {
   granite::io::write_snapshot(path, Particles{}, info, MPI_COMM_WORLD);
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   ASSERT_GE(file, 0);
-  EXPECT_EQ(read_dataset(file, "/particles/id", H5T_NATIVE_INT64).dims,
-            std::vector<hsize_t>({0}));
+  EXPECT_EQ(read_dataset(file, "/particles/id", H5T_NATIVE_INT64).dims, std::vector<hsize_t>({0}));
   EXPECT_EQ(read_dataset(file, "/particles/position", H5T_NATIVE_DOUBLE).dims,
             std::vector<hsize_t>({0, 3}));
   EXPECT_EQ(read_dataset(file, "/particles/orientation", H5T_NATIVE_DOUBLE).dims,
@@ -391,8 +386,8 @@ TEST_F(SnapshotTest, WriterPublishesAtomicallyWithXdmfAndSeries) {
             std::string::npos)
       << xdmf;
   EXPECT_NE(xdmf.find("GeometryType=\"XYZ\""), std::string::npos);
-  for (const char* dataset : {"position", "velocity", "angular_velocity", "radius", "id",
-                              "owner_rank"}) {
+  for (const char* dataset :
+       {"position", "velocity", "angular_velocity", "radius", "id", "owner_rank"}) {
     EXPECT_NE(xdmf.find(std::string(">snapshot_00000007.h5:/particles/") + dataset + "<"),
               std::string::npos)
         << dataset;
@@ -467,4 +462,4 @@ TEST_F(SnapshotTest, CompressionLevelOutsideGzipRangeIsRejected) {
   EXPECT_FALSE(fs::exists(dir_ + "/bad.h5.tmp"));
 }
 
-} // namespace
+}  // namespace

@@ -33,7 +33,7 @@ private:
   const testing::TestInfo* current_ = nullptr;
 };
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

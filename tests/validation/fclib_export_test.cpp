@@ -25,7 +25,7 @@ using namespace granite;
 namespace {
 constexpr double kG = 9.81, kR = 0.005, kDt = 1e-3;
 constexpr int kNx = 5, kNy = 5, kNz = 6;
-} // namespace
+}  // namespace
 
 TEST(FclibExport, SettledPackingMatchesEngineRelaxation) {
   timestep::Simulation sim;
@@ -62,8 +62,7 @@ TEST(FclibExport, SettledPackingMatchesEngineRelaxation) {
   p.tolerance = 1e-12;
   collision::ContactDetection detection;
   collision::ContactList contacts;
-  detection.detect(sim.particles(), sim.globals(), sim.materials(), p.contact_threshold,
-                   contacts);
+  detection.detect(sim.particles(), sim.globals(), sim.materials(), p.contact_threshold, contacts);
   std::vector<solver::BodyState> states;
   solver::predict_velocities(sim.particles(), sim.globals(), p.gravity, p.dt, states);
   std::vector<solver::SolverContact> solver_contacts;
@@ -138,15 +137,14 @@ TEST(FclibExport, SettledPackingMatchesEngineRelaxation) {
   EXPECT_TRUE(matrix.converged) << matrix.error;
   double difference = 0.0;
   for (std::size_t j = 0; j < m; ++j)
-    difference = std::max(
-        difference, (r.segment<3>(3 * static_cast<Eigen::Index>(j)) - impulses[j]).norm());
+    difference =
+        std::max(difference, (r.segment<3>(3 * static_cast<Eigen::Index>(j)) - impulses[j]).norm());
   EXPECT_LE(difference, 1e-8 * lmax);
 
   std::printf("[fclib export] %zu contacts, %zu off-diagonal blocks; engine %d sweeps "
               "(residual %.2e), fc3d error of engine impulses %.2e; relax_matrix %d sweeps "
               "(error %.2e); max |dλ| / max |λ| = %.2e; Simulation vs hand-run %.2e; "
               "kinetic energy before %.2e J\n",
-              m, off_diagonal_blocks, engine.sweeps, engine.residual, engine_error,
-              matrix.sweeps, matrix.error, difference / lmax, sim_difference / lmax,
-              settled_energy);
+              m, off_diagonal_blocks, engine.sweeps, engine.residual, engine_error, matrix.sweeps,
+              matrix.error, difference / lmax, sim_difference / lmax, settled_energy);
 }

@@ -49,7 +49,7 @@ Drift spin(double dt, double T) {
   return d;
 }
 
-} // namespace
+}  // namespace
 
 TEST(FreeRotation, AsymmetricBodyConservesMomentumAndEnergyToFirstOrder) {
   const double T = 5.0, dt = 1e-3;

@@ -55,7 +55,7 @@ void expect_rel(double value, double expected, double rel, const char* what) {
   EXPECT_NEAR(value, expected, rel * std::abs(expected)) << what;
 }
 
-} // namespace
+}  // namespace
 
 class Incline : public testing::TestWithParam<contact::Model> {};
 

@@ -103,8 +103,11 @@ INSTANTIATE_TEST_SUITE_P(Models, Column,
                                          contact::Model::frictionless),
                          [](const auto& info) {
                            switch (info.param) {
-                           case contact::Model::mdp: return "mdp";
-                           case contact::Model::coulomb_approx: return "coulomb_approx";
-                           default: return "frictionless";
+                           case contact::Model::mdp:
+                             return "mdp";
+                           case contact::Model::coulomb_approx:
+                             return "coulomb_approx";
+                           default:
+                             return "frictionless";
                            }
                          });

@@ -52,7 +52,7 @@ struct GlobalBody {
   std::vector<Primitive> parts;
   Vec3 velocity = Vec3::Zero();  // prescribed; zero for static bodies
   MaterialIndex material = 0;
-  BodyId id = -1;                // informational (e.g. for output); not used by the engine
+  BodyId id = -1;  // informational (e.g. for output); not used by the engine
   bool is_union() const { return parts.size() > 1; }
 };
 
@@ -82,4 +82,4 @@ private:
   std::vector<GlobalBody> bodies_;
 };
 
-} // namespace granite::body
+}  // namespace granite::body

@@ -28,4 +28,4 @@ private:
   std::vector<Material> materials_;
 };
 
-} // namespace granite::body
+}  // namespace granite::body

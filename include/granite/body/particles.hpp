@@ -23,9 +23,9 @@ struct ParticleInit {
   Quat orientation = Quat::Identity();
   Vec3 velocity = Vec3::Zero();
   Vec3 angular_velocity = Vec3::Zero();  // world frame
-  double radius = 0.0;                    // contact sphere radius, > 0
-  double mass = 0.0;                      // > 0
-  Mat3 body_inertia = Mat3::Identity();   // body-frame inertia tensor I0, SPD
+  double radius = 0.0;                   // contact sphere radius, > 0
+  double mass = 0.0;                     // > 0
+  Mat3 body_inertia = Mat3::Identity();  // body-frame inertia tensor I0, SPD
   MaterialIndex material = 0;
 };
 
@@ -70,9 +70,9 @@ public:
   std::vector<Vec3> position;
   std::vector<Quat> orientation;
   std::vector<Vec3> velocity;
-  std::vector<Vec3> angular_velocity;   // world frame
-  std::vector<Vec3> force;              // constant external force besides gravity (N), user-set
-  std::vector<Vec3> torque;             // constant external torque (N m, world frame), user-set
+  std::vector<Vec3> angular_velocity;  // world frame
+  std::vector<Vec3> force;             // constant external force besides gravity (N), user-set
+  std::vector<Vec3> torque;            // constant external torque (N m, world frame), user-set
   std::vector<double> mass;
   std::vector<double> inverse_mass;
   std::vector<Mat3> body_inertia;          // I0
@@ -84,4 +84,4 @@ private:
   BodyId next_id_ = 0;
 };
 
-} // namespace granite::body
+}  // namespace granite::body

@@ -31,14 +31,16 @@ struct ContactList {
   std::size_t global_index(std::size_t j) const { return body2[j] - num_particles; }
   /// Keeps only the contacts j with keep(j) true, preserving their order; returns how many
   /// were dropped. (Used to keep the contacts a process is responsible for.)
-  template <class Keep> std::size_t retain(Keep&& keep);
+  template <class Keep>
+  std::size_t retain(Keep&& keep);
   /// Empties the list but keeps the capacity (no per-step reallocation).
   void clear();
   void push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, const Vec3& n, double gap_value,
                  double mu);
 };
 
-template <class Keep> std::size_t ContactList::retain(Keep&& keep) {
+template <class Keep>
+std::size_t ContactList::retain(Keep&& keep) {
   const std::size_t m = size();
   std::size_t w = 0;
   for (std::size_t j = 0; j < m; ++j) {
@@ -70,4 +72,4 @@ template <class Keep> std::size_t ContactList::retain(Keep&& keep) {
 /// axis least aligned with n, o = n × t. Deterministic (depends only on n).
 void tangent_frame(const Vec3& n, Vec3& t, Vec3& o);
 
-} // namespace granite::collision
+}  // namespace granite::collision

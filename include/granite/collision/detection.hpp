@@ -21,4 +21,4 @@ private:
   LinkedCells cells_;
 };
 
-} // namespace granite::collision
+}  // namespace granite::collision

@@ -19,7 +19,8 @@ public:
 
   /// Calls visit(i, j) once for every unordered pair of particles in the same or
   /// adjacent cells (each candidate pair exactly once; i != j, order of i, j unspecified).
-  template <class Visit> void for_each_candidate_pair(Visit&& visit) const;
+  template <class Visit>
+  void for_each_candidate_pair(Visit&& visit) const;
 
   double cell_size() const { return cell_size_; }
   const std::array<std::int64_t, 3>& dims() const { return dims_; }
@@ -41,13 +42,13 @@ brute_force_pairs(const std::vector<Vec3>& positions, const std::vector<double>&
                   double threshold);
 
 // --- implementation of the template ---------------------------------------------------------
-template <class Visit> void LinkedCells::for_each_candidate_pair(Visit&& visit) const {
+template <class Visit>
+void LinkedCells::for_each_candidate_pair(Visit&& visit) const {
   const std::int64_t nx = dims_[0], ny = dims_[1], nz = dims_[2];
   // Half stencil: the cell itself (pairs within it) plus 13 of its 26 neighbours.
-  static constexpr int kStencil[13][3] = {{1, 0, 0},  {-1, 1, 0}, {0, 1, 0},  {1, 1, 0},
-                                          {-1, -1, 1}, {0, -1, 1}, {1, -1, 1}, {-1, 0, 1},
-                                          {0, 0, 1},  {1, 0, 1},  {-1, 1, 1}, {0, 1, 1},
-                                          {1, 1, 1}};
+  static constexpr int kStencil[13][3] = {
+      {1, 0, 0},  {-1, 1, 0}, {0, 1, 0}, {1, 1, 0},  {-1, -1, 1}, {0, -1, 1}, {1, -1, 1},
+      {-1, 0, 1}, {0, 0, 1},  {1, 0, 1}, {-1, 1, 1}, {0, 1, 1},   {1, 1, 1}};
   for (std::int64_t z = 0; z < nz; ++z)
     for (std::int64_t y = 0; y < ny; ++y)
       for (std::int64_t x = 0; x < nx; ++x) {
@@ -67,4 +68,4 @@ template <class Visit> void LinkedCells::for_each_candidate_pair(Visit&& visit) 
       }
 }
 
-} // namespace granite::collision
+}  // namespace granite::collision

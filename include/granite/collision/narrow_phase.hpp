@@ -26,13 +26,13 @@ bool sphere_box(const Vec3& x, double r, const body::Box& box, double threshold,
 bool sphere_cylinder(const Vec3& x, double r, const body::Cylinder& cylinder, double threshold,
                      ContactGeometry& out);
 /// Dispatch over the primitive kind.
-bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive,
-                      double threshold, ContactGeometry& out);
+bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive, double threshold,
+                      ContactGeometry& out);
 
 /// Sphere against a global body (single primitive or union). Writes up to `capacity` contacts
 /// (one per member whose surface is within threshold and whose contact point is not buried
 /// inside another member) and returns their number.
-std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body,
-                          double threshold, ContactGeometry* out, std::size_t capacity);
+std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body, double threshold,
+                          ContactGeometry* out, std::size_t capacity);
 
-} // namespace granite::collision
+}  // namespace granite::collision

@@ -51,7 +51,7 @@ bool structogram_prologue(const Mat3& A, const Vec3& b, double mu, ReducedProble
 struct DirectionCandidate {
   double r;
   double c, s;
-  double f;         // reduced objective ½r²uᵀÂu − r uᵀb̂ (without the constant −b_n²/(2A_nn))
+  double f;  // reduced objective ½r²uᵀÂu − r uᵀb̂ (without the constant −b_n²/(2A_nn))
   bool on_boundary;  // r = r̄(α)
 
   Vec3 impulse(const ReducedProblem& p) const {
@@ -74,4 +74,4 @@ inline DirectionCandidate best_along(const ReducedProblem& p, double c, double s
   return {r, c, s, r * (0.5 * r * quad - lin), on_boundary};
 }
 
-} // namespace granite::contact
+}  // namespace granite::contact

@@ -10,4 +10,4 @@ namespace granite::contact {
 /// factor (A and b are rescaled to order one before the constants are formed).
 TrigPoly2 eq8_coefficients(const Mat3& A, const Vec3& b, double mu);
 
-} // namespace granite::contact
+}  // namespace granite::contact

@@ -50,4 +50,4 @@ struct TrigPoly2 {
 /// treat all directions as candidates and decide by their objective.
 int trig_poly_unit_roots(const TrigPoly2& T, double c[4], double s[4]);
 
-} // namespace granite::contact
+}  // namespace granite::contact

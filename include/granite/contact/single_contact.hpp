@@ -76,4 +76,4 @@ inline double objective(const Mat3& A, const Vec3& b, const Vec3& x) {
   return 0.5 * x.dot(A * x) - x.dot(b);
 }
 
-} // namespace granite::contact
+}  // namespace granite::contact

@@ -13,4 +13,4 @@ std::string mpi_version();
 /// HDF5 library version "major.minor.release" and whether it is a parallel build.
 std::string hdf5_version();
 
-} // namespace granite::build_info
+}  // namespace granite::build_info

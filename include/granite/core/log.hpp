@@ -13,4 +13,4 @@ void info(std::string_view message);
 void warn(std::string_view message);
 void error(std::string_view message);
 
-} // namespace granite::log
+}  // namespace granite::log

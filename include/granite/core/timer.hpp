@@ -8,7 +8,14 @@
 namespace granite {
 
 enum class Phase : std::size_t {
-  detection, setup, relaxation, communication, integration, output, other, count
+  detection,
+  setup,
+  relaxation,
+  communication,
+  integration,
+  output,
+  other,
+  count
 };
 std::string_view phase_name(Phase phase);
 
@@ -25,11 +32,11 @@ private:
 /// Adds the lifetime of the scope to one phase.
 class ScopedPhase {
 public:
-  ScopedPhase(PhaseTimers& timers, Phase phase)
-      : timers_(timers), phase_(phase), start_(std::chrono::steady_clock::now()) {}
+  ScopedPhase(PhaseTimers& timers, Phase phase) :
+      timers_(timers), phase_(phase), start_(std::chrono::steady_clock::now()) {}
   ~ScopedPhase() {
-    timers_.add(phase_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
-                            .count());
+    timers_.add(phase_,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
   }
   ScopedPhase(const ScopedPhase&) = delete;
   ScopedPhase& operator=(const ScopedPhase&) = delete;
@@ -40,4 +47,4 @@ private:
   std::chrono::steady_clock::time_point start_;
 };
 
-} // namespace granite
+}  // namespace granite

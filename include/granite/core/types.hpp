@@ -14,4 +14,4 @@ using Quat = Eigen::Quaterniond;  // stored (w, x, y, z) in the paper's notation
 /// Globally unique body identifier (stable across ranks, restarts and migration).
 using BodyId = std::int64_t;
 
-} // namespace granite
+}  // namespace granite

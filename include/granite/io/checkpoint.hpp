@@ -52,4 +52,4 @@ void write_checkpoint(const std::string& path, const body::Particles& particles,
 CheckpointState read_checkpoint(const std::string& path, body::Particles& particles,
                                 const std::function<bool(const Vec3&)>& owns, MPI_Comm comm);
 
-} // namespace granite::io
+}  // namespace granite::io

@@ -20,4 +20,4 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
 /// The resolved configuration as YAML text (what `granite check` prints and runs record).
 std::string to_text(const YAML::Node& resolved);
 
-} // namespace granite::config
+}  // namespace granite::config

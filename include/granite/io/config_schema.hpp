@@ -38,12 +38,12 @@ struct Schema {
   double max = std::numeric_limits<double>::infinity();
   bool min_exclusive = false;
   bool max_exclusive = false;
-  std::vector<std::string> choices;                      // choice
-  std::vector<Field> fields;                             // map (and each tagged variant)
-  SchemaPtr element;                                     // list
-  std::size_t min_size = 0;                              // list
+  std::vector<std::string> choices;                         // choice
+  std::vector<Field> fields;                                // map (and each tagged variant)
+  SchemaPtr element;                                        // list
+  std::size_t min_size = 0;                                 // list
   std::vector<std::pair<std::string, SchemaPtr>> variants;  // tagged: selected by key "type"
-  std::string doc;                                       // tagged variant description
+  std::string doc;                                          // tagged variant description
 };
 
 // Builders used by the schema tables.
@@ -76,4 +76,4 @@ YAML::Node resolve(const YAML::Node& input, const Schema& schema, const std::str
 /// Markdown reference of every key (path, type, unit, default, description).
 std::string markdown(const Schema& schema, const std::string& title);
 
-} // namespace granite::config
+}  // namespace granite::config

@@ -20,4 +20,4 @@ namespace granite::io {
 int solve_contact_stream(std::string_view model, int golden_iterations, std::istream& in,
                          std::ostream& out, std::ostream& err);
 
-} // namespace granite::io
+}  // namespace granite::io

@@ -15,11 +15,11 @@ using FclibMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
 /// A local (or condensed global) problem: u = W r + q, contact frames ordered (n, t1, t2).
 struct FclibProblem {
-  std::string name;  // file name without directory and extension
-  std::string form;  // "local" or "global"
-  FclibMatrix W;     // 3nc x 3nc (for global problems Hᵀ M⁻¹ H)
-  Eigen::VectorXd q;   // 3nc (for global problems Hᵀ M⁻¹ f + w)
-  Eigen::VectorXd mu;  // nc
+  std::string name;      // file name without directory and extension
+  std::string form;      // "local" or "global"
+  FclibMatrix W;         // 3nc x 3nc (for global problems Hᵀ M⁻¹ H)
+  Eigen::VectorXd q;     // 3nc (for global problems Hᵀ M⁻¹ f + w)
+  Eigen::VectorXd mu;    // nc
   std::size_t ndof = 0;  // global problems: size of M; 0 for local problems
   std::size_t contacts() const { return static_cast<std::size_t>(mu.size()); }
 };
@@ -51,4 +51,4 @@ void write_fclib_local(const std::string& path, const FclibMatrix& W, const Eige
 double fc3d_error(const FclibMatrix& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
                   const Eigen::VectorXd& r);
 
-} // namespace granite::io
+}  // namespace granite::io

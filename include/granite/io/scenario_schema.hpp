@@ -8,4 +8,4 @@ namespace granite::config {
 
 const Schema& scenario_schema();
 
-} // namespace granite::config
+}  // namespace granite::config

@@ -24,11 +24,11 @@ namespace granite::io {
 
 /// Metadata stored with a snapshot (must be identical on every rank).
 struct SnapshotInfo {
-  double time = 0.0;        // simulated time (s)
-  std::int64_t step = 0;    // time-step index
-  std::string config;       // the full resolved configuration text (stored verbatim)
+  double time = 0.0;      // simulated time (s)
+  std::int64_t step = 0;  // time-step index
+  std::string config;     // the full resolved configuration text (stored verbatim)
   std::array<int, 3> decomposition{1, 1, 1};  // process grid dims (x, y, z)
-  int compression = 0;      // gzip level 0 (off) .. 9; anything else is an InputError
+  int compression = 0;  // gzip level 0 (off) .. 9; anything else is an InputError
 };
 
 /// Writes one snapshot to `path` (conventionally *.h5) and its XDMF sidecar next to it (same
@@ -64,4 +64,4 @@ private:
   std::map<std::int64_t, std::string> series_;  // step -> XDMF <Grid> block (rank 0 only)
 };
 
-} // namespace granite::io
+}  // namespace granite::io

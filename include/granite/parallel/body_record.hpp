@@ -29,4 +29,4 @@ BodyRecord pack(const body::Particles& particles, std::size_t i, const Vec3& shi
 /// Appends the record as a new particle (same id).
 void unpack(const BodyRecord& record, body::Particles& particles);
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

@@ -63,4 +63,4 @@ private:
   Vec3 cell_;  // subdomain edge lengths
 };
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

@@ -58,4 +58,4 @@ private:
   std::size_t migrated_ = 0;
 };
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

@@ -33,13 +33,13 @@ public:
   void reset_corrections(const std::vector<solver::BodyState>& states, std::size_t owned);
 
 private:
-  using Correction = std::array<double, 6>;  // dv then dw, sent as bytes
+  using Correction = std::array<double, 6>;             // dv then dw, sent as bytes
   std::vector<std::vector<std::uint32_t>> send_index_;  // per peer: owned indices sent
   std::vector<std::vector<BodyRecord>> send_records_, recv_records_;
-  std::vector<std::size_t> ghost_begin_;                // per peer: first ghost received
+  std::vector<std::size_t> ghost_begin_;  // per peer: first ghost received
   std::vector<std::vector<Correction>> send_corr_, recv_corr_;
-  std::vector<Correction> ghost_start_;                 // ghosts' dv, dw after the last exchange
+  std::vector<Correction> ghost_start_;  // ghosts' dv, dw after the last exchange
   std::size_t ghost_count_ = 0;
 };
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

@@ -10,8 +10,8 @@
 namespace granite::parallel {
 
 struct MigrationCounts {
-  std::size_t sent = 0;      // bodies this rank gave away
-  std::size_t far = 0;       // of which went beyond the neighbours
+  std::size_t sent = 0;  // bodies this rank gave away
+  std::size_t far = 0;   // of which went beyond the neighbours
 };
 
 /// `particles` holds only this rank's bodies (no ghosts), all inside the domain (outflow
@@ -20,4 +20,4 @@ struct MigrationCounts {
 MigrationCounts migrate(body::Particles& particles, const Decomposition& decomposition, int rank,
                         PeerExchange& exchange);
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

@@ -24,7 +24,8 @@ public:
   /// Sends send[k] to peers()[k] and receives recv[k] from it; sizes need not be known in
   /// advance (a count message goes first). T must be trivially copyable.
   template <class T>
-  void exchange(const std::vector<std::vector<T>>& send, std::vector<std::vector<T>>& recv, int tag);
+  void exchange(const std::vector<std::vector<T>>& send, std::vector<std::vector<T>>& recv,
+                int tag);
 
   /// As exchange(), but every recv[k] already has the size the peer sends (fixed plans such
   /// as the per-sweep velocity exchange): no count message.
@@ -79,4 +80,4 @@ void PeerExchange::exchange(const std::vector<std::vector<T>>& send,
   exchange_sized(send, recv, tag + 1);
 }
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

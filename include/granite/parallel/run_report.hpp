@@ -24,4 +24,4 @@ std::uint64_t sum_over_ranks(std::uint64_t value, MPI_Comm comm);
 void sum_over_ranks(std::vector<double>& values, MPI_Comm comm);
 void max_over_ranks(std::vector<double>& values, MPI_Comm comm);
 
-} // namespace granite::parallel
+}  // namespace granite::parallel

@@ -24,8 +24,9 @@ using OwnsPosition = std::function<bool(const Vec3&)>;
 /// order, so ids (0, 1, 2, ... in config order) and the random velocity perturbations drawn
 /// from `rng` are the same whatever the decomposition: the same seed gives the same particles.
 /// Returns the number of ids used (the next free id), the same on every process.
-BodyId build_simulation(const YAML::Node& resolved, timestep::Simulation& sim, std::mt19937_64& rng,
-                        const OwnsPosition& owns = [](const Vec3&) { return true; });
+BodyId build_simulation(
+    const YAML::Node& resolved, timestep::Simulation& sim, std::mt19937_64& rng,
+    const OwnsPosition& owns = [](const Vec3&) { return true; });
 
 /// The axis-aligned domain box [min, max] of the configuration, its periodic axes and its
 /// outflow faces (index 2·axis for the lower face, 2·axis + 1 for the upper one).
@@ -46,4 +47,4 @@ struct Domain {
 };
 Domain domain_of(const YAML::Node& resolved);
 
-} // namespace granite::scenario
+}  // namespace granite::scenario

@@ -20,8 +20,8 @@ struct FlowSample {
   double time = 0.0;
   std::uint64_t particles = 0, contacts = 0;
   double contacts_per_particle = 0.0;
-  double solid_fraction = 0.0;          // of the bed (columns up to their highest particle)
-  double channel_fraction = 0.0;        // of the region's volume outside static global bodies
+  double solid_fraction = 0.0;           // of the bed (columns up to their highest particle)
+  double channel_fraction = 0.0;         // of the region's volume outside static global bodies
   double max_penetration = 0.0;          // m
   double max_penetration_percent = 0.0;  // of the largest radius
   double kinetic_translational = 0.0, kinetic_rotational = 0.0;  // J
@@ -66,4 +66,4 @@ private:
   std::vector<double> column_top_, totals_;
 };
 
-} // namespace granite::scenario
+}  // namespace granite::scenario

@@ -9,9 +9,9 @@
 namespace granite::scenario {
 
 struct InflowSettings {
-  std::size_t piston = 0;      // index in the simulation's global bodies
-  double layer_every = 0.0;    // m of piston travel per layer
-  Vec3 min, max;               // the layer's lattice region (at the piston's reset position)
+  std::size_t piston = 0;    // index in the simulation's global bodies
+  double layer_every = 0.0;  // m of piston travel per layer
+  Vec3 min, max;             // the layer's lattice region (at the piston's reset position)
   double spacing = 0.0, radius = 0.0;
   body::MaterialIndex material = 0;
   Vec3 velocity = Vec3::Zero(), perturbation = Vec3::Zero();
@@ -46,4 +46,4 @@ private:
   std::size_t layers_ = 0;
 };
 
-} // namespace granite::scenario
+}  // namespace granite::scenario

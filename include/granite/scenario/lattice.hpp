@@ -10,4 +10,4 @@ namespace granite::scenario {
 
 std::vector<Vec3> lattice_centres(const Vec3& min, const Vec3& max, double spacing);
 
-} // namespace granite::scenario
+}  // namespace granite::scenario

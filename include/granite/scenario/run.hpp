@@ -19,7 +19,7 @@ struct RunSummary {
   std::uint64_t deleted = 0;    // by outflow, over all ranks
   std::uint64_t escaped = 0;    // left through a face that is not an outflow face
   double wall_seconds = 0.0;
-  bool stopped_early = false;   // by request_stop(); a checkpoint was written
+  bool stopped_early = false;  // by request_stop(); a checkpoint was written
 };
 
 /// Collective over `comm`. Throws InputError (on every rank) for an unusable output directory,
@@ -36,4 +36,4 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
 /// Async-signal-safe: asks the running scenario to checkpoint and stop after the current step.
 void request_stop();
 
-} // namespace granite::scenario
+}  // namespace granite::scenario

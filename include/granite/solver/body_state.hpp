@@ -29,4 +29,4 @@ struct BodyState {
 void predict_velocities(const body::Particles& particles, const body::GlobalBodies& globals,
                         const Vec3& gravity, double dt, std::vector<BodyState>& states);
 
-} // namespace granite::solver
+}  // namespace granite::solver

@@ -26,4 +26,4 @@ void export_contact_problem(const std::vector<SolverContact>& contacts,
                             Eigen::SparseMatrix<double, Eigen::RowMajor>& W, Eigen::VectorXd& q,
                             Eigen::VectorXd& mu);
 
-} // namespace granite::solver
+}  // namespace granite::solver

@@ -10,11 +10,11 @@
 namespace granite::solver {
 
 struct SolverContact {
-  Mat3 frame;      // columns n, t, o (world frame)
-  Mat3 A;          // Delassus diagonal block in the contact frame
-  Vec3 r1;         // contact point − centre of body 1
-  Vec3 r2;         // contact point − centre of body 2 (for a global body: any point, see below)
-  double gap_term; // ε min(0, ξ/dt) + max(0, ξ/dt)
+  Mat3 frame;       // columns n, t, o (world frame)
+  Mat3 A;           // Delassus diagonal block in the contact frame
+  Vec3 r1;          // contact point − centre of body 1
+  Vec3 r2;          // contact point − centre of body 2 (for a global body: any point, see below)
+  double gap_term;  // ε min(0, ξ/dt) + max(0, ξ/dt)
   double mu;
   // Under-relaxation of this contact's impulse update, λ ← λ + w (λ_solved − λ). 1 for
   // contacts whose bodies this process owns; the weighted-Jacobi ω for contacts with a ghost
@@ -30,4 +30,4 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
                     const std::vector<BodyState>& states, double dt, double epsilon,
                     std::vector<SolverContact>& out);
 
-} // namespace granite::solver
+}  // namespace granite::solver

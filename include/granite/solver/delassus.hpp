@@ -26,4 +26,4 @@ inline double signorini_gap_term(double gap, double dt, double epsilon) {
   return rate < 0.0 ? epsilon * rate : rate;
 }
 
-} // namespace granite::solver
+}  // namespace granite::solver

@@ -15,12 +15,12 @@
 namespace granite::solver {
 
 struct MatrixRelaxationResult {
-  int sweeps = 0;             // sweeps done
-  double error = 0.0;         // error after the last sweep
-  double best_error = 0.0;    // smallest error seen (after any sweep)
+  int sweeps = 0;           // sweeps done
+  double error = 0.0;       // error after the last sweep
+  double best_error = 0.0;  // smallest error seen (after any sweep)
   int best_sweep = 0;
-  bool converged = false;     // error ≤ tolerance
-  double seconds = 0.0;       // total wall time (including error evaluations)
+  bool converged = false;  // error ≤ tolerance
+  double seconds = 0.0;    // total wall time (including error evaluations)
   // First sweep at which the error was ≤ 1e-4 / ≤ 1e-8 and the time to get there; -1 if never.
   int sweeps_to_1e4 = -1;
   double seconds_to_1e4 = 0.0;
@@ -36,4 +36,4 @@ MatrixRelaxationResult relax_matrix(const Eigen::SparseMatrix<double, Eigen::Row
                                     const contact::ModelSettings& settings, double tolerance,
                                     int max_sweeps, Eigen::VectorXd& r);
 
-} // namespace granite::solver
+}  // namespace granite::solver

@@ -20,9 +20,9 @@ struct RelaxationSettings {
 };
 
 struct RelaxationResult {
-  int sweeps = 0;          // sweeps performed
-  double residual = 0.0;   // relative impulse change of the last sweep (0 without contacts)
-  bool converged = true;   // residual < tolerance within max_sweeps
+  int sweeps = 0;         // sweeps performed
+  double residual = 0.0;  // relative impulse change of the last sweep (0 without contacts)
+  bool converged = true;  // residual < tolerance within max_sweeps
 };
 
 /// One Gauss–Seidel sweep over all contacts; returns the relative impulse change (as above).
@@ -60,7 +60,7 @@ RelaxationResult relax(const RelaxationSettings& settings,
 }
 
 /// Adds the velocity corrections of the given impulses to the bodies (for warm starts).
-void apply_impulses(const std::vector<SolverContact>& contacts,
-                    const std::vector<Vec3>& impulses, std::vector<BodyState>& bodies);
+void apply_impulses(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,
+                    std::vector<BodyState>& bodies);
 
-} // namespace granite::solver
+}  // namespace granite::solver

@@ -19,4 +19,4 @@ Quat integrate_orientation(const Quat& phi, const Vec3& omega, double dt);
 void integrate(body::Particles& particles, body::GlobalBodies& globals,
                const std::vector<solver::BodyState>& states, double dt);
 
-} // namespace granite::timestep
+}  // namespace granite::timestep

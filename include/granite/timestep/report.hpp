@@ -15,4 +15,4 @@ std::string thermo_line(const StepStatistics& stats);
 /// One line per phase with seconds and % of the total, then the total (multi-line, ends in \n).
 std::string timing_breakdown(const PhaseTimers& timers);
 
-} // namespace granite::timestep
+}  // namespace granite::timestep

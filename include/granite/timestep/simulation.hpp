@@ -55,13 +55,13 @@ public:
 };
 
 struct Parameters {
-  double dt = 1e-4;                  // s, > 0
-  Vec3 gravity = Vec3::Zero();       // m/s²
-  double contact_threshold = 0.0;    // m, >= 0: contacts with gap < threshold are detected
-  double error_reduction = 0.1;      // ε ∈ [0, 1]: fraction of a penetration removed per step
-  contact::ModelSettings model{};    // single-contact model (default mdp)
-  int max_sweeps = 100;              // >= 1
-  double tolerance = 1e-8;           // relative impulse change that ends the relaxation
+  double dt = 1e-4;                // s, > 0
+  Vec3 gravity = Vec3::Zero();     // m/s²
+  double contact_threshold = 0.0;  // m, >= 0: contacts with gap < threshold are detected
+  double error_reduction = 0.1;    // ε ∈ [0, 1]: fraction of a penetration removed per step
+  contact::ModelSettings model{};  // single-contact model (default mdp)
+  int max_sweeps = 100;            // >= 1
+  double tolerance = 1e-8;         // relative impulse change that ends the relaxation
 };
 
 class Simulation {
@@ -97,8 +97,8 @@ public:
 
   /// Removes particles for which predicate(particles, index) is true (e.g. outflow); returns
   /// the number removed. Call between steps.
-  std::size_t remove_particles(
-      const std::function<bool(const body::Particles&, std::size_t)>& predicate);
+  std::size_t
+  remove_particles(const std::function<bool(const body::Particles&, std::size_t)>& predicate);
 
   double time() const { return time_; }
   std::int64_t steps() const { return steps_; }
@@ -139,4 +139,4 @@ private:
   std::int64_t steps_ = 0;
 };
 
-} // namespace granite::timestep
+}  // namespace granite::timestep

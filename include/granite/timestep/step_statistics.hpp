@@ -6,17 +6,17 @@
 namespace granite::timestep {
 
 struct StepStatistics {
-  std::int64_t step = 0;        // number of completed steps after this one
-  double time = 0.0;            // simulated time at the end of the step (s)
+  std::int64_t step = 0;  // number of completed steps after this one
+  double time = 0.0;      // simulated time at the end of the step (s)
   std::size_t particles = 0;
-  std::size_t contacts = 0;     // detected contacts, including open ones within the threshold
+  std::size_t contacts = 0;  // detected contacts, including open ones within the threshold
   int sweeps = 0;
-  double residual = 0.0;        // relative impulse change of the last sweep
+  double residual = 0.0;  // relative impulse change of the last sweep
   bool converged = true;
-  double max_penetration = 0.0; // max(0, −min ξ) over the step's contacts, before the step (m)
-  double kinetic_energy = 0.0;  // translational + rotational, after the step (J)
+  double max_penetration = 0.0;  // max(0, −min ξ) over the step's contacts, before the step (m)
+  double kinetic_energy = 0.0;   // translational + rotational, after the step (J)
   double normal_impulse_sum = 0.0;         // Σ_j λ_n over all contacts (N s)
   double global_normal_impulse_sum = 0.0;  // Σ λ_n over contacts with global bodies (N s)
 };
 
-} // namespace granite::timestep
+}  // namespace granite::timestep

@@ -29,8 +29,10 @@ Outcome run(const std::string& model, const std::string& input, int golden = 20)
 
 const std::string kSliding =
     R"({"A": [[1, 0.2, 0.1], [0.2, 2, 0.3], [0.1, 0.3, 1.5]], "b": [1, 3, -2], "mu": 0.3})";
-const std::string kSticking = R"({"A": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b": [1, 0.1, 0], "mu": 0.5})";
-const std::string kSeparating = R"({"A": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b": [-1, 0.1, 0], "mu": 0.5})";
+const std::string kSticking =
+    R"({"A": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b": [1, 0.1, 0], "mu": 0.5})";
+const std::string kSeparating =
+    R"({"A": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b": [-1, 0.1, 0], "mu": 0.5})";
 
 TEST(ContactJsonl, SolvesEveryLineAndSkipsBlankLines) {
   const Outcome r = run("mdp", kSliding + "\n\n   \n" + kSticking + "\n" + kSeparating + "\n");
@@ -103,14 +105,16 @@ TEST(ContactJsonl, MalformedJson) {
 }
 
 TEST(ContactJsonl, WrongShape) {
-  expect_error_on_line_3(R"({"A": [[1, 0], [0, 1]], "b": [1, 0, 0], "mu": 0.5})", "A must be a 3x3");
+  expect_error_on_line_3(R"({"A": [[1, 0], [0, 1]], "b": [1, 0, 0], "mu": 0.5})",
+                         "A must be a 3x3");
   expect_error_on_line_3(R"({"A": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b": [1, 0], "mu": 0.5})",
                          "b must be an array of three numbers");
   expect_error_on_line_3(R"({"A": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b": [1, 0, 0]})",
                          "missing key \"mu\"");
   expect_error_on_line_3(R"([1, 2, 3])", "expected a JSON object");
-  expect_error_on_line_3(R"({"A": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b": [1, 0, 0], "mu": 1, "m": 2})",
-                         "unknown key \"m\"");
+  expect_error_on_line_3(
+      R"({"A": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b": [1, 0, 0], "mu": 1, "m": 2})",
+      "unknown key \"m\"");
 }
 
 TEST(ContactJsonl, NotSymmetricPositiveDefinite) {
@@ -121,10 +125,12 @@ TEST(ContactJsonl, NotSymmetricPositiveDefinite) {
 }
 
 TEST(ContactJsonl, NonFiniteNumbers) {
-  expect_error_on_line_3(R"({"A": [[1, 0, 0], [0, 1e999, 0], [0, 0, 1]], "b": [1, 0, 0], "mu": 0.5})",
-                         "non-finite number");
-  expect_error_on_line_3(R"({"A": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b": ["nan", 0, 0], "mu": 0.5})",
-                         "b[0] is not a finite number");
+  expect_error_on_line_3(
+      R"({"A": [[1, 0, 0], [0, 1e999, 0], [0, 0, 1]], "b": [1, 0, 0], "mu": 0.5})",
+      "non-finite number");
+  expect_error_on_line_3(
+      R"({"A": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "b": ["nan", 0, 0], "mu": 0.5})",
+      "b[0] is not a finite number");
 }
 
 TEST(ContactJsonl, NegativeFriction) {
@@ -132,5 +138,5 @@ TEST(ContactJsonl, NegativeFriction) {
                          "mu must be >= 0");
 }
 
-} // namespace
-} // namespace granite::io
+}  // namespace
+}  // namespace granite::io

@@ -286,7 +286,9 @@ class ProblemGenerator {
 public:
   explicit ProblemGenerator(unsigned seed) : rng_(seed) {}
 
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
+  double uniform(double lo, double hi) {
+    return std::uniform_real_distribution<double>(lo, hi)(rng_);
+  }
   double log_uniform(double lo, double hi) { return std::exp(uniform(std::log(lo), std::log(hi))); }
   double normal() { return std::normal_distribution<double>(0.0, 1.0)(rng_); }
 
@@ -359,4 +361,4 @@ private:
   std::mt19937_64 rng_;
 };
 
-} // namespace granite::contact::testing
+}  // namespace granite::contact::testing

@@ -84,7 +84,8 @@ TEST(Painleve, StickingAboveCriticalFrictionZeroBelow) {
     const double s = std::sin(theta0);
     const double c = std::cos(theta0);
     const double mu_star = (c + 1.0 / (3.0 * c)) / s;
-    const Vec3 lambda0 = v0 / 8.0 * Vec3(3.0 * std::sin(2 * theta0), 5.0 + 3.0 * std::cos(2 * theta0), 0.0);
+    const Vec3 lambda0 =
+        v0 / 8.0 * Vec3(3.0 * std::sin(2 * theta0), 5.0 + 3.0 * std::cos(2 * theta0), 0.0);
     for (const double factor : {0.5, 0.9, 0.999, 1.001, 1.1, 2.0, 10.0}) {
       const double mu = factor * mu_star;
       const auto p = painleve_problem(theta0, v0, mu);
@@ -125,5 +126,5 @@ TEST(Painleve, CoulombAdmitsBothZeroAndStickingAboveCriticalFriction) {
   EXPECT_EQ(only_zero[0].x, Vec3::Zero());
 }
 
-} // namespace
-} // namespace granite::contact
+}  // namespace
+}  // namespace granite::contact

@@ -62,8 +62,8 @@ TEST_P(RandomProblems, AllModelsFeasibleAndMaximumDissipationExact) {
                               frictionless_impulse(p.A, p.b, p.mu),
                               coulomb_impulse(p.A, p.b, p.mu),
                               coulomb_approx_impulse(p.A, p.b, p.mu)};
-    const char* names[] = {"mdp", "mdp_golden(200)", "mdp_golden(20)", "frictionless", "coulomb",
-                           "coulomb_approx"};
+    const char* names[] = {"mdp",          "mdp_golden(200)", "mdp_golden(20)",
+                           "frictionless", "coulomb",         "coulomb_approx"};
     for (int m = 0; m < 6; ++m) {
       const double v = feasibility_violation(p, models[m].x);
       report(v <= kFeasibilityTolerance,
@@ -93,8 +93,8 @@ TEST_P(RandomProblems, AllModelsFeasibleAndMaximumDissipationExact) {
       const bool one_sided = cls == ProblemClass::ill_conditioned || cls == ProblemClass::mu_huge;
       beaten_reference += e < -kObjectiveTolerance;
       report(e <= kObjectiveTolerance && (one_sided || e >= -kObjectiveTolerance),
-             "mdp objective " + std::to_string(f_mdp) + " vs brute force " +
-                 std::to_string(ref.f) + " (relative " + std::to_string(e) + ")",
+             "mdp objective " + std::to_string(f_mdp) + " vs brute force " + std::to_string(ref.f) +
+                 " (relative " + std::to_string(e) + ")",
              p);
     }
     const double eg = objective_error(p, f_mdp, f_golden);
@@ -107,8 +107,8 @@ TEST_P(RandomProblems, AllModelsFeasibleAndMaximumDissipationExact) {
     if (i % kCoulombEvery == 0) {
       for (const Impulse& s : coulomb_all_solutions(p.A, p.b, p.mu)) {
         const double v = feasibility_violation(p, s.x);
-        report(v <= kFeasibilityTolerance,
-               "Coulomb solution infeasible by " + std::to_string(v), p);
+        report(v <= kFeasibilityTolerance, "Coulomb solution infeasible by " + std::to_string(v),
+               p);
         const double e = objective_error(p, f_mdp, objective(p.A, p.b, s.x));
         report(e <= kObjectiveTolerance,
                "mdp worse than a Coulomb solution (relative " + std::to_string(e) + ")", p);
@@ -127,5 +127,5 @@ INSTANTIATE_TEST_SUITE_P(Classes, RandomProblems, ::testing::ValuesIn(testing::k
                            return class_name(info.param);
                          });
 
-} // namespace
-} // namespace granite::contact
+}  // namespace
+}  // namespace granite::contact

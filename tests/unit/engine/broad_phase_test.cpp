@@ -28,7 +28,7 @@ body::Particles random_spheres(std::size_t n, double box, double rmin, double rm
   return p;
 }
 
-} // namespace
+}  // namespace
 
 TEST(LinkedCells, SameContactSetAsBruteForce) {
   for (const double threshold : {0.0, 0.02}) {

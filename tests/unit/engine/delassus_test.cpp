@@ -19,7 +19,7 @@ Mat3 random_spd(std::mt19937& rng) {
   return B * B.transpose() + 0.5 * Mat3::Identity();
 }
 
-} // namespace
+}  // namespace
 
 TEST(Delassus, MatchesBruteForceJacobian) {
   std::mt19937 rng(5);
@@ -43,17 +43,25 @@ TEST(Delassus, MatchesBruteForceJacobian) {
     Minv.block<3, 3>(9, 9) = I2.inverse();
     const Mat3 brute = Wt * Minv * Wt.transpose();
 
-    const Mat3 A = solver::delassus_diagonal(Q, 1.0 / m1, I1.inverse(), r1, 1.0 / m2,
-                                             I2.inverse(), r2);
+    const Mat3 A =
+        solver::delassus_diagonal(Q, 1.0 / m1, I1.inverse(), r1, 1.0 / m2, I2.inverse(), r2);
     EXPECT_LT((A - brute).norm(), 1e-12 * brute.norm()) << A << "\nvs\n" << brute;
     EXPECT_LT((A - A.transpose()).norm(), 1e-12 * A.norm());
 
     // The relaxation's impulse application changes u by exactly A λ.
     std::vector<solver::BodyState> bodies(2);
-    bodies[0] = {Vec3(u(rng), u(rng), u(rng)), Vec3(u(rng), u(rng), u(rng)), Vec3::Zero(),
-                 Vec3::Zero(), 1.0 / m1, I1.inverse()};
-    bodies[1] = {Vec3(u(rng), u(rng), u(rng)), Vec3(u(rng), u(rng), u(rng)), Vec3::Zero(),
-                 Vec3::Zero(), 1.0 / m2, I2.inverse()};
+    bodies[0] = {Vec3(u(rng), u(rng), u(rng)),
+                 Vec3(u(rng), u(rng), u(rng)),
+                 Vec3::Zero(),
+                 Vec3::Zero(),
+                 1.0 / m1,
+                 I1.inverse()};
+    bodies[1] = {Vec3(u(rng), u(rng), u(rng)),
+                 Vec3(u(rng), u(rng), u(rng)),
+                 Vec3::Zero(),
+                 Vec3::Zero(),
+                 1.0 / m2,
+                 I2.inverse()};
     solver::SolverContact c{Q, A, r1, r2, 0.0, 0.5, 1.0, 0, 1};
     auto rel = [&] {
       const auto& b1 = bodies[0];

@@ -16,8 +16,7 @@ namespace {
 constexpr double kTol = 1e-12;
 
 void expect_vec(const Vec3& a, const Vec3& b, double tol = kTol) {
-  EXPECT_NEAR((a - b).norm(), 0.0, tol) << "got " << a.transpose() << " expected "
-                                         << b.transpose();
+  EXPECT_NEAR((a - b).norm(), 0.0, tol) << "got " << a.transpose() << " expected " << b.transpose();
 }
 
 // Gradient of the signed distance by central differences (unit normal away from the solid).
@@ -32,7 +31,7 @@ Vec3 sdf_gradient(const body::Primitive& p, const Vec3& x) {
   return g;
 }
 
-} // namespace
+}  // namespace
 
 TEST(NarrowPhase, SphereSphere) {
   ContactGeometry g;

@@ -83,7 +83,7 @@ TEST(GlobalBodies, KinematicBodiesMoveAndNormalsAreNormalised) {
   g.advance(0.25);
   EXPECT_DOUBLE_EQ(std::get<body::HalfSpace>(g[piston].parts[0]).point.x(), 0.25);
   EXPECT_DOUBLE_EQ(std::get<body::Cylinder>(g[post].parts[0]).center.x(), 1.0);  // static
-  g.move(piston, Vec3(-0.25, 0, 0));  // piston reset
+  g.move(piston, Vec3(-0.25, 0, 0));                                             // piston reset
   EXPECT_DOUBLE_EQ(std::get<body::HalfSpace>(g[piston].parts[0]).point.x(), 0.0);
   EXPECT_NEAR(body::signed_distance(g[post].parts[0], Vec3(1, 2, 0)), 0.5, 1e-15);
 }

@@ -151,9 +151,10 @@ TEST(Fclib, CoulombRelaxationReaches1e4OnRankDeficientProblems) {
 class FclibMalformed : public ::testing::Test {
 protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("granite_fclib_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        std::filesystem::temp_directory_path() /
+        ("granite_fclib_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
     W_.resize(6, 6);
     W_.setIdentity();
@@ -230,5 +231,5 @@ TEST_F(FclibMalformed, NonSquareW) {
   expect_error(path("square.hdf5"), "square");
 }
 
-} // namespace
-} // namespace granite
+}  // namespace
+}  // namespace granite

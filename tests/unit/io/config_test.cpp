@@ -75,8 +75,8 @@ TEST(Config, ValidFileGetsDefaults) {
 }
 
 TEST(Config, UnknownKeyNamesKeyAndLine) {
-  const auto msg = error_of("unknown", replace(kValid, "  end_time: 0.01\n",
-                                               "  end_time: 0.01\n  end_tme: 3\n"));
+  const auto msg = error_of(
+      "unknown", replace(kValid, "  end_time: 0.01\n", "  end_time: 0.01\n  end_tme: 3\n"));
   EXPECT_NE(msg.find(":4:3: run.end_tme: unknown key"), std::string::npos) << msg;
 }
 
@@ -93,7 +93,8 @@ TEST(Config, MissingRequiredKey) {
 TEST(Config, OutOfRangeValue) {
   const auto msg = error_of("range", std::string(kValid) + "contact:\n  error_reduction: 1.5\n");
   EXPECT_NE(msg.find(":21:20: contact.error_reduction: expected a number in [0, 1)"),
-            std::string::npos) << msg;
+            std::string::npos)
+      << msg;
   EXPECT_NE(msg.find("out of range"), std::string::npos) << msg;
 }
 
@@ -105,8 +106,10 @@ TEST(Config, ListEntriesAreNamedByIndex) {
 
 TEST(Config, UnknownBodyType) {
   const auto msg = error_of("tag", replace(kValid, "type: plane", "type: torus"));
-  EXPECT_NE(msg.find(":11:11: bodies[0].type: expected a map with 'type: plane|box|cylinder|union'"),
-            std::string::npos) << msg;
+  EXPECT_NE(
+      msg.find(":11:11: bodies[0].type: expected a map with 'type: plane|box|cylinder|union'"),
+      std::string::npos)
+      << msg;
 }
 
 TEST(Config, WrongVectorLength) {
@@ -138,8 +141,10 @@ TEST(Config, OverridesApplyAndErrorsNameTheOverride) {
     load_scenario(path, {"contact.model=fast"});
     ADD_FAILURE() << "expected an error";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("--set contact.model=fast: contact.model: expected one of"),
-              std::string::npos) << e.what();
+    EXPECT_NE(
+        std::string(e.what()).find("--set contact.model=fast: contact.model: expected one of"),
+        std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(load_scenario(path, {"contact.modle=mdp"}), InputError);
   EXPECT_THROW(load_scenario(path, {"nokey"}), InputError);
@@ -150,7 +155,8 @@ TEST(Config, MissingFile) {
     load_scenario("/nonexistent/granite.yaml", {});
     ADD_FAILURE();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("/nonexistent/granite.yaml: cannot open"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/granite.yaml: cannot open"),
+              std::string::npos);
   }
 }
 
@@ -165,4 +171,4 @@ TEST(Config, ReferenceDocumentMatchesSchema) {
       << "regenerate with: ./build/granite check --schema > docs/config.md";
 }
 
-} // namespace
+}  // namespace

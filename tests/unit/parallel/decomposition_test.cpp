@@ -18,7 +18,8 @@ TEST(ChooseDims, MinimisesCutSurface) {
   EXPECT_EQ(choose_dims(4, Vec3(4, 1, 1)), (Int3{4, 1, 1}));
   EXPECT_EQ(choose_dims(6, Vec3(3, 2, 1)), (Int3{3, 2, 1}));
   EXPECT_EQ(choose_dims(7, Vec3(1, 1, 1))[0] * choose_dims(7, Vec3(1, 1, 1))[1] *
-                choose_dims(7, Vec3(1, 1, 1))[2], 7);
+                choose_dims(7, Vec3(1, 1, 1))[2],
+            7);
   // The paper's channel (15 x 6.5 x 2 cm) on 640 ranks: the minimum-surface grid, whose
   // surface is no larger than that of the paper's 16 x 10 x 4.
   const Vec3 channel(0.15, 0.065, 0.02);
@@ -83,4 +84,4 @@ TEST(Decomposition, NeighbourCounts) {
   EXPECT_EQ(shifts, (std::set<double>{-2.0, 2.0}));
 }
 
-} // namespace
+}  // namespace

@@ -30,15 +30,16 @@ TEST(ScenarioBuild, ObstacleDropHasItsParticlesAndBodies) {
   const auto sim = build(7);
   ASSERT_EQ(sim.particles().size(), 22u * 11u * 12u);
   EXPECT_EQ(sim.globals().size(), 6u);
-  EXPECT_EQ(sim.globals()[5].parts.size(), 2u);                    // cylinder + box union
+  EXPECT_EQ(sim.globals()[5].parts.size(), 2u);                       // cylinder + box union
   EXPECT_TRUE(sim.globals()[4].velocity.isApprox(Vec3(0.05, 0, 0)));  // the piston
   EXPECT_EQ(sim.parameters().model.model, granite::contact::Model::mdp);
   const double mass = 2650.0 * 4.0 / 3.0 * M_PI * 1e-9;
   EXPECT_NEAR(sim.particles().mass[0], mass, 1e-12 * mass);
   double largest = 0;
-  for (const Vec3& v : sim.particles().velocity) largest = std::max(largest, v.cwiseAbs().maxCoeff());
-  EXPECT_LE(largest, 0.05);   // perturbation amplitude
-  EXPECT_GT(largest, 0.04);   // ... and it is used
+  for (const Vec3& v : sim.particles().velocity)
+    largest = std::max(largest, v.cwiseAbs().maxCoeff());
+  EXPECT_LE(largest, 0.05);  // perturbation amplitude
+  EXPECT_GT(largest, 0.04);  // ... and it is used
 }
 
 TEST(ScenarioBuild, SameSeedSameParticlesOtherSeedOtherParticles) {
@@ -47,4 +48,4 @@ TEST(ScenarioBuild, SameSeedSameParticlesOtherSeedOtherParticles) {
   EXPECT_NE(a.particles().velocity, c.particles().velocity);
 }
 
-} // namespace
+}  // namespace
