@@ -1,12 +1,11 @@
 #include "commands.hpp"
 #include "options.hpp"
 
+#include "granite/comm/environment.hpp"
 #include "granite/core/error.hpp"
 #include "granite/core/log.hpp"
 #include "granite/io/config.hpp"
 #include "granite/scenario/run.hpp"
-
-#include <mpi.h>
 
 #include <csignal>
 #include <iostream>
@@ -15,29 +14,28 @@ namespace granite::app {
 
 namespace {
 
-// Runs inside MPI_Init/MPI_Finalize; every rank reads and validates the config itself, so a
+// Runs inside the MPI environment; every rank reads and validates the config itself, so a
 // bad file ends every rank with exit code 2 and rank 0 prints the one error line.
 void on_stop_signal(int) { scenario::request_stop(); }
 
 int run_initialised(const std::string& file, const std::vector<std::string>& overrides,
                     std::string output, const std::string& restart) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  log::set_rank(rank, size);
+  const comm::Communicator world;
+  const int rank = world.rank();
+  log::set_rank(rank, world.size());
   try {
     const auto cfg = config::load_scenario(file, overrides);
     if (output.empty()) output = cfg.resolved["output"]["directory"].as<std::string>();
     // SLURM sends SIGUSR1 (--signal) or SIGTERM before the time limit: checkpoint and stop.
     std::signal(SIGTERM, on_stop_signal);
     std::signal(SIGUSR1, on_stop_signal);
-    scenario::run_scenario(cfg, output, MPI_COMM_WORLD, restart);
+    scenario::run_scenario(cfg, output, world, restart);
   } catch (const InputError& e) {
     if (rank == 0) std::cerr << "error: " << e.what() << '\n';
     return kInputErrorExit;
   } catch (const std::exception& e) {
     log::error(e.what());
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    comm::abort(world, 1);
   }
   return 0;
 }
@@ -68,11 +66,9 @@ int run_command(const Args& args) {
   std::vector<std::string> overrides;
   if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
 
-  MPI_Init(nullptr, nullptr);
-  const int exit = run_initialised(vm["config"].as<std::string>(), overrides,
-                                   vm["output"].as<std::string>(), vm["restart"].as<std::string>());
-  MPI_Finalize();
-  return exit;
+  const comm::Environment mpi;
+  return run_initialised(vm["config"].as<std::string>(), overrides, vm["output"].as<std::string>(),
+                         vm["restart"].as<std::string>());
 }
 
 }  // namespace granite::app

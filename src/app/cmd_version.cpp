@@ -1,6 +1,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 
+#include "granite/comm/environment.hpp"
 #include "granite/core/build_info.hpp"
 
 #include <iostream>
@@ -17,7 +18,7 @@ int version_command(const Args& args) {
             << "commit    " << bi::git_commit() << "\n"
             << "build     " << bi::build_type() << "\n"
             << "compiler  " << bi::compiler() << "\n"
-            << "mpi       " << bi::mpi_version() << "\n"
+            << "mpi       " << comm::library_version() << "\n"
             << "hdf5      " << bi::hdf5_version() << "\n";
   return 0;
 }

@@ -110,15 +110,14 @@ void append_row(const Rows& rows, std::size_t i, body::Particles& particles) {
 // --- writing -------------------------------------------------------------------------------------
 
 void write_file(const std::string& file_name, const body::Particles& particles,
-                const CheckpointState& state, MPI_Comm comm) {
-  int rank = 0;
-  int ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
+                const CheckpointState& state, const comm::Communicator& comm) {
+  const int rank = comm.rank();
+  const int ranks = comm.size();
   Slab slab = detail::slab_of(particles.size(), comm);
   const std::int64_t local = std::int64_t(slab.local), total = std::int64_t(slab.total);
-  std::vector<std::int64_t> rank_counts(std::size_t(ranks), 0);
-  MPI_Gather(&local, 1, MPI_INT64_T, rank_counts.data(), 1, MPI_INT64_T, 0, comm);
+  // The header dataset has `ranks` rows on every rank; only rank 0's values are written.
+  std::vector<std::int64_t> rank_counts = comm::gather(local, comm);
+  rank_counts.resize(std::size_t(ranks), 0);
 
   const std::string what = "file " + file_name;
   Handle file(detail::create_parallel_file(file_name, comm), H5Fclose);
@@ -357,22 +356,14 @@ private:
   Handle file_;
 };
 
-template <class Container>
-void broadcast(Container& values, MPI_Comm comm) {
-  std::int64_t size = std::int64_t(values.size());
-  MPI_Bcast(&size, 1, MPI_INT64_T, 0, comm);
-  values.resize(std::size_t(size));
-  MPI_Bcast(values.data(), int(values.size() * sizeof(values[0])), MPI_BYTE, 0, comm);
-}
-
-void broadcast(Header& header, MPI_Comm comm) {
-  broadcast(header.rank_counts, comm);
-  broadcast(header.state.global_anchors, comm);
-  broadcast(header.state.extra, comm);
-  broadcast(header.state.config, comm);
-  MPI_Bcast(&header.total, 1, MPI_INT64_T, 0, comm);
-  MPI_Bcast(&header.state.step, 1, MPI_INT64_T, 0, comm);
-  MPI_Bcast(&header.state.time, 1, MPI_DOUBLE, 0, comm);
+void broadcast(Header& header, const comm::Communicator& comm) {
+  comm::broadcast_container(header.rank_counts, comm);
+  comm::broadcast_container(header.state.global_anchors, comm);
+  comm::broadcast_container(header.state.extra, comm);
+  comm::broadcast_container(header.state.config, comm);
+  comm::broadcast(header.total, comm);
+  comm::broadcast(header.state.step, comm);
+  comm::broadcast(header.state.time, comm);
 }
 
 std::string cannot_read(const std::string& path, const std::string& why) {
@@ -382,9 +373,8 @@ std::string cannot_read(const std::string& path, const std::string& why) {
 }  // namespace
 
 void write_checkpoint(const std::string& path, const body::Particles& particles,
-                      const CheckpointState& state, MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+                      const CheckpointState& state, const comm::Communicator& comm) {
+  const int rank = comm.rank();
   const std::string tmp = path + ".tmp";
   detail::probe_destination(path, "checkpoint", comm);
   {
@@ -397,20 +387,19 @@ void write_checkpoint(const std::string& path, const body::Particles& particles,
     }
   }
   // Every rank has closed the file: rank 0 publishes it under the final name.
-  MPI_Barrier(comm);
-  detail::on_rank_zero(comm, [&] { detail::rename_into_place(tmp, path); });
+  comm.barrier();
+  comm::on_root(comm, [&] { detail::rename_into_place(tmp, path); });
 }
 
 CheckpointState read_checkpoint(const std::string& path, body::Particles& particles,
-                                const std::function<bool(const Vec3&)>& owns, MPI_Comm comm) {
-  int rank = 0;
-  int ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
+                                const std::function<bool(const Vec3&)>& owns,
+                                const comm::Communicator& comm) {
+  const int rank = comm.rank();
+  const int ranks = comm.size();
   detail::SilenceHdf5Errors silence;
 
   Header header;
-  detail::on_rank_zero(comm, [&] {
+  comm::on_root(comm, [&] {
     try {
       header = read_header(path);
     } catch (const std::exception& error) {
@@ -449,7 +438,7 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
     message = cannot_read(path, error.what());
   }
   try {
-    detail::throw_if_any_failed(message, comm);
+    comm::throw_if_any_failed(message, comm);
   } catch (const InputError&) {
     particles.remove_if([&](std::size_t i) { return i >= size_before; });
     throw;

@@ -103,10 +103,10 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
                "H5Dwrite", what);
 }
 
-hid_t create_parallel_file(const std::string& file_name, MPI_Comm comm) {
+hid_t create_parallel_file(const std::string& file_name, const comm::Communicator& comm) {
   const std::string what = "file " + file_name;
   Handle access(check_id(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate", what), H5Pclose);
-  check_status(H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL), "H5Pset_fapl_mpio", what);
+  check_status(H5Pset_fapl_mpio(access.get(), comm.native(), MPI_INFO_NULL), "H5Pset_fapl_mpio", what);
   // The 1.8 object format: large attributes (a long config) and readers from HDF5 1.8 on.
   check_status(H5Pset_libver_bounds(access.get(), H5F_LIBVER_V18, H5F_LIBVER_V18),
                "H5Pset_libver_bounds", what);
@@ -115,29 +115,10 @@ hid_t create_parallel_file(const std::string& file_name, MPI_Comm comm) {
                   "H5Fcreate", what);
 }
 
-std::string broadcast_message(std::string message, MPI_Comm comm, int root) {
-  int length = int(message.size());
-  MPI_Bcast(&length, 1, MPI_INT, root, comm);
-  message.resize(std::size_t(length));
-  MPI_Bcast(message.data(), length, MPI_CHAR, root, comm);
-  return message;
-}
-
-void throw_if_any_failed(const std::string& message, MPI_Comm comm) {
-  int rank = 0;
-  int ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
-  const int mine = message.empty() ? ranks : rank;
-  int first_failed = ranks;
-  MPI_Allreduce(&mine, &first_failed, 1, MPI_INT, MPI_MIN, comm);
-  if (first_failed == ranks) return;
-  throw InputError(broadcast_message(message, comm, first_failed));
-}
-
-void probe_destination(const std::string& path, const char* kind, MPI_Comm comm) {
+void probe_destination(const std::string& path, const char* kind,
+                       const comm::Communicator& comm) {
   const std::string tmp = path + ".tmp";
-  on_rank_zero(comm, [&] {
+  comm::on_root(comm, [&] {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
       throw InputError(std::string("cannot write ") + kind + " '" + path + "': it is a directory");
@@ -159,17 +140,11 @@ void rename_into_place(const std::string& tmp, const std::string& path) {
   }
 }
 
-Slab slab_of(std::size_t local, MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  const std::int64_t mine = std::int64_t(local);
-  std::int64_t offset = 0, total = 0;
-  MPI_Exscan(&mine, &offset, 1, MPI_INT64_T, MPI_SUM, comm);
-  if (rank == 0) offset = 0;  // MPI_Exscan leaves rank 0's result undefined
-  MPI_Allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM, comm);
+Slab slab_of(std::size_t local, const comm::Communicator& comm) {
+  const auto mine = std::int64_t(local);
   Slab slab;
-  slab.total = hsize_t(total);
-  slab.offset = hsize_t(offset);
+  slab.total = hsize_t(comm::sum(mine, comm));
+  slab.offset = hsize_t(comm::exclusive_prefix_sum(mine, comm));
   slab.local = hsize_t(mine);
   return slab;
 }

@@ -1,11 +1,11 @@
 #pragma once
 // Private helpers shared by the parallel HDF5 writers (snapshot.cpp, checkpoint.cpp): HDF5
 // identifiers as RAII handles, HDF5 failures as exceptions naming the call, collective
-// row-slab datasets, and the rank-0-decides error handling of the MPI side.
+// row-slab datasets.
+#include "granite/comm/collectives.hpp"
 #include "granite/core/error.hpp"
 
 #include <hdf5.h>
-#include <mpi.h>
 
 #include <exception>
 #include <string>
@@ -97,7 +97,7 @@ struct Slab {
 
 // This rank's rows of a collective write: its first row (exclusive scan of the per-rank
 // counts) and the total over ranks. Collective.
-Slab slab_of(std::size_t local, MPI_Comm comm);
+Slab slab_of(std::size_t local, const comm::Communicator& comm);
 
 // Creates <group_path>/<name> of shape (total) or (total, columns), chunked along N, and
 // writes this rank's rows collectively. Every rank calls this, also with zero local rows.
@@ -106,39 +106,13 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
 
 // Collective. Creates (truncates) `file_name` for parallel writing with the MPI-IO driver and
 // the HDF5 1.8 object format (large attributes; readable from HDF5 1.8 on).
-hid_t create_parallel_file(const std::string& file_name, MPI_Comm comm);
+hid_t create_parallel_file(const std::string& file_name, const comm::Communicator& comm);
 
 // --- rank-0 decisions ------------------------------------------------------------------------
 
-// `root`'s message on every rank.
-std::string broadcast_message(std::string message, MPI_Comm comm, int root = 0);
-
-// Collective. Every rank passes its own error message ("" = success); if any rank failed,
-// throws InputError on every rank with the message of the lowest failing rank.
-void throw_if_any_failed(const std::string& message, MPI_Comm comm);
-
-// Runs `action` on rank 0; an InputError (or any exception) there is rethrown as an InputError
-// with the same message on every rank.
-template <class Action>
-void on_rank_zero(MPI_Comm comm, Action&& action) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  std::string message;
-  if (rank == 0) {
-    try {
-      action();
-    } catch (const std::exception& error) {
-      message = error.what();
-      if (message.empty()) message = "unknown error";
-    }
-  }
-  message = broadcast_message(std::move(message), comm);
-  if (!message.empty()) throw InputError(message);
-}
-
 // Collective. Rank 0 checks that `path` can be written by creating `path + ".tmp"`; an
 // InputError "cannot write <kind> '<path>' ..." on every rank if not.
-void probe_destination(const std::string& path, const char* kind, MPI_Comm comm);
+void probe_destination(const std::string& path, const char* kind, const comm::Communicator& comm);
 
 // Renames `tmp` to `path` (call on one rank); removes `tmp` and throws InputError on failure.
 void rename_into_place(const std::string& tmp, const std::string& path);

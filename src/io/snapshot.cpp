@@ -29,7 +29,6 @@ static_assert(sizeof(Vec3) == 3 * sizeof(double), "Vec3 arrays are written as N 
 using detail::check_id;
 using detail::check_status;
 using detail::Handle;
-using detail::on_rank_zero;
 using detail::Slab;
 using detail::write_attribute;
 using detail::write_string_attribute;
@@ -51,7 +50,7 @@ std::string xdmf_path_for(const std::string& h5_path) {
 
 void write_hdf5_file(const std::string& file_name, const body::Particles& particles,
                      const SnapshotInfo& info, const Slab& slab_without_transfer, int rank,
-                     int ranks, MPI_Comm comm) {
+                     int ranks, const comm::Communicator& comm) {
   const std::string what = "file " + file_name;
   Handle file(detail::create_parallel_file(file_name, comm), H5Fclose);
   {
@@ -120,11 +119,9 @@ std::string snapshot_file_name(std::int64_t step) {
 }
 
 void write_snapshot(const std::string& path, const body::Particles& particles,
-                    const SnapshotInfo& info, MPI_Comm comm) {
-  int rank = 0;
-  int ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
+                    const SnapshotInfo& info, const comm::Communicator& comm) {
+  const int rank = comm.rank();
+  const int ranks = comm.size();
 
   if (info.compression < 0 || info.compression > 9) {
     throw InputError("snapshot compression must be a gzip level 0..9, got " +
@@ -150,8 +147,8 @@ void write_snapshot(const std::string& path, const body::Particles& particles,
   }
 
   // Every rank has closed the file: rank 0 publishes it under the final name, then the XDMF.
-  MPI_Barrier(comm);
-  on_rank_zero(comm, [&] {
+  comm.barrier();
+  comm::on_root(comm, [&] {
     detail::rename_into_place(tmp, path);
     const std::string h5_name = std::filesystem::path(path).filename().string();
     detail::write_text_atomically(xdmf_path_for(path), detail::xdmf_document(detail::xdmf_grid(
@@ -159,8 +156,8 @@ void write_snapshot(const std::string& path, const body::Particles& particles,
   });
 }
 
-SnapshotWriter::SnapshotWriter(std::string dir, MPI_Comm comm) : dir_(std::move(dir)), comm_(comm) {
-  on_rank_zero(comm_, [&] {
+SnapshotWriter::SnapshotWriter(std::string dir, const comm::Communicator& comm) : dir_(std::move(dir)), comm_(comm) {
+  comm::on_root(comm_, [&] {
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::create_directories(dir_, ec);
@@ -184,9 +181,8 @@ std::string SnapshotWriter::write(const body::Particles& particles, const Snapsh
   const std::filesystem::path h5 = std::filesystem::path(dir_) / snapshot_file_name(info.step);
   write_snapshot(h5.string(), particles, info, comm_);
   const std::int64_t local = std::int64_t(particles.size());
-  std::int64_t total = 0;
-  MPI_Allreduce(&local, &total, 1, MPI_INT64_T, MPI_SUM, comm_);
-  on_rank_zero(comm_, [&] {
+  const std::int64_t total = comm::sum(local, comm_);
+  comm::on_root(comm_, [&] {
     series_[info.step] = detail::xdmf_grid(h5.filename().string(), total, info.time, info.step);
     detail::write_text_atomically((std::filesystem::path(dir_) / "series.xdmf").string(),
                                   detail::xdmf_series_document(series_));

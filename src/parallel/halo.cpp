@@ -20,7 +20,7 @@ std::size_t peer_slot(const std::vector<int>& peers, int rank) {
 
 void Halo::rebuild(body::Particles& particles, std::size_t owned,
                    const Decomposition& decomposition, int rank, double width,
-                   PeerExchange& exchange) {
+                   comm::PeerExchange& exchange) {
   const std::vector<Neighbour> neighbours = decomposition.neighbours(rank);
   const std::size_t peers = exchange.peers().size();
 
@@ -57,7 +57,7 @@ void Halo::reset_corrections(const std::vector<solver::BodyState>& states, std::
 }
 
 void Halo::exchange_corrections(std::vector<solver::BodyState>& states, std::size_t owned,
-                                PeerExchange& exchange) {
+                                comm::PeerExchange& exchange) {
   const std::size_t peers = send_index_.size();
   // 1. Ghost increments to their owners (message k: ghosts received from peer k, in order).
   for (std::size_t k = 0; k < peers; ++k) {

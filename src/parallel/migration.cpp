@@ -41,7 +41,7 @@ void deliver_far(const std::vector<std::pair<int, BodyRecord>>& far, body::Parti
 }  // namespace
 
 MigrationCounts migrate(body::Particles& particles, const Decomposition& decomposition, int rank,
-                        PeerExchange& exchange) {
+                        comm::PeerExchange& exchange) {
   const std::vector<int>& peers = exchange.peers();
   std::vector<std::vector<BodyRecord>> send(peers.size()), recv;
   std::vector<std::pair<int, BodyRecord>> far;

@@ -1,6 +1,6 @@
 #include "granite/scenario/flow_statistics.hpp"
 
-#include "granite/parallel/run_report.hpp"
+#include "granite/comm/collectives.hpp"
 #include "granite/scenario/build.hpp"
 
 #include <algorithm>
@@ -17,7 +17,7 @@ constexpr std::size_t kMaxColumns = 1u << 20;
 constexpr double kFreeVolumeCells = 256.0;  // grid cells along the region's longest edge
 }  // namespace
 
-FlowStatistics::FlowStatistics(const YAML::Node& r, MPI_Comm comm) :
+FlowStatistics::FlowStatistics(const YAML::Node& r, const comm::Communicator& comm) :
     comm_(comm), interval_(r["statistics"]["interval"].as<double>()) {
   const YAML::Node s = r["statistics"];
   region_min_ = s["region_min"] ? vec3(s["region_min"]) : vec3(r["domain"]["min"]);
@@ -53,7 +53,7 @@ double FlowStatistics::free_volume(const body::GlobalBodies& globals) const {
 double FlowStatistics::solid_fraction(const body::Particles& p) {
   if (column_width_ == 0.0) {
     std::vector<double> r{p.max_radius()};
-    parallel::max_over_ranks(r, comm_);
+    comm::max_in_place(r, comm_);
     column_width_ = 8.0 * r[0];
     if (column_width_ == 0.0) return 0.0;
   }
@@ -74,9 +74,9 @@ double FlowStatistics::solid_fraction(const body::Particles& p) {
         std::max(column_top_[c], std::min(x[2] + p.radius[i], region_max_[2]) - region_min_[2]);
     volume += 4.0 / 3.0 * M_PI * std::pow(p.radius[i], 3);
   }
-  parallel::max_over_ranks(column_top_, comm_);
+  comm::max_in_place(column_top_, comm_);
   totals_.assign(1, volume);
-  parallel::sum_over_ranks(totals_, comm_);
+  comm::sum_in_place(totals_, comm_);
   solids_ = totals_[0];
   double bed = 0.0;
   for (double top : column_top_)
@@ -100,11 +100,11 @@ FlowSample FlowStatistics::sample(const timestep::Simulation& sim,
     energies[0] += 0.5 * p.mass[i] * p.velocity[i].squaredNorm();
     energies[1] += 0.5 * p.angular_velocity[i].dot(p.world_inertia(i) * p.angular_velocity[i]);
   }
-  parallel::sum_over_ranks(energies, comm_);
+  comm::sum_in_place(energies, comm_);
   s.kinetic_translational = energies[0];
   s.kinetic_rotational = energies[1];
   std::vector<double> radius{p.max_radius()};
-  parallel::max_over_ranks(radius, comm_);
+  comm::max_in_place(radius, comm_);
   s.max_penetration = st.max_penetration;
   s.max_penetration_percent = radius[0] > 0 ? 100.0 * st.max_penetration / radius[0] : 0.0;
   s.sweeps = st.sweeps;

@@ -1,5 +1,6 @@
 #include "granite/scenario/run.hpp"
 
+#include "granite/comm/collectives.hpp"
 #include "granite/core/error.hpp"
 #include "granite/core/log.hpp"
 #include "granite/io/checkpoint.hpp"
@@ -52,7 +53,7 @@ struct RunFiles {
   std::ofstream csv;
 
   RunFiles(const std::string& dir, const YAML::Node& resolved, bool write_csv, bool root,
-           bool restarting, MPI_Comm comm) {
+           bool restarting, const comm::Communicator& comm) {
     std::string problem;
     if (root) {
       std::error_code ec;
@@ -68,7 +69,7 @@ struct RunFiles {
         if (!csv) problem = dir + "/thermo.csv: cannot write";
       }
     }
-    if (!parallel::all_ok(problem.empty(), comm))
+    if (!comm::all_ok(problem.empty(), comm))
       throw InputError(problem.empty() ? dir + ": rank 0 cannot write the output directory"
                                        : problem + " (check --output / output.directory)");
   }
@@ -86,18 +87,16 @@ parallel::Decomposition decomposition_of(const YAML::Node& r, const Domain& doma
 void request_stop() { g_stop_requested = 1; }
 
 RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
-                        MPI_Comm comm, const std::string& restart) {
+                        const comm::Communicator& comm, const std::string& restart) {
   const YAML::Node& r = cfg.resolved;
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
+  const int rank = comm.rank(), ranks = comm.size();
   const bool write_csv = r["output"]["thermo_file"].as<bool>();
   RunFiles files(output_dir, r, write_csv, rank == 0, !restart.empty(), comm);
 
   const Domain domain = domain_of(r);
   const parallel::Decomposition decomposition = decomposition_of(r, domain, ranks);
   parallel::DistributedDomain distributed(
-      comm, decomposition, r["contact"]["threshold"].as<double>(),
+      comm.native(), decomposition, r["contact"]["threshold"].as<double>(),
       {r["solver"]["relaxation_weight"].as<double>(), r["solver"]["check_every"].as<int>()});
 
   const auto seed = r["run"]["seed"].as<std::uint64_t>();
@@ -182,7 +181,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   const int thermo_every = r["run"]["thermo_every"].as<int>();
   const auto& dims = decomposition.dims();
   log::info("granite run " + cfg.file + ": " +
-            std::to_string(parallel::sum_over_ranks(sim.particles().size(), comm)) +
+            std::to_string(comm::sum(sim.particles().size(), comm)) +
             " particles, " + std::to_string(sim.globals().size()) + " global bodies, " +
             std::to_string(steps) + " steps of " + std::to_string(dt) + " s, model " +
             r["contact"]["model"].as<std::string>() + ", " + std::to_string(ranks) + " ranks as " +
@@ -243,7 +242,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
       if (rank == 0 && write_csv) files.csv << csv_row(stats) << std::flush;
     }
     if (stats.step % snapshot_every == 0 || n + 1 == steps) write_snapshot(stats);
-    const bool stop = !parallel::all_ok(g_stop_requested == 0, comm);
+    const bool stop = !comm::all_ok(g_stop_requested == 0, comm);
     if (stats.step % checkpoint_every == 0 || n + 1 == steps || stop) {
       const std::string path = write_checkpoint();
       if (stop) {
@@ -259,10 +258,10 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   summary.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary.steps = sim.steps() - first_step;
-  summary.particles = parallel::sum_over_ranks(sim.particles().size(), comm);
-  summary.deleted = parallel::sum_over_ranks(summary.deleted, comm);
-  summary.escaped = parallel::sum_over_ranks(summary.escaped, comm);
-  const std::uint64_t total_bytes = parallel::sum_over_ranks(exchange_bytes, comm);
+  summary.particles = comm::sum(sim.particles().size(), comm);
+  summary.deleted = comm::sum(summary.deleted, comm);
+  summary.escaped = comm::sum(summary.escaped, comm);
+  const std::uint64_t total_bytes = comm::sum(exchange_bytes, comm);
   const std::string timing = parallel::timing_table(sim.timers(), comm);
 
   char line[256];

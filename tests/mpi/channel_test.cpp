@@ -4,7 +4,7 @@
 // bed solid fraction agree with a one-rank run of the same configuration.
 #include "granite/io/config.hpp"
 #include "granite/parallel/distributed_domain.hpp"
-#include "granite/parallel/run_report.hpp"
+#include "granite/comm/collectives.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/flow_statistics.hpp"
 #include "granite/scenario/inflow.hpp"
@@ -79,7 +79,7 @@ ChannelRun run_channel(MPI_Comm comm, bool checks) {
 
   ChannelRun result;
   result.layer_every = settings.layer_every;
-  result.initial = parallel::sum_over_ranks(sim.particles().size(), comm);
+  result.initial = comm::sum(sim.particles().size(), comm);
   std::vector<double> deleted_ids;
   for (std::int64_t n = 0; n < steps; ++n) {
     const auto& stats = sim.step();
@@ -133,9 +133,9 @@ ChannelRun run_channel(MPI_Comm comm, bool checks) {
       std::uint64_t(all_deleted.end() - std::unique(all_deleted.begin(), all_deleted.end()));
   for (double id : all_deleted)
     result.deleted_alive += std::binary_search(all_alive.begin(), all_alive.end(), id) ? 1 : 0;
-  result.overlapping_new = parallel::sum_over_ranks(result.overlapping_new, comm);
-  result.centres_in_obstacle = parallel::sum_over_ranks(result.centres_in_obstacle, comm);
-  result.escaped = parallel::sum_over_ranks(result.escaped, comm);
+  result.overlapping_new = comm::sum(result.overlapping_new, comm);
+  result.centres_in_obstacle = comm::sum(result.centres_in_obstacle, comm);
+  result.escaped = comm::sum(result.escaped, comm);
   result.layers = inflow.layers();
   result.layer_size = inflow.layer_size();
   return result;

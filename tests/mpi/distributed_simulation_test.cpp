@@ -5,7 +5,7 @@
 // weight); the hybrid relaxation converges to the analytic three-sphere result across a
 // subdomain boundary.
 #include "granite/parallel/distributed_domain.hpp"
-#include "granite/parallel/run_report.hpp"
+#include "granite/comm/collectives.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -210,7 +210,7 @@ TEST(DistributedSimulation, BodiesAreConservedAndGhostsAgreeWithOwnersEveryStep)
       gone.push_back(p.id[i]);
       return true;
     });
-    deleted += sum_over_ranks(gone.size(), comm);
+    deleted += comm::sum(gone.size(), comm);
     // Non-fatal checks: every rank must go on to the same collective calls.
     EXPECT_EQ(stats.particles, previous.size()) << "step " << step;
     const auto ids = all_ids(sim.particles(), comm);
@@ -223,8 +223,8 @@ TEST(DistributedSimulation, BodiesAreConservedAndGhostsAgreeWithOwnersEveryStep)
   }
   EXPECT_EQ(checker.mismatches_, 0u) << "of " << checker.ghosts_checked_ << " ghosts checked";
   if (size_of(comm) > 1) {
-    EXPECT_GT(sum_over_ranks(migrated, comm), 0u) << "nothing migrated: test too weak";
-    EXPECT_GT(sum_over_ranks(checker.ghosts_checked_, comm), 0u) << "no ghosts: test too weak";
+    EXPECT_GT(comm::sum(migrated, comm), 0u) << "nothing migrated: test too weak";
+    EXPECT_GT(comm::sum(checker.ghosts_checked_, comm), 0u) << "no ghosts: test too weak";
   }
   EXPECT_GT(deleted, 0u) << "nothing left through the open face: test too weak";
 }

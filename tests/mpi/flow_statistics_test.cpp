@@ -3,7 +3,7 @@
 // samples from statistics.average_from on, its drift compares the first and last third of
 // them, and the checkpoint state round-trips the new column.
 #include "granite/io/config.hpp"
-#include "granite/parallel/run_report.hpp"
+#include "granite/comm/collectives.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/flow_statistics.hpp"
 
@@ -47,7 +47,7 @@ TEST(FlowStatistics, ChannelFractionIsSolidsOverTheVolumeOutsideTheObstacle) {
   double solids = 0.0;
   for (std::size_t i = 0; i < p.size(); ++i) solids += 4.0 / 3.0 * M_PI * std::pow(p.radius[i], 3);
   std::vector<double> total{solids};
-  parallel::sum_over_ranks(total, MPI_COMM_WORLD);
+  comm::sum_in_place(total, MPI_COMM_WORLD);
   // Channel 15 x 6.5 x 2 cm minus the obstacle: half a cylinder of radius 1 cm plus a 1 x 2 cm
   // box, 2 cm high. The piston is kinematic and not subtracted.
   const double obstacle = (M_PI / 2 * 1e-4 + 2e-4) * 0.02;

@@ -78,7 +78,7 @@ void expect_each_id_once(const body::Particles& p, int n) {
 TEST(Migration, FastBodiesCrossSeveralSubdomainsAndAPeriodicBoundaryIntact) {
   const World w;
   const Decomposition d = make_decomposition(w.size, {true, false, false});
-  PeerExchange exchange(MPI_COMM_WORLD);
+  comm::PeerExchange exchange(MPI_COMM_WORLD);
   exchange.set_peers(d.neighbour_ranks(w.rank));
 
   const int n = 600;
@@ -104,7 +104,7 @@ TEST(Halo, GhostsAreExactCopiesOfEveryBodyWithinTheHaloWidth) {
   for (const std::array<bool, 3> periodic :
        {std::array<bool, 3>{false, false, false}, std::array<bool, 3>{true, true, false}}) {
     const Decomposition d = make_decomposition(w.size, periodic);
-    PeerExchange exchange(MPI_COMM_WORLD);
+    comm::PeerExchange exchange(MPI_COMM_WORLD);
     exchange.set_peers(d.neighbour_ranks(w.rank));
     body::Particles p = owned_bodies(d, w.rank, 800, 5);
     const std::size_t owned = p.size();
@@ -150,7 +150,7 @@ TEST(Halo, GhostsAreExactCopiesOfEveryBodyWithinTheHaloWidth) {
 TEST(Halo, CorrectionExchangeSumsGhostIncrementsIntoOwners) {
   const World w;
   const Decomposition d = make_decomposition(w.size, {true, false, false});
-  PeerExchange exchange(MPI_COMM_WORLD);
+  comm::PeerExchange exchange(MPI_COMM_WORLD);
   exchange.set_peers(d.neighbour_ranks(w.rank));
   body::Particles p = owned_bodies(d, w.rank, 800, 9);
   const std::size_t owned = p.size();

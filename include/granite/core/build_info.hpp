@@ -8,8 +8,6 @@ const char* version();
 const char* git_commit();
 const char* compiler();
 const char* build_type();
-/// MPI library version string (calls MPI_Get_library_version; safe before MPI_Init).
-std::string mpi_version();
 /// HDF5 library version "major.minor.release" and whether it is a parallel build.
 std::string hdf5_version();
 

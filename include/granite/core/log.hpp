@@ -5,7 +5,7 @@
 
 namespace granite::log {
 
-/// Called once after MPI_Init (the default is a single-rank, rank-0 process).
+/// Called once after MPI is initialised (the default is a single-rank, rank-0 process).
 void set_rank(int rank, int size);
 int rank();
 

@@ -17,9 +17,8 @@
 //   /state/global_anchors, /state/extra, /state/config   (float64; bytes; bytes)
 // Every dataset carries a Fletcher32 checksum per chunk, so corrupted data is detected on read.
 #include "granite/body/particles.hpp"
+#include "granite/comm/communicator.hpp"
 #include "granite/core/types.hpp"
-
-#include <mpi.h>
 
 #include <cstdint>
 #include <functional>
@@ -39,7 +38,7 @@ struct CheckpointState {
 
 /// Collective. Writes every rank's particles and `state` to `path` atomically.
 void write_checkpoint(const std::string& path, const body::Particles& particles,
-                      const CheckpointState& state, MPI_Comm comm);
+                      const CheckpointState& state, const comm::Communicator& comm);
 
 /// Collective. Reads the checkpoint at `path` and appends bodies to `particles`:
 /// - if the file was written by as many ranks as `comm` has, each rank gets back exactly the
@@ -50,6 +49,7 @@ void write_checkpoint(const std::string& path, const body::Particles& particles,
 /// Granite checkpoint, truncated, corrupted, inconsistent) is an InputError naming the file,
 /// thrown on every rank with the same message; `particles` is then left as it was.
 CheckpointState read_checkpoint(const std::string& path, body::Particles& particles,
-                                const std::function<bool(const Vec3&)>& owns, MPI_Comm comm);
+                                const std::function<bool(const Vec3&)>& owns,
+                                const comm::Communicator& comm);
 
 }  // namespace granite::io

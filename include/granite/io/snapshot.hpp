@@ -12,8 +12,7 @@
 // broadcasts). A failing HDF5 call throws std::runtime_error naming the call and the
 // library's own message. Every argument except `particles` must be the same on every rank.
 #include "granite/body/particles.hpp"
-
-#include <mpi.h>
+#include "granite/comm/communicator.hpp"
 
 #include <array>
 #include <cstdint>
@@ -34,7 +33,7 @@ struct SnapshotInfo {
 /// Writes one snapshot to `path` (conventionally *.h5) and its XDMF sidecar next to it (same
 /// name with the extension replaced by .xdmf, or appended if there is none). Collective.
 void write_snapshot(const std::string& path, const body::Particles& particles,
-                    const SnapshotInfo& info, MPI_Comm comm);
+                    const SnapshotInfo& info, const comm::Communicator& comm);
 
 /// "snapshot_00000042.h5" for step 42 (zero-padded to 8 digits; longer steps are not cut).
 std::string snapshot_file_name(std::int64_t step);
@@ -50,7 +49,7 @@ public:
   /// Collective. Creates `dir` (and parents) if needed; InputError on every rank if it cannot
   /// be created or written to. Snapshots already in `dir` (e.g. from before a restart) stay
   /// listed in series.xdmf until they are overwritten.
-  SnapshotWriter(std::string dir, MPI_Comm comm);
+  SnapshotWriter(std::string dir, const comm::Communicator& comm);
 
   /// Collective. Writes dir/snapshot_<step>.h5 and .xdmf, then (rank 0) rewrites
   /// dir/series.xdmf to list every snapshot in the directory. Returns the .h5 path.
@@ -60,7 +59,7 @@ public:
 
 private:
   std::string dir_;
-  MPI_Comm comm_;
+  comm::Communicator comm_;
   std::map<std::int64_t, std::string> series_;  // step -> XDMF <Grid> block (rank 0 only)
 };
 

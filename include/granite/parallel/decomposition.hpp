@@ -53,7 +53,7 @@ public:
   /// The up to 26 neighbours of `rank` (fewer at non-periodic walls). With few subdomains on
   /// a periodic axis the same rank (even `rank` itself) can appear with different shifts.
   std::vector<Neighbour> neighbours(int rank) const;
-  /// The ranks of neighbours(rank), each once, sorted (the peers of PeerExchange).
+  /// The ranks of neighbours(rank), each once, sorted (the peers of comm::PeerExchange).
   std::vector<int> neighbour_ranks(int rank) const;
 
 private:

@@ -15,7 +15,7 @@
 // a ghost, by the owner of the body with the smaller id.
 #include "granite/parallel/decomposition.hpp"
 #include "granite/parallel/halo.hpp"
-#include "granite/parallel/peer_exchange.hpp"
+#include "granite/comm/peer_exchange.hpp"
 #include "granite/timestep/simulation.hpp"
 
 #include <mpi.h>
@@ -52,7 +52,7 @@ private:
   Decomposition decomposition_;
   double threshold_;
   ParallelSettings settings_;
-  PeerExchange exchange_;
+  comm::PeerExchange exchange_;
   Halo halo_;
   std::uint64_t relaxation_bytes_ = 0;
   std::size_t migrated_ = 0;

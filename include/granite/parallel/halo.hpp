@@ -5,7 +5,7 @@
 #include "granite/body/particles.hpp"
 #include "granite/parallel/body_record.hpp"
 #include "granite/parallel/decomposition.hpp"
-#include "granite/parallel/peer_exchange.hpp"
+#include "granite/comm/peer_exchange.hpp"
 #include "granite/solver/body_state.hpp"
 
 #include <vector>
@@ -18,7 +18,7 @@ public:
   /// nothing else: drop old ghosts first). A body is sent to every neighbour subdomain within
   /// `width` of its centre. `exchange` must have the neighbour ranks as peers.
   void rebuild(body::Particles& particles, std::size_t owned, const Decomposition& decomposition,
-               int rank, double width, PeerExchange& exchange);
+               int rank, double width, comm::PeerExchange& exchange);
 
   std::size_t ghost_count() const { return ghost_count_; }
 
@@ -27,7 +27,7 @@ public:
   /// the owners send the corrected dv, dw back to every ghost holder.
   /// `states` holds owned bodies at [0, owned) and ghosts at [owned, owned + ghost_count()).
   void exchange_corrections(std::vector<solver::BodyState>& states, std::size_t owned,
-                            PeerExchange& exchange);
+                            comm::PeerExchange& exchange);
 
   /// Call before the first sweep: records the ghosts' starting corrections (zero).
   void reset_corrections(const std::vector<solver::BodyState>& states, std::size_t owned);

@@ -5,7 +5,7 @@
 // costs nothing in steps where no rank has such a body.
 #include "granite/body/particles.hpp"
 #include "granite/parallel/decomposition.hpp"
-#include "granite/parallel/peer_exchange.hpp"
+#include "granite/comm/peer_exchange.hpp"
 
 namespace granite::parallel {
 
@@ -18,6 +18,6 @@ struct MigrationCounts {
 /// already applied). Positions are wrapped across periodic boundaries. `exchange` has the
 /// neighbour ranks as peers.
 MigrationCounts migrate(body::Particles& particles, const Decomposition& decomposition, int rank,
-                        PeerExchange& exchange);
+                        comm::PeerExchange& exchange);
 
 }  // namespace granite::parallel

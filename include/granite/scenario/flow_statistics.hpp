@@ -8,7 +8,7 @@
 // The measures are defined in docs/channel.md.
 #include "granite/timestep/simulation.hpp"
 
-#include <mpi.h>
+#include "granite/comm/communicator.hpp"
 #include <yaml-cpp/yaml.h>
 
 #include <string>
@@ -32,7 +32,7 @@ struct FlowSample {
 class FlowStatistics {
 public:
   /// `resolved` must have a `statistics` section.
-  FlowStatistics(const YAML::Node& resolved, MPI_Comm comm);
+  FlowStatistics(const YAML::Node& resolved, const comm::Communicator& comm);
 
   /// Collective: measures the current state (after a step with statistics `stats`).
   FlowSample sample(const timestep::Simulation& sim, const timestep::StepStatistics& stats);
@@ -55,7 +55,7 @@ private:
   double free_volume(const body::GlobalBodies& globals) const;
   std::vector<const FlowSample*> averaged() const;
 
-  MPI_Comm comm_;
+  comm::Communicator comm_;
   double interval_;
   Vec3 region_min_, region_max_;
   double column_width_ = 0.0;  // 0: 4 x the largest diameter, decided at the first sample

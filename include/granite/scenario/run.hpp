@@ -6,7 +6,7 @@
 // bytes exchanged per relaxation sweep.
 #include "granite/io/config.hpp"
 
-#include <mpi.h>
+#include "granite/comm/communicator.hpp"
 
 #include <string>
 
@@ -31,7 +31,7 @@ struct RunSummary {
 /// output.checkpoint_interval, at the end, and when stop_requested() turns true on any rank
 /// (SIGTERM / SIGUSR1, see request_stop()), after which the run ends early.
 RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
-                        MPI_Comm comm, const std::string& restart = "");
+                        const comm::Communicator& comm, const std::string& restart = "");
 
 /// Async-signal-safe: asks the running scenario to checkpoint and stop after the current step.
 void request_stop();

@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace granite::parallel {
+namespace granite::comm {
 
 class PeerExchange {
 public:
@@ -80,4 +80,4 @@ void PeerExchange::exchange(const std::vector<std::vector<T>>& send,
   exchange_sized(send, recv, tag + 1);
 }
 
-}  // namespace granite::parallel
+}  // namespace granite::comm

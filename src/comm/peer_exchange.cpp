@@ -1,10 +1,10 @@
-#include "granite/parallel/peer_exchange.hpp"
+#include "granite/comm/peer_exchange.hpp"
 
 #include <algorithm>
 #include <climits>
 #include <stdexcept>
 
-namespace granite::parallel {
+namespace granite::comm {
 
 void PeerExchange::set_peers(std::vector<int> peers) {
   std::sort(peers.begin(), peers.end());
@@ -27,4 +27,4 @@ void PeerExchange::wait() {
   MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
 }
 
-}  // namespace granite::parallel
+}  // namespace granite::comm

@@ -1,0 +1,82 @@
+#pragma once
+// Collective operations over a Communicator: agreement, reductions, scans, gathers and
+// broadcasts, and the "one rank decides, every rank throws the same InputError" pattern that
+// keeps every rank's exit code and message identical. All functions here are collective: every
+// rank of `comm` must call them in the same order.
+#include "granite/comm/communicator.hpp"
+#include "granite/core/error.hpp"
+
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace granite::comm {
+
+/// True on every rank iff `ok` is true on every rank.
+bool all_ok(bool ok, const Communicator& comm);
+
+/// Sum / maximum / minimum of a value over ranks (the same result on every rank).
+std::uint64_t sum(std::uint64_t value, const Communicator& comm);
+std::int64_t sum(std::int64_t value, const Communicator& comm);
+double sum(double value, const Communicator& comm);
+double max(double value, const Communicator& comm);
+double min(double value, const Communicator& comm);
+int min(int value, const Communicator& comm);
+/// Element-wise, in place.
+void sum_in_place(std::vector<double>& values, const Communicator& comm);
+void sum_in_place(std::vector<std::uint64_t>& values, const Communicator& comm);
+void max_in_place(std::vector<double>& values, const Communicator& comm);
+void min_in_place(std::vector<double>& values, const Communicator& comm);
+
+/// Sum of `value` over the ranks below this one (0 on rank 0).
+std::int64_t exclusive_prefix_sum(std::int64_t value, const Communicator& comm);
+
+/// Every rank's value, in rank order, on `root` (empty elsewhere).
+std::vector<std::int64_t> gather(std::int64_t value, const Communicator& comm, int root = 0);
+
+/// `root`'s bytes on every rank.
+void broadcast_bytes(void* data, std::size_t bytes, const Communicator& comm, int root = 0);
+
+/// `root`'s value on every rank (T trivially copyable).
+template <class T>
+void broadcast(T& value, const Communicator& comm, int root = 0) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  broadcast_bytes(&value, sizeof(T), comm, root);
+}
+
+/// `root`'s contents on every rank, resized to match (elements trivially copyable).
+template <class Container>
+void broadcast_container(Container& values, const Communicator& comm, int root = 0) {
+  static_assert(std::is_trivially_copyable_v<typename Container::value_type>);
+  std::uint64_t size = values.size();
+  broadcast(size, comm, root);
+  values.resize(std::size_t(size));
+  broadcast_bytes(values.data(), values.size() * sizeof(typename Container::value_type), comm,
+                  root);
+}
+
+/// Every rank passes its own error message ("" = success); if any rank failed, throws
+/// InputError on every rank with the message of the lowest failing rank.
+void throw_if_any_failed(const std::string& message, const Communicator& comm);
+
+/// Runs `action` on rank 0; an exception there is rethrown as an InputError with the same
+/// message on every rank.
+template <class Action>
+void on_root(const Communicator& comm, Action&& action) {
+  std::string message;
+  if (comm.is_root()) {
+    try {
+      action();
+    } catch (const std::exception& error) {
+      message = error.what();
+      if (message.empty()) message = "unknown error";
+    }
+  }
+  broadcast_container(message, comm);
+  if (!message.empty()) throw InputError(message);
+}
+
+}  // namespace granite::comm

@@ -1,0 +1,80 @@
+#include "granite/comm/collectives.hpp"
+
+#include <climits>
+#include <stdexcept>
+
+namespace granite::comm {
+
+namespace {
+template <class T>
+T reduce(T value, MPI_Datatype type, MPI_Op op, const Communicator& comm) {
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, type, op, comm.native());
+  return value;
+}
+template <class T>
+void reduce_in_place(std::vector<T>& values, MPI_Datatype type, MPI_Op op,
+                     const Communicator& comm) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), type, op, comm.native());
+}
+}  // namespace
+
+bool all_ok(bool ok, const Communicator& comm) {
+  return reduce(ok ? 1 : 0, MPI_INT, MPI_MIN, comm) == 1;
+}
+
+std::uint64_t sum(std::uint64_t value, const Communicator& comm) {
+  return reduce(value, MPI_UINT64_T, MPI_SUM, comm);
+}
+std::int64_t sum(std::int64_t value, const Communicator& comm) {
+  return reduce(value, MPI_INT64_T, MPI_SUM, comm);
+}
+double sum(double value, const Communicator& comm) {
+  return reduce(value, MPI_DOUBLE, MPI_SUM, comm);
+}
+double max(double value, const Communicator& comm) {
+  return reduce(value, MPI_DOUBLE, MPI_MAX, comm);
+}
+double min(double value, const Communicator& comm) {
+  return reduce(value, MPI_DOUBLE, MPI_MIN, comm);
+}
+int min(int value, const Communicator& comm) { return reduce(value, MPI_INT, MPI_MIN, comm); }
+
+void sum_in_place(std::vector<double>& values, const Communicator& comm) {
+  reduce_in_place(values, MPI_DOUBLE, MPI_SUM, comm);
+}
+void sum_in_place(std::vector<std::uint64_t>& values, const Communicator& comm) {
+  reduce_in_place(values, MPI_UINT64_T, MPI_SUM, comm);
+}
+void max_in_place(std::vector<double>& values, const Communicator& comm) {
+  reduce_in_place(values, MPI_DOUBLE, MPI_MAX, comm);
+}
+void min_in_place(std::vector<double>& values, const Communicator& comm) {
+  reduce_in_place(values, MPI_DOUBLE, MPI_MIN, comm);
+}
+
+std::int64_t exclusive_prefix_sum(std::int64_t value, const Communicator& comm) {
+  std::int64_t below = 0;
+  MPI_Exscan(&value, &below, 1, MPI_INT64_T, MPI_SUM, comm.native());
+  return comm.is_root() ? 0 : below;  // MPI_Exscan leaves rank 0's result undefined
+}
+
+std::vector<std::int64_t> gather(std::int64_t value, const Communicator& comm, int root) {
+  std::vector<std::int64_t> all(comm.rank() == root ? std::size_t(comm.size()) : 0);
+  MPI_Gather(&value, 1, MPI_INT64_T, all.data(), 1, MPI_INT64_T, root, comm.native());
+  return all;
+}
+
+void broadcast_bytes(void* data, std::size_t bytes, const Communicator& comm, int root) {
+  if (bytes > std::size_t(INT_MAX)) throw std::runtime_error("broadcast larger than 2 GiB");
+  MPI_Bcast(data, int(bytes), MPI_BYTE, root, comm.native());
+}
+
+void throw_if_any_failed(const std::string& message, const Communicator& comm) {
+  const int first_failed = min(message.empty() ? comm.size() : comm.rank(), comm);
+  if (first_failed == comm.size()) return;
+  std::string text = message;
+  broadcast_container(text, comm, first_failed);
+  throw InputError(text);
+}
+
+}  // namespace granite::comm
