@@ -12,7 +12,7 @@
 // usage: bench_weak_scaling [nx ny nz steps]   (default 40 40 12 20: 19 200 spheres per rank)
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/comm/collectives.hpp"
-#include "granite/parallel/run_report.hpp"
+#include "granite/scenario/run_report.hpp"
 
 #include <mpi.h>
 
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   const std::uint64_t all_bytes = comm::sum(bytes, MPI_COMM_WORLD);
   const std::uint64_t all_ghost_sweeps = comm::sum(ghost_sweeps, MPI_COMM_WORLD);
-  const std::string table = parallel::timing_table(sim.timers(), MPI_COMM_WORLD);
+  const std::string table = scenario::timing_table(sim.timers(), MPI_COMM_WORLD);
   double comm = sim.timers().seconds(Phase::communication), total = sim.timers().total();
   MPI_Allreduce(MPI_IN_PLACE, &comm, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);

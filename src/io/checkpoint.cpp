@@ -26,7 +26,7 @@ using detail::Handle;
 using detail::Slab;
 
 constexpr const char* kFormatName = "granite-checkpoint";
-constexpr std::int32_t kFormatVersion = 1;
+constexpr std::int32_t kFormatVersion = 2;
 
 static_assert(sizeof(Vec3) == 3 * sizeof(double));
 static_assert(sizeof(Mat3) == 9 * sizeof(double));
@@ -157,8 +157,22 @@ void write_file(const std::string& file_name, const body::Particles& particles,
                 rank_counts.data());
     write_state("global_anchors", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, state.global_anchors.size(),
                 state.global_anchors.data());
-    write_state("extra", H5T_STD_U8LE, H5T_NATIVE_UCHAR, state.extra.size(), state.extra.data());
     write_state("config", H5T_STD_U8LE, H5T_NATIVE_UCHAR, state.config.size(), state.config.data());
+
+    // /fixes/<name>: the restart state of each end-of-step object, as bytes.
+    Handle fixes_group(
+        check_id(H5Gcreate2(file.get(), "fixes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                 "H5Gcreate2", "group /fixes in " + file_name),
+        H5Gclose);
+    for (const auto& [name, bytes] : state.fixes) {
+      Slab whole;
+      whole.total = hsize_t(bytes.size());
+      whole.local = rank == 0 ? hsize_t(bytes.size()) : 0;
+      whole.checksum = true;
+      whole.transfer = transfer.get();
+      detail::write_dataset(fixes_group.get(), "/fixes", name.c_str(), H5T_STD_U8LE,
+                            H5T_NATIVE_UCHAR, 1, bytes.data(), whole);
+    }
 
     const hid_t root = file.get();
     const std::int32_t ranks32 = ranks;
@@ -240,16 +254,35 @@ void read_rows(hid_t dataset, const std::string& path, hid_t memory_type, hsize_
       "H5Dread", path);
 }
 
-// A whole 1-D /state dataset.
+// A whole 1-D dataset, e.g. /state/<name>.
 template <class Container>
-Container read_state(hid_t file, const char* name, hid_t memory_type) {
-  const std::string path = std::string("/state/") + name;
+Container read_whole(hid_t file, const std::string& path, hid_t memory_type) {
   Handle dataset = open_dataset(file, path);
   const std::vector<hsize_t> dims = shape_of(dataset.get(), path);
   if (dims.size() != 1) throw InputError("dataset " + path + " is not one-dimensional");
   Container out;
   read_rows(dataset.get(), path, memory_type, 1, 0, dims[0], out);
   return out;
+}
+
+template <class Container>
+Container read_state(hid_t file, const char* name, hid_t memory_type) {
+  return read_whole<Container>(file, std::string("/state/") + name, memory_type);
+}
+
+// The names of the links in a group, in the file's name order.
+std::vector<std::string> group_members(hid_t file, const char* path) {
+  if (H5Lexists(file, path, H5P_DEFAULT) <= 0)
+    throw InputError(std::string("missing group ") + path);
+  Handle group(check_id(H5Gopen2(file, path, H5P_DEFAULT), "H5Gopen2", path), H5Gclose);
+  std::vector<std::string> names;
+  auto collect = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+    static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+    return 0;
+  };
+  check_status(H5Literate(group.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names),
+               "H5Literate", path);
+  return names;
 }
 
 // A scalar numeric root attribute.
@@ -316,8 +349,9 @@ Header read_header(const std::string& path) {
   header.rank_counts = read_state<std::vector<std::int64_t>>(root, "rank_counts", H5T_NATIVE_INT64);
   header.state.global_anchors =
       read_state<std::vector<double>>(root, "global_anchors", H5T_NATIVE_DOUBLE);
-  header.state.extra = read_state<std::string>(root, "extra", H5T_NATIVE_UCHAR);
   header.state.config = read_state<std::string>(root, "config", H5T_NATIVE_UCHAR);
+  for (const std::string& name : group_members(root, "/fixes"))
+    header.state.fixes[name] = read_whole<std::string>(root, "/fixes/" + name, H5T_NATIVE_UCHAR);
 
   const bool counts_valid = std::all_of(header.rank_counts.begin(), header.rank_counts.end(),
                                         [](std::int64_t n) { return n >= 0; }) &&
@@ -359,7 +393,19 @@ private:
 void broadcast(Header& header, const comm::Communicator& comm) {
   comm::broadcast_container(header.rank_counts, comm);
   comm::broadcast_container(header.state.global_anchors, comm);
-  comm::broadcast_container(header.state.extra, comm);
+  std::uint64_t fixes = header.state.fixes.size();
+  comm::broadcast(fixes, comm);
+  auto entry = header.state.fixes.begin();
+  for (std::uint64_t k = 0; k < fixes; ++k) {
+    std::string name = comm.is_root() ? entry->first : std::string();
+    std::string bytes = comm.is_root() ? entry->second : std::string();
+    comm::broadcast_container(name, comm);
+    comm::broadcast_container(bytes, comm);
+    if (comm.is_root())
+      ++entry;
+    else
+      header.state.fixes[name] = std::move(bytes);
+  }
   comm::broadcast_container(header.state.config, comm);
   comm::broadcast(header.total, comm);
   comm::broadcast(header.state.step, comm);

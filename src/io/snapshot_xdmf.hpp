@@ -1,5 +1,7 @@
 #pragma once
 // XDMF 3 text for particle snapshots (private to src/io; see granite/io/snapshot.hpp).
+#include "granite/io/atomic_file.hpp"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -17,7 +19,6 @@ std::string xdmf_series_document(const std::map<std::int64_t, std::string>& grid
 /// The <Grid> blocks of every snapshot_<step>.xdmf in `dir` whose .h5 file exists, by step.
 /// Throws InputError if the directory cannot be listed.
 std::map<std::int64_t, std::string> scan_snapshot_grids(const std::string& dir);
-/// Writes `text` to `path + ".tmp"` and renames it to `path`. Throws InputError naming the path.
-void write_text_atomically(const std::string& path, const std::string& text);
+using io::write_text_atomically;
 
 }  // namespace granite::io::detail

@@ -150,20 +150,32 @@ double FlowStatistics::particle_drift() const {
   return first > 0.0 ? (last - first) / first : 0.0;
 }
 
-std::string FlowStatistics::summary(const std::string& model) const {
+FlowSummary FlowStatistics::averages() const {
   const std::vector<const FlowSample*> window = averaged();
-  double particles = 0, contacts = 0, per_particle = 0, fraction = 0, channel = 0;
-  double penetration = 0, percent = 0;
+  FlowSummary a;
+  a.samples = window.size();
+  a.average_from = average_from_;
   for (const FlowSample* s : window) {
-    particles += double(s->particles);
-    contacts += double(s->contacts);
-    per_particle += s->contacts_per_particle;
-    fraction += s->solid_fraction;
-    channel += s->channel_fraction;
-    penetration = std::max(penetration, s->max_penetration);
-    percent = std::max(percent, s->max_penetration_percent);
+    a.particles += double(s->particles);
+    a.contacts += double(s->contacts);
+    a.contacts_per_particle += s->contacts_per_particle;
+    a.solid_fraction += s->solid_fraction;
+    a.channel_fraction += s->channel_fraction;
+    a.max_penetration = std::max(a.max_penetration, s->max_penetration);
+    a.max_penetration_percent = std::max(a.max_penetration_percent, s->max_penetration_percent);
   }
   const double n = std::max<double>(1.0, double(window.size()));
+  a.particles /= n;
+  a.contacts /= n;
+  a.contacts_per_particle /= n;
+  a.solid_fraction /= n;
+  a.channel_fraction /= n;
+  a.particle_drift = particle_drift();
+  return a;
+}
+
+std::string FlowStatistics::summary(const std::string& model) const {
+  const FlowSummary a = averages();
   char text[1024];
   std::snprintf(text, sizeof text,
                 "Flow statistics (%zu samples from t = %g s; averages as in Table 2 of the paper), "
@@ -175,9 +187,9 @@ std::string FlowStatistics::summary(const std::string& model) const {
                 "  avg. contacts per particle        %.4f\n"
                 "  max. penetration                  %.3f um (%.2f %% of the radius)\n"
                 "  particle count drift              %+.1f %% (first to last third of the samples)",
-                window.size(), average_from_, model.c_str(), particles / n, 100.0 * fraction / n,
-                100.0 * channel / n, contacts / n, per_particle / n, penetration * 1e6, percent,
-                100.0 * particle_drift());
+                a.samples, a.average_from, model.c_str(), a.particles, 100.0 * a.solid_fraction,
+                100.0 * a.channel_fraction, a.contacts, a.contacts_per_particle,
+                a.max_penetration * 1e6, a.max_penetration_percent, 100.0 * a.particle_drift);
   return text;
 }
 

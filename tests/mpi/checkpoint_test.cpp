@@ -96,8 +96,11 @@ CheckpointState make_state() {
   state.time = M_PI / 3.0;
   for (int k = 0; k < 17; ++k) state.global_anchors.push_back(std::sin(k) * 1e3 + 1.0 / 7.0);
   std::mt19937 random(42);
-  state.extra.resize(3 << 20);  // 3 MiB of arbitrary bytes, NULs included
-  for (char& c : state.extra) c = char(random() & 0xff);
+  std::string& bytes = state.fixes["bytes"];
+  bytes.resize(3 << 20);  // 3 MiB of arbitrary bytes, NULs included
+  for (char& c : bytes) c = char(random() & 0xff);
+  state.fixes["inflow"] = "0x1.8p-3 7 42";
+  state.fixes["empty"] = "";
   state.config = "domain:\n  min: [0, 0, 0]\n  max: [1, 1, 1]\n# ünïcödé\n";
   return state;
 }
@@ -124,8 +127,8 @@ void expect_same_state(const CheckpointState& read, const CheckpointState& writt
   EXPECT_EQ(read.step, written.step);
   EXPECT_EQ(std::memcmp(&read.time, &written.time, sizeof(double)), 0);
   EXPECT_TRUE(same_bits(read.global_anchors, written.global_anchors));
-  EXPECT_EQ(read.extra.size(), written.extra.size());
-  EXPECT_TRUE(read.extra == written.extra);  // not EXPECT_EQ: 3 MiB would be printed
+  EXPECT_EQ(read.fixes.size(), written.fixes.size());
+  EXPECT_TRUE(read.fixes == written.fixes);  // not EXPECT_EQ: 3 MiB would be printed
   EXPECT_EQ(read.config, written.config);
 }
 

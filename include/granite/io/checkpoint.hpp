@@ -6,7 +6,7 @@
 // collective MPI-IO transfers, into `path + ".tmp"`, which is renamed to `path` only after every
 // rank has closed it. An unwritable destination is an InputError on every rank.
 //
-// File layout (format "granite-checkpoint", version 1):
+// File layout (format "granite-checkpoint", version 2):
 //   /                    attributes format, format_version, step, time, ranks, particle_count,
 //                        granite_version, git_commit
 //   /particles/<field>   N rows, in rank order (rank 0's bodies first, each rank's in its own
@@ -14,7 +14,8 @@
 //                        torque (N x 3), orientation (N x 4: w x y z), mass, radius (float64),
 //                        body_inertia (N x 9, column-major), material (uint32), owner_rank (int32)
 //   /state/rank_counts   rows written by each rank (int64, `ranks` entries)
-//   /state/global_anchors, /state/extra, /state/config   (float64; bytes; bytes)
+//   /state/global_anchors, /state/config   (float64; bytes)
+//   /fixes/<name>        restart state of the end-of-step object <name> (bytes; may be absent)
 // Every dataset carries a Fletcher32 checksum per chunk, so corrupted data is detected on read.
 #include "granite/body/particles.hpp"
 #include "granite/comm/communicator.hpp"
@@ -22,6 +23,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,9 +33,9 @@ namespace granite::io {
 struct CheckpointState {
   std::int64_t step = 0;
   double time = 0.0;
-  std::vector<double> global_anchors;  // opaque doubles (exact positions of global bodies)
-  std::string extra;                   // opaque bytes (inflow/RNG/statistics state)
-  std::string config;                  // the resolved configuration text
+  std::vector<double> global_anchors;        // opaque doubles (exact positions of global bodies)
+  std::map<std::string, std::string> fixes;  // restart state of each end-of-step object
+  std::string config;                        // the resolved configuration text
 };
 
 /// Collective. Writes every rank's particles and `state` to `path` atomically.

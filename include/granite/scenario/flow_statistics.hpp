@@ -29,6 +29,17 @@ struct FlowSample {
   double residual = 0.0;
 };
 
+/// Time averages over the samples at t >= average_from (Table 2 of the paper).
+struct FlowSummary {
+  std::size_t samples = 0;
+  double average_from = 0.0;  // s
+  double particles = 0.0, contacts = 0.0, contacts_per_particle = 0.0;
+  double solid_fraction = 0.0, channel_fraction = 0.0;  // averages (fractions, not %)
+  double max_penetration = 0.0;                         // m, the maximum over the samples
+  double max_penetration_percent = 0.0;                 // of the largest radius
+  double particle_drift = 0.0;                          // see particle_drift()
+};
+
 class FlowStatistics {
 public:
   /// `resolved` must have a `statistics` section.
@@ -43,6 +54,7 @@ public:
   /// Time averages of the samples at t >= average_from, laid out like Table 2 of the paper,
   /// and the drift of the particle count over them.
   std::string summary(const std::string& model) const;
+  FlowSummary averages() const;
   /// Relative change of the mean particle count from the first to the last third of the
   /// averaged samples (0 for fewer than 3 samples): near 0 when the flow is steady.
   double particle_drift() const;

@@ -1,9 +1,9 @@
 #pragma once
 // `granite run`: builds the scenario on every rank of `comm` (each rank creates the particles
-// of its subdomain), steps it to run.end_time, prints the thermo table every run.thermo_every
-// steps (rank 0; also OUTPUT/thermo.csv), deletes particles whose centre leaves the domain on
-// a non-periodic axis, and closes with a timing breakdown (min/avg/max over ranks) and the
-// bytes exchanged per relaxation sweep.
+// of its subdomain), steps it to run.end_time and calls the end-of-step objects
+// (scenario/fixes.hpp: inflow, outflow, statistics, thermo, snapshots, checkpoints, FCLIB
+// export) after every step; closes with a timing breakdown (min/avg/max over ranks), the bytes
+// exchanged per relaxation sweep, and OUTPUT/run.json (the machine-readable record).
 #include "granite/io/config.hpp"
 
 #include "granite/comm/communicator.hpp"
@@ -13,13 +13,19 @@
 namespace granite::scenario {
 
 struct RunSummary {
-  std::int64_t steps = 0;
-  std::uint64_t particles = 0;  // over all ranks, at the end
-  std::uint64_t generated = 0;  // by inflow (all ranks: each layer counted once)
-  std::uint64_t deleted = 0;    // by outflow, over all ranks
-  std::uint64_t escaped = 0;    // left through a face that is not an outflow face
+  std::int64_t steps = 0;               // done in this run (from first_step)
+  std::int64_t first_step = 0;          // the step counter at the start (0, or the restart's step)
+  std::int64_t planned_steps = 0;       // steps from 0 to run.end_time
+  std::uint64_t initial_particles = 0;  // over all ranks, after building or restarting
+  std::uint64_t particles = 0;          // over all ranks, at the end
+  std::uint64_t generated = 0;          // by inflow (all ranks: each layer counted once)
+  std::uint64_t deleted = 0;            // by outflow, over all ranks
+  std::uint64_t escaped = 0;            // left through a face that is not an outflow face
   double wall_seconds = 0.0;
-  bool stopped_early = false;  // by request_stop(); a checkpoint was written
+  bool stopped_early = false;           // by request_stop(); a checkpoint was written
+  std::uint64_t sweeps = 0;             // relaxation sweeps in all
+  std::uint64_t unconverged_steps = 0;  // steps whose relaxation stopped at max_sweeps
+  double bytes_per_sweep = 0.0;         // relaxation exchange, all ranks
 };
 
 /// Collective over `comm`. Throws InputError (on every rank) for an unusable output directory,

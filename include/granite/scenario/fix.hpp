@@ -1,0 +1,78 @@
+#pragma once
+// End-of-step objects ("fixes", after LAMMPS): everything a run does between two steps —
+// inflow, outflow, flow statistics, thermo output, snapshots, checkpoints, FCLIB export — is
+// an object with its own cadence, its own restart state (stored in the checkpoint under
+// /fixes/<name>) and a one-line description for the run log. run_scenario() is a loop that
+// steps the simulation and calls the fixes in order.
+#include "granite/comm/communicator.hpp"
+#include "granite/core/timer.hpp"
+#include "granite/scenario/build.hpp"
+#include "granite/timestep/simulation.hpp"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace granite::scenario {
+
+class Fix;
+
+/// Counts a run reports at its end (each rank counts its own; summed over ranks at the end,
+/// except `generated`, which every rank counts in full).
+struct RunCounters {
+  std::uint64_t generated = 0;  // particles created by inflow (over all ranks)
+  std::uint64_t deleted = 0;    // left through an outflow face (this rank)
+  std::uint64_t escaped = 0;    // left through another non-periodic face (this rank)
+};
+
+/// What the fixes share: the simulation, the ranks, where output goes, and the run's counts.
+struct RunContext {
+  timestep::Simulation& sim;
+  comm::Communicator comm;
+  std::string output_dir;
+  std::string config_file;                    // as given on the command line
+  std::array<int, 3> decomposition{1, 1, 1};  // subdomains per axis
+  OwnsPosition owns;                          // does this rank create a particle at x?
+  RunCounters counters;
+  const std::vector<std::unique_ptr<Fix>>* fixes = nullptr;  // all fixes of the run
+};
+
+/// Where the run stands after a step.
+struct StepEnd {
+  bool last = false;  // the run's last planned step
+  bool stop = false;  // a stop was requested (SIGTERM/SIGUSR1): the run ends after this step
+};
+
+class Fix {
+public:
+  virtual ~Fix() = default;
+  /// Short lower-case name: the run log, run.json and the checkpoint group /fixes/<name>.
+  virtual const char* name() const = 0;
+  /// One line for the run log: what it does and when.
+  virtual std::string description() const = 0;
+  /// The timer phase its work is counted in.
+  virtual Phase phase() const { return Phase::output; }
+
+  /// Before the first step (after a restart: after restore()).
+  virtual void start(RunContext&) {}
+  /// After every step. Collective when the fix communicates (every rank calls every fix).
+  virtual void end_of_step(RunContext& run, const timestep::StepStatistics& stats,
+                           const StepEnd& end) = 0;
+  /// After the last step, once the run's closing report is printed.
+  virtual void finish(RunContext&) {}
+  /// Adds what it measured to the run record (OUTPUT/run.json), e.g. a summary section.
+  virtual void add_to_record(nlohmann::ordered_json& record) const { (void)record; }
+
+  /// Restart state: the same text on every rank, exact (hexfloats for doubles). A fix without
+  /// state returns false from has_state() and is not stored.
+  virtual bool has_state() const { return false; }
+  virtual std::string state() const { return {}; }
+  /// Throws InputError if `text` is malformed.
+  virtual void restore(const std::string& text) { (void)text; }
+};
+
+}  // namespace granite::scenario

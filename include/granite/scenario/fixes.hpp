@@ -1,0 +1,34 @@
+#pragma once
+// The end-of-step objects of a run, in the order run_scenario() calls them:
+//   inflow       resetting piston that creates lattice layers (§4.3)       [inflow section]
+//   outflow      deletes particles whose centre left the domain            [always]
+//   statistics   flow statistics, statistics.csv, Table-2 summary          [statistics section]
+//   thermo       thermo line in the log and thermo.csv                     [always]
+//   snapshots    HDF5 snapshots + XDMF                                     [always]
+//   checkpoints  OUTPUT/checkpoint.h5, also when a stop is requested       [always]
+//   fclib_export the contact problem of chosen steps as FCLIB files        [export_fclib_steps]
+#include "granite/io/config.hpp"
+#include "granite/scenario/fix.hpp"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace granite::scenario {
+
+using Fixes = std::vector<std::unique_ptr<Fix>>;
+
+/// The fixes a configuration asks for. Collective (fixes that write files check on every rank
+/// that rank 0 can). `next_id`: the first id the inflow may use. `restarting`: tables are
+/// continued, not truncated.
+Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next_id,
+                 bool restarting);
+
+/// Every fix's restart state, by name (fixes without state are left out).
+std::map<std::string, std::string> fix_states(const Fixes& fixes);
+
+/// The fix called `name`, or nullptr.
+Fix* find_fix(const Fixes& fixes, const std::string& name);
+
+}  // namespace granite::scenario

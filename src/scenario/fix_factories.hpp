@@ -1,0 +1,34 @@
+#pragma once
+// Private to scenario/: one factory per end-of-step object (each in its fix_<name>.cpp);
+// make_fixes() (fixes.cpp) decides from the configuration which ones a run gets.
+#include "granite/io/snapshot.hpp"
+#include "granite/scenario/cadence.hpp"
+#include "granite/scenario/fix.hpp"
+#include "granite/scenario/inflow.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <string>
+
+namespace granite::scenario::detail {
+
+/// A CSV table on rank 0: a new file with its header, or (continuing a restarted run) the
+/// existing one. Collective: InputError on every rank if rank 0 cannot open it.
+std::ofstream open_table(const RunContext& run, const std::string& file_name,
+                         const std::string& header, bool append);
+
+std::unique_ptr<Fix> make_inflow(const InflowSettings& settings, BodyId first_id,
+                                 std::uint64_t seed, double dt);
+std::unique_ptr<Fix> make_outflow(const Domain& domain);
+std::unique_ptr<Fix> make_statistics(const YAML::Node& resolved, const std::string& model,
+                                     RunContext& run, double dt, bool restarting);
+std::unique_ptr<Fix> make_thermo(Cadence cadence, bool write_csv, RunContext& run, bool restarting);
+std::unique_ptr<Fix> make_snapshots(Cadence cadence, const io::SnapshotInfo& info, RunContext& run);
+std::unique_ptr<Fix> make_checkpoints(Cadence cadence, std::string config_text);
+std::unique_ptr<Fix> make_fclib_export(std::set<std::int64_t> steps, const RunContext& run);
+
+}  // namespace granite::scenario::detail

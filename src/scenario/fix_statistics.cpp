@@ -1,0 +1,74 @@
+// The statistics fix: samples the flow statistics (scenario/flow_statistics.hpp) every
+// statistics.interval into statistics.csv; at the end of the run prints the Table-2 summary
+// and writes it to summary.txt and run.json.
+#include "fix_factories.hpp"
+
+#include "granite/core/log.hpp"
+#include "granite/scenario/flow_statistics.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace granite::scenario::detail {
+namespace {
+
+class StatisticsFix final : public Fix {
+public:
+  StatisticsFix(const YAML::Node& resolved, std::string model, RunContext& run, double dt,
+                bool restarting) :
+      statistics_(resolved, run.comm),
+      cadence_(Cadence::every_interval(statistics_.interval(), dt)), model_(std::move(model)),
+      csv_(open_table(run, "statistics.csv", FlowStatistics::csv_header(), restarting)) {}
+
+  const char* name() const override { return "statistics"; }
+  std::string description() const override {
+    return "flow statistics every " + std::to_string(cadence_.steps()) +
+           " steps to statistics.csv; Table-2 summary at the end (summary.txt)";
+  }
+
+  void end_of_step(RunContext& run, const timestep::StepStatistics& stats,
+                   const StepEnd& end) override {
+    if (!cadence_.due(stats.step, end.last)) return;
+    const FlowSample sample = statistics_.sample(run.sim, stats);
+    if (run.comm.is_root()) csv_ << FlowStatistics::csv_row(sample) << std::flush;
+  }
+
+  void finish(RunContext& run) override {
+    const std::string table = statistics_.summary(model_);
+    log::info(table);
+    if (run.comm.is_root())
+      std::ofstream(std::filesystem::path(run.output_dir) / "summary.txt") << table << '\n';
+  }
+
+  void add_to_record(nlohmann::ordered_json& record) const override {
+    const FlowSummary a = statistics_.averages();
+    record["statistics"] = {{"samples", a.samples},
+                            {"average_from", a.average_from},
+                            {"particles", a.particles},
+                            {"solid_fraction_bed", a.solid_fraction},
+                            {"solid_fraction_channel", a.channel_fraction},
+                            {"contacts", a.contacts},
+                            {"contacts_per_particle", a.contacts_per_particle},
+                            {"max_penetration_m", a.max_penetration},
+                            {"max_penetration_percent_radius", a.max_penetration_percent},
+                            {"particle_count_drift", a.particle_drift}};
+  }
+
+  bool has_state() const override { return true; }
+  std::string state() const override { return statistics_.state(); }
+  void restore(const std::string& text) override { statistics_.restore(text); }
+
+private:
+  FlowStatistics statistics_;
+  Cadence cadence_;
+  std::string model_;
+  std::ofstream csv_;
+};
+
+}  // namespace
+
+std::unique_ptr<Fix> make_statistics(const YAML::Node& resolved, const std::string& model,
+                                     RunContext& run, double dt, bool restarting) {
+  return std::make_unique<StatisticsFix>(resolved, model, run, dt, restarting);
+}
+
+}  // namespace granite::scenario::detail

@@ -1,0 +1,60 @@
+// The thermo fix: a line of the thermo table in the run log every run.thermo_every steps and
+// after the last step, and the same row in thermo.csv (output.thermo_file).
+#include "fix_factories.hpp"
+
+#include "granite/core/log.hpp"
+#include "granite/timestep/report.hpp"
+
+#include <cstdio>
+
+namespace granite::scenario::detail {
+namespace {
+
+std::string csv_row(const timestep::StepStatistics& s) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%lld,%.9g,%zu,%zu,%d,%.3e,%.6e,%.9e\n",
+                static_cast<long long>(s.step), s.time, s.particles, s.contacts, s.sweeps,
+                s.residual, s.max_penetration, s.kinetic_energy);
+  return line;
+}
+
+class ThermoFix final : public Fix {
+public:
+  ThermoFix(Cadence cadence, bool write_csv, RunContext& run, bool restarting) :
+      cadence_(cadence), write_csv_(write_csv) {
+    if (write_csv_)
+      csv_ = open_table(run, "thermo.csv",
+                        "step,time_s,particles,contacts,sweeps,residual,max_penetration_m,"
+                        "kinetic_energy_J\n",
+                        restarting);
+  }
+
+  const char* name() const override { return "thermo"; }
+  std::string description() const override {
+    return "thermo line every " + std::to_string(cadence_.steps()) + " steps" +
+           (write_csv_ ? " (also thermo.csv)" : "");
+  }
+
+  void start(RunContext&) override { log::info(timestep::thermo_header()); }
+
+  void end_of_step(RunContext& run, const timestep::StepStatistics& stats,
+                   const StepEnd& end) override {
+    if (!cadence_.due(stats.step, end.last)) return;
+    log::info(timestep::thermo_line(stats));
+    if (run.comm.is_root() && write_csv_) csv_ << csv_row(stats) << std::flush;
+  }
+
+private:
+  Cadence cadence_;
+  bool write_csv_;
+  std::ofstream csv_;
+};
+
+}  // namespace
+
+std::unique_ptr<Fix> make_thermo(Cadence cadence, bool write_csv, RunContext& run,
+                                 bool restarting) {
+  return std::make_unique<ThermoFix>(cadence, write_csv, run, restarting);
+}
+
+}  // namespace granite::scenario::detail
