@@ -96,7 +96,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   const Domain domain = domain_of(r);
   const parallel::Decomposition decomposition = decomposition_of(r, domain, ranks);
   parallel::DistributedDomain distributed(
-      comm.native(), decomposition, r["contact"]["threshold"].as<double>(),
+      comm, decomposition, r["contact"]["threshold"].as<double>(),
       {r["solver"]["relaxation_weight"].as<double>(), r["solver"]["check_every"].as<int>()});
 
   const auto seed = r["run"]["seed"].as<std::uint64_t>();
