@@ -1,28 +1,41 @@
+// The distributed step's hooks (see include/granite/parallel/distributed_domain.hpp).
 #include "granite/parallel/distributed_domain.hpp"
 
+#include "granite/comm/collectives.hpp"
+#include "granite/parallel/contact_ownership.hpp"
 #include "granite/parallel/migration.hpp"
 
-#include <algorithm>
 #include <limits>
 
 namespace granite::parallel {
 
-DistributedDomain::DistributedDomain(MPI_Comm comm, const Decomposition& decomposition,
-                                     double contact_threshold, const ParallelSettings& settings) :
+DistributedDomain::DistributedDomain(const comm::Communicator& comm,
+                                     const Decomposition& decomposition, double contact_threshold,
+                                     const ParallelSettings& settings) :
     comm_(comm),
     decomposition_(decomposition), threshold_(contact_threshold), settings_(settings),
-    exchange_(comm) {
-  MPI_Comm_rank(comm_, &rank_);
-  exchange_.set_peers(decomposition_.neighbour_ranks(rank_));
+    exchange_(comm.native()) {
+  exchange_.set_peers(decomposition_.neighbour_ranks(comm_.rank()));
 }
 
 std::size_t DistributedDomain::synchronise(body::Particles& particles) {
-  migrated_ = migrate(particles, decomposition_, rank_, exchange_).sent;
-  double max_radius = particles.max_radius();
-  MPI_Allreduce(MPI_IN_PLACE, &max_radius, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  migrated_ = migrate(particles, decomposition_, comm_.rank(), exchange_).sent;
+  const double max_radius = comm::max(particles.max_radius(), comm_);
   const std::size_t owned = particles.size();
-  halo_.rebuild(particles, owned, decomposition_, rank_, 2.0 * max_radius + threshold_, exchange_);
+  halo_.rebuild(particles, owned, decomposition_, comm_.rank(), 2.0 * max_radius + threshold_,
+                exchange_);
   return owned;
+}
+
+void DistributedDomain::retain_responsible_contacts(collision::ContactList& contacts,
+                                                    const body::Particles& particles,
+                                                    std::size_t owned) {
+  parallel::retain_responsible_contacts(contacts, particles, owned);
+}
+
+void DistributedDomain::weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts,
+                                             std::size_t owned, std::size_t particle_count) {
+  parallel::weigh_ghost_contacts(contacts, owned, particle_count, settings_.relaxation_weight);
 }
 
 void DistributedDomain::before_relaxation(const std::vector<solver::BodyState>& states,
@@ -37,25 +50,26 @@ double DistributedDomain::after_sweep(std::vector<solver::BodyState>& states, st
   halo_.exchange_corrections(states, owned, exchange_);
   relaxation_bytes_ += exchange_.bytes_sent() - before;
   if (sweep % settings_.check_every != 0) return std::numeric_limits<double>::infinity();
-  double global = local_residual;
-  MPI_Allreduce(MPI_IN_PLACE, &global, 1, MPI_DOUBLE, MPI_MAX, comm_);
-  return global;
+  return comm::max(local_residual, comm_);
 }
 
 void DistributedDomain::reduce(timestep::StepStatistics& s) {
-  std::uint64_t counts[2] = {s.particles, s.contacts};
-  MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_UINT64_T, MPI_SUM, comm_);
+  std::vector<std::uint64_t> counts = {s.particles, s.contacts};
+  comm::sum_in_place(counts, comm_);
   s.particles = counts[0];
   s.contacts = counts[1];
-  double sums[3] = {s.kinetic_energy, s.normal_impulse_sum, s.global_normal_impulse_sum};
-  MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, comm_);
+  std::vector<double> sums = {s.kinetic_energy, s.normal_impulse_sum, s.global_normal_impulse_sum};
+  comm::sum_in_place(sums, comm_);
   s.kinetic_energy = sums[0];
   s.normal_impulse_sum = sums[1];
   s.global_normal_impulse_sum = sums[2];
-  MPI_Allreduce(MPI_IN_PLACE, &s.max_penetration, 1, MPI_DOUBLE, MPI_MAX, comm_);
-  int converged = s.converged ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &converged, 1, MPI_INT, MPI_MIN, comm_);
-  s.converged = converged != 0;
+  s.max_penetration = comm::max(s.max_penetration, comm_);
+  s.converged = comm::all_ok(s.converged, comm_);
+}
+
+void DistributedDomain::end_step(body::Particles& particles, std::size_t owned) {
+  // Ghosts live for one step: the next synchronise() migrates owned bodies and rebuilds them.
+  particles.remove_if([owned](std::size_t i) { return i >= owned; });
 }
 
 }  // namespace granite::parallel

@@ -1,5 +1,8 @@
+// Migration of bodies to the rank owning their new position (see
+// include/granite/parallel/migration.hpp).
 #include "granite/parallel/migration.hpp"
 
+#include "granite/comm/collectives.hpp"
 #include "granite/parallel/body_record.hpp"
 
 #include <algorithm>
@@ -69,9 +72,8 @@ MigrationCounts migrate(body::Particles& particles, const Decomposition& decompo
     for (const BodyRecord& r : from_peer) unpack(r, particles);
 
   counts.far = far.size();
-  std::uint64_t local_far = far.size(), any_far = 0;
-  MPI_Allreduce(&local_far, &any_far, 1, MPI_UINT64_T, MPI_SUM, exchange.comm());
-  if (any_far > 0) deliver_far(far, particles, exchange.comm());
+  if (comm::sum(std::uint64_t(far.size()), exchange.comm()) > 0)
+    deliver_far(far, particles, exchange.comm());
   return counts;
 }
 

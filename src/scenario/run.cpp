@@ -107,7 +107,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   const Domain domain = domain_of(r);
   const parallel::Decomposition decomposition = decomposition_of(r, domain, comm.size());
   parallel::DistributedDomain distributed(
-      comm.native(), decomposition, r["contact"]["threshold"].as<double>(),
+      comm, decomposition, r["contact"]["threshold"].as<double>(),
       {r["solver"]["relaxation_weight"].as<double>(), r["solver"]["check_every"].as<int>()});
 
   std::mt19937_64 rng(r["run"]["seed"].as<std::uint64_t>());

@@ -1,7 +1,7 @@
 // Block Gauss–Seidel on an assembled W (see include/granite/solver/matrix_relaxation.hpp).
 #include "granite/solver/matrix_relaxation.hpp"
 
-#include "granite/io/fclib.hpp"
+#include "granite/solver/fc3d_error.hpp"
 
 #include <chrono>
 #include <limits>
@@ -51,7 +51,7 @@ MatrixRelaxationResult relax_matrix(const Eigen::SparseMatrix<double, Eigen::Row
       const Vec3 b = -(q.segment<3>(3 * j) + coupling - symmetric[jj] * rj);
       r.segment<3>(3 * j) = contact::solve(settings, symmetric[jj], b, mu[j]).x;
     }
-    const double error = io::fc3d_error(W, q, mu, r);
+    const double error = fc3d_error(W, q, mu, r);
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     result.sweeps = sweep;
     result.error = error;

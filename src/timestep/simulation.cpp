@@ -1,3 +1,5 @@
+// The serial time step (see include/granite/timestep/simulation.hpp): parameter validation and
+// the phases of step().
 #include "granite/timestep/simulation.hpp"
 
 #include "granite/core/error.hpp"
@@ -41,70 +43,80 @@ void Simulation::validate() const {
 }
 
 const StepStatistics& Simulation::step() {
-  validate();
-  const Parameters& p = parameters_;
+  if (!validated_) {
+    validate();
+    validated_ = true;
+  }
+  const std::size_t owned = synchronise();
+  detect_contacts(owned);
+  set_up_contacts(owned);
+  const solver::RelaxationResult relaxation = relax_contacts(owned);
+  integrate_bodies();
+  collect_statistics(relaxation, owned);
+  end_step(owned);
+  return stats_;
+}
+
+std::size_t Simulation::synchronise() {
   if (hooks_) {
     ScopedPhase t(timers_, Phase::communication);
     owned_ = hooks_->synchronise(particles_);
   }
-  const std::size_t owned = owned_count();
-  {
-    ScopedPhase t(timers_, Phase::detection);
-    detection_.detect(particles_, globals_, materials_, p.contact_threshold, contacts_);
-    if (hooks_) {  // one process per contact (see StepHooks)
-      const std::size_t n = particles_.size();
-      contacts_.retain([&](std::size_t j) {
-        const std::size_t a = contacts_.body1[j], b = contacts_.body2[j];
-        if (b >= n) return a < owned;  // with a global body: the particle's owner
-        const bool a_owned = a < owned, b_owned = b < owned;
-        if (a_owned && b_owned) return true;
-        if (!a_owned && !b_owned) return false;
-        const BodyId mine = particles_.id[a_owned ? a : b], other = particles_.id[a_owned ? b : a];
-        return mine < other;
-      });
-    }
-  }
+  return owned_count();
+}
+
+void Simulation::detect_contacts(std::size_t owned) {
+  ScopedPhase t(timers_, Phase::detection);
+  detection_.detect(particles_, globals_, materials_, parameters_.contact_threshold, contacts_);
+  if (hooks_) hooks_->retain_responsible_contacts(contacts_, particles_, owned);
+}
+
+void Simulation::set_up_contacts(std::size_t owned) {
   {
     ScopedPhase t(timers_, Phase::setup);
+    const Parameters& p = parameters_;
     solver::predict_velocities(particles_, globals_, p.gravity, p.dt, states_);
     solver::setup_contacts(contacts_, particles_, states_, p.dt, p.error_reduction,
                            solver_contacts_);
     impulses_.assign(contacts_.size(), Vec3::Zero());
-    if (hooks_) {  // contacts with a ghost body are relaxed with the Jacobi weight
-      const double w = hooks_->ghost_contact_weight();
-      const std::size_t n = particles_.size();
-      for (auto& c : solver_contacts_)
-        if ((c.body2 >= owned && c.body2 < n) || c.body1 >= owned) c.weight = w;
-    }
+    if (hooks_) hooks_->weigh_ghost_contacts(solver_contacts_, owned, particles_.size());
   }
   if (contact_problem_observer_) contact_problem_observer_(solver_contacts_, states_);
-  solver::RelaxationResult relaxation;
+}
+
+solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
+  const Parameters& p = parameters_;
   const solver::RelaxationSettings settings{p.model, p.max_sweeps, p.tolerance};
-  if (hooks_) {
-    hooks_->before_relaxation(states_, owned);
-    // The exchanges between sweeps are timed as communication, not relaxation.
-    double exchange_seconds = 0.0;
-    const auto start = std::chrono::steady_clock::now();
-    relaxation =
-        solver::relax(settings, solver_contacts_, impulses_, states_, [&](double local, int sweep) {
-          const auto t0 = std::chrono::steady_clock::now();
-          const double r = hooks_->after_sweep(states_, owned, local, sweep);
-          exchange_seconds += seconds_since(t0);
-          return r;
-        });
-    timers_.add(Phase::relaxation, seconds_since(start) - exchange_seconds);
-    timers_.add(Phase::communication, exchange_seconds);
-  } else {
+  if (!hooks_) {
     ScopedPhase t(timers_, Phase::relaxation);
-    relaxation = solver::relax(settings, solver_contacts_, impulses_, states_);
+    return solver::relax(settings, solver_contacts_, impulses_, states_);
   }
+  hooks_->before_relaxation(states_, owned);
+  // The exchanges between sweeps are timed as communication, not relaxation.
+  double exchange_seconds = 0.0;
+  const auto start = std::chrono::steady_clock::now();
+  const solver::RelaxationResult relaxation =
+      solver::relax(settings, solver_contacts_, impulses_, states_, [&](double local, int sweep) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const double r = hooks_->after_sweep(states_, owned, local, sweep);
+        exchange_seconds += seconds_since(t0);
+        return r;
+      });
+  timers_.add(Phase::relaxation, seconds_since(start) - exchange_seconds);
+  timers_.add(Phase::communication, exchange_seconds);
+  return relaxation;
+}
+
+void Simulation::integrate_bodies() {
   {
     ScopedPhase t(timers_, Phase::integration);
-    integrate(particles_, globals_, states_, p.dt);
+    integrate(particles_, globals_, states_, parameters_.dt);
   }
-  time_ += p.dt;
+  time_ += parameters_.dt;
   ++steps_;
+}
 
+void Simulation::collect_statistics(const solver::RelaxationResult& relaxation, std::size_t owned) {
   ScopedPhase t(timers_, Phase::other);
   StepStatistics s;
   s.step = steps_;
@@ -120,13 +132,14 @@ const StepStatistics& Simulation::step() {
     if (contacts_.involves_global(j)) s.global_normal_impulse_sum += impulses_[j][0];
   }
   for (std::size_t i = 0; i < owned; ++i) s.kinetic_energy += particles_.kinetic_energy(i);
-  if (hooks_) {
-    hooks_->reduce(s);
-    // Ghosts live for one step: the next synchronise() migrates owned bodies and rebuilds them.
-    particles_.remove_if([owned](std::size_t i) { return i >= owned; });
-  }
+  if (hooks_) hooks_->reduce(s);
   stats_ = s;
-  return stats_;
+}
+
+void Simulation::end_step(std::size_t owned) {
+  if (!hooks_) return;
+  ScopedPhase t(timers_, Phase::other);
+  hooks_->end_step(particles_, owned);
 }
 
 std::size_t Simulation::remove_particles(

@@ -158,6 +158,14 @@ public:
     }
     return owned;
   }
+  void retain_responsible_contacts(collision::ContactList& contacts, const body::Particles& p,
+                                   std::size_t owned) override {
+    inner_.retain_responsible_contacts(contacts, p, owned);
+  }
+  void weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts, std::size_t owned,
+                            std::size_t particle_count) override {
+    inner_.weigh_ghost_contacts(contacts, owned, particle_count);
+  }
   void before_relaxation(const std::vector<solver::BodyState>& st, std::size_t owned) override {
     inner_.before_relaxation(st, owned);
   }
@@ -166,7 +174,7 @@ public:
     return inner_.after_sweep(st, owned, r, sweep);
   }
   void reduce(timestep::StepStatistics& stats) override { inner_.reduce(stats); }
-  double ghost_contact_weight() const override { return inner_.ghost_contact_weight(); }
+  void end_step(body::Particles& p, std::size_t owned) override { inner_.end_step(p, owned); }
 
   std::size_t ghosts_checked_ = 0, mismatches_ = 0;
 

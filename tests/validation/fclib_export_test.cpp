@@ -4,6 +4,7 @@
 // exported problem reproduces the engine's own relaxation (same contacts, order and model).
 #include "granite/collision/detection.hpp"
 #include "granite/io/fclib.hpp"
+#include "granite/solver/fc3d_error.hpp"
 #include "granite/solver/contact_problem_export.hpp"
 #include "granite/solver/matrix_relaxation.hpp"
 #include "granite/solver/relaxation.hpp"
@@ -127,7 +128,7 @@ TEST(FclibExport, SettledPackingMatchesEngineRelaxation) {
   EXPECT_EQ(sim.statistics().sweeps, engine.sweeps);
 
   // ... solves the exported problem ...
-  const double engine_error = io::fc3d_error(problem.W, problem.q, problem.mu, r_engine);
+  const double engine_error = solver::fc3d_error(problem.W, problem.q, problem.mu, r_engine);
   EXPECT_LE(engine_error, 1e-8);
 
   // ... and equals the matrix relaxation's solution.

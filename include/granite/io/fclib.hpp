@@ -1,7 +1,7 @@
 #pragma once
 // FCLIB 3D frictional contact problems (Acary et al., INRIA RT-0444, 2014): reading the local
 // (`/fclib_local`) and global (`/fclib_global`) HDF5 forms, the condensed local problem
-// u = W r + q, Siconos' error measure fc3d_compute_error, and writing a local problem.
+// u = W r + q, and writing a local problem. Siconos' error measure is solver::fc3d_error.
 // See /work/shared/fclib/README.md for the format and its pitfalls.
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
@@ -44,11 +44,5 @@ FclibReference read_fclib_reference(const std::string& path);
 /// tests can produce malformed files. Throws InputError if the file cannot be written.
 void write_fclib_local(const std::string& path, const FclibMatrix& W, const Eigen::VectorXd& q,
                        const Eigen::VectorXd& mu, const std::string& group = "fclib_local");
-
-/// Siconos fc3d_compute_error: with u = W r + q,
-///   e² = Σ_α ‖r_α − P_Kα(r_α − u_α − μ_α ‖u_α,T‖ e_N)‖²,  error = e / max(‖q‖, ‖r‖, ‖u‖)
-/// (0 if the normalisation is 0).
-double fc3d_error(const FclibMatrix& W, const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
-                  const Eigen::VectorXd& r);
 
 }  // namespace granite::io

@@ -4,21 +4,20 @@
 //   synchronise:  migrate owned bodies whose centre left the subdomain, rebuild the ghosts
 //                 (halo width = 2·max radius + contact threshold, so every contact of an
 //                 owned body sees its partner);
+//   retain_responsible_contacts / weigh_ghost_contacts: one rank per contact, and the weight
+//                 ω for contacts with a ghost body (contact_ownership.hpp);
 //   after_sweep:  the Jacobi part of the hybrid relaxation (Halo::exchange_corrections) and
-//                 the global convergence test (an allreduce every `check_every` sweeps);
-//                 contacts with a ghost body update their impulse with the weight ω
-//                 (ghost_contact_weight), so the exchange itself sums plain increments and
-//                 the converged velocities carry every impulse exactly once;
-//   reduce:       step statistics summed / maximised over ranks.
-// Contact responsibility (one rank per contact) is the Simulation's rule: a contact with a
-// global body or between two owned bodies is treated by the owner; between an owned body and
-// a ghost, by the owner of the body with the smaller id.
+//                 the global convergence test (an allreduce every `check_every` sweeps); since
+//                 contacts with a ghost body update their impulse with the weight ω, the
+//                 exchange itself sums plain increments and the converged velocities carry
+//                 every impulse exactly once;
+//   reduce:       step statistics summed / maximised over ranks;
+//   end_step:     the ghosts are dropped (the next synchronise rebuilds them).
+#include "granite/comm/communicator.hpp"
+#include "granite/comm/peer_exchange.hpp"
 #include "granite/parallel/decomposition.hpp"
 #include "granite/parallel/halo.hpp"
-#include "granite/comm/peer_exchange.hpp"
 #include "granite/timestep/simulation.hpp"
-
-#include <mpi.h>
 
 namespace granite::parallel {
 
@@ -29,17 +28,21 @@ struct ParallelSettings {
 
 class DistributedDomain final : public timestep::StepHooks {
 public:
-  DistributedDomain(MPI_Comm comm, const Decomposition& decomposition, double contact_threshold,
-                    const ParallelSettings& settings);
+  DistributedDomain(const comm::Communicator& comm, const Decomposition& decomposition,
+                    double contact_threshold, const ParallelSettings& settings);
 
   std::size_t synchronise(body::Particles& particles) override;
+  void retain_responsible_contacts(collision::ContactList& contacts,
+                                   const body::Particles& particles, std::size_t owned) override;
+  void weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts, std::size_t owned,
+                            std::size_t particle_count) override;
   void before_relaxation(const std::vector<solver::BodyState>& states, std::size_t owned) override;
   double after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
                      double local_residual, int sweep) override;
   void reduce(timestep::StepStatistics& stats) override;
-  double ghost_contact_weight() const override { return settings_.relaxation_weight; }
+  void end_step(body::Particles& particles, std::size_t owned) override;
 
-  int rank() const { return rank_; }
+  int rank() const { return comm_.rank(); }
   const Decomposition& decomposition() const { return decomposition_; }
   std::size_t ghost_count() const { return halo_.ghost_count(); }
   /// Bytes this rank sent in relaxation exchanges during the last step, and sweeps done.
@@ -47,8 +50,7 @@ public:
   std::size_t last_migrated() const { return migrated_; }
 
 private:
-  MPI_Comm comm_;
-  int rank_ = 0;
+  comm::Communicator comm_;
   Decomposition decomposition_;
   double threshold_;
   ParallelSettings settings_;

@@ -12,7 +12,8 @@
 //   std::cout << timestep::timing_breakdown(sim.timers());
 //
 // Everything is owned by the Simulation and accessible by reference between steps: add or
-// remove particles, move the piston (globals().move(i, d)), change parameters.
+// remove particles, move the piston (globals().move(i, d)), change parameters (then call
+// validate(): step() checks them only on the first step).
 #include "granite/body/global_body.hpp"
 #include "granite/body/material.hpp"
 #include "granite/body/particles.hpp"
@@ -22,6 +23,7 @@
 #include "granite/core/timer.hpp"
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
+#include "granite/solver/relaxation.hpp"
 #include "granite/timestep/step_statistics.hpp"
 
 #include <functional>
@@ -29,29 +31,39 @@
 
 namespace granite::timestep {
 
-/// Extension points for a distributed run (implemented by parallel::DistributedDomain). Without
-/// hooks a Simulation is a plain serial run; with them, step() becomes
-///   owned = synchronise(particles)       -- particles [0, owned) are owned, the rest ghosts
-///   detection; keep the contacts this process is responsible for (rule below)
-///   setup; before_relaxation(states, owned)
+/// Extension points for a distributed run (implemented by parallel::DistributedDomain, which
+/// holds the parallel policy: ownership, ghosts, contact responsibility, the Jacobi weight).
+/// Without hooks a Simulation is a plain serial run; with them, step() becomes
+///   owned = synchronise(particles)   -- particles [0, owned) are owned, the rest ghosts
+///   detection; retain_responsible_contacts(contacts, particles, owned)
+///   setup; weigh_ghost_contacts(solver contacts, owned, particle count)
+///   before_relaxation(states, owned)
 ///   each sweep: residual = after_sweep(states, owned, local residual, sweep number from 1)
 ///               (the returned, e.g. globally reduced, residual decides convergence)
-///   integrate; statistics over owned bodies; reduce(stats)
-/// Responsibility: a contact with a global body or between two owned bodies belongs to this
-/// process; between an owned body and a ghost, to the owner of the body with the smaller id;
-/// between two ghosts, to nobody here.
+///   integrate; statistics over owned bodies; reduce(stats); end_step(particles, owned)
 class StepHooks {
 public:
   virtual ~StepHooks() = default;
+  /// Brings the particles up to date with the other processes (owned bodies first, then
+  /// ghosts); returns the number of owned particles.
   virtual std::size_t synchronise(body::Particles& particles) = 0;
+  /// Keeps, in order, only the detected contacts this process is responsible for (each
+  /// contact is relaxed by exactly one process).
+  virtual void retain_responsible_contacts(collision::ContactList& contacts,
+                                           const body::Particles& particles, std::size_t owned) = 0;
+  /// Sets the impulse-update weight (solver::SolverContact::weight) of contacts with a ghost
+  /// body; body indices >= particle_count are global bodies.
+  virtual void weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts, std::size_t owned,
+                                    std::size_t particle_count) = 0;
   virtual void before_relaxation(const std::vector<solver::BodyState>& states,
                                  std::size_t owned) = 0;
   virtual double after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
                              double local_residual, int sweep) = 0;
+  /// Combines this process's statistics with the other processes'.
   virtual void reduce(StepStatistics& stats) = 0;
-  /// Weight ω of impulse updates of contacts with a ghost body (weighted Jacobi between
-  /// processes; see solver::SolverContact::weight).
-  virtual double ghost_contact_weight() const = 0;
+  /// Last action of a step, after the statistics (e.g. dropping the ghosts, which the next
+  /// synchronise() rebuilds).
+  virtual void end_step(body::Particles& particles, std::size_t owned) = 0;
 };
 
 struct Parameters {
@@ -78,8 +90,14 @@ public:
   body::MaterialTable& materials() { return materials_; }
   const body::MaterialTable& materials() const { return materials_; }
 
-  /// Advances by one step of parameters().dt. Throws InputError on invalid parameters.
+  /// Advances by one step of parameters().dt. The first step (and the first after
+  /// set_hooks()) calls validate() and so throws InputError on invalid parameters.
   const StepStatistics& step();
+  /// Throws InputError if a parameter is out of range or a particle or global body refers to
+  /// an undefined material. step() checks only once, so call validate() after changing
+  /// parameters() between steps, or after adding particles with Particles::add (add_sphere
+  /// checks the material itself).
+  void validate() const;
   /// Called after contact setup, before the relaxation, with the step's contacts and the
   /// bodies' predicted states (no corrections yet), e.g. to export the contact problem.
   using ContactProblemObserver = std::function<void(const std::vector<solver::SolverContact>&,
@@ -88,7 +106,11 @@ public:
     contact_problem_observer_ = std::move(observer);
   }
   /// Installs (or with nullptr removes) the distributed-run hooks; not owned by the Simulation.
-  void set_hooks(StepHooks* hooks) { hooks_ = hooks; }
+  /// The next step() validates again (hooks are installed once the simulation is assembled).
+  void set_hooks(StepHooks* hooks) {
+    hooks_ = hooks;
+    validated_ = false;
+  }
   /// Particles [0, owned_count()) are owned by this process (all of them without hooks).
   std::size_t owned_count() const { return hooks_ ? owned_ : particles_.size(); }
 
@@ -116,7 +138,15 @@ public:
   const std::vector<Vec3>& impulses() const { return impulses_; }
 
 private:
-  void validate() const;
+  // The phases of step(), in order, each timed under its core/timer.hpp Phase (the exchanges
+  // between relaxation sweeps as communication).
+  std::size_t synchronise();
+  void detect_contacts(std::size_t owned);
+  void set_up_contacts(std::size_t owned);
+  solver::RelaxationResult relax_contacts(std::size_t owned);
+  void integrate_bodies();
+  void collect_statistics(const solver::RelaxationResult& relaxation, std::size_t owned);
+  void end_step(std::size_t owned);
 
   Parameters parameters_{};
   body::Particles particles_;
@@ -130,6 +160,7 @@ private:
   std::vector<Vec3> impulses_;
 
   StepHooks* hooks_ = nullptr;
+  bool validated_ = false;
   std::size_t owned_ = 0;
   ContactProblemObserver contact_problem_observer_;
 

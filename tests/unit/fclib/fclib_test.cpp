@@ -2,6 +2,7 @@
 // team's shared set; ../shared/fclib/README.md documents it).
 #include "granite/core/error.hpp"
 #include "granite/io/fclib.hpp"
+#include "granite/solver/fc3d_error.hpp"
 #include "granite/solver/matrix_relaxation.hpp"
 
 #include <gtest/gtest.h>
@@ -73,7 +74,7 @@ TEST(Fclib, ReferenceSolutionsHaveTinyErrorAndTheirU) {
     const auto p = io::read_fclib(problem_path(e.name));
     const auto ref = io::read_fclib_reference(reference_path(e.name));
     ASSERT_EQ(ref.r.size(), p.q.size());
-    const double error = io::fc3d_error(p.W, p.q, p.mu, ref.r);
+    const double error = solver::fc3d_error(p.W, p.q, p.mu, ref.r);
     EXPECT_LE(error, 1e-9);
     EXPECT_LE(ref.error, 1e-10);
     // Our condensation reproduces the reference u = W r + q.
@@ -88,11 +89,11 @@ TEST(Fclib, ErrorOfZeroImpulseOnSeparatingContactIsZero) {
   W.setIdentity();
   const Eigen::VectorXd q = Eigen::Vector3d(1.0, 0.2, 0.0);
   const Eigen::VectorXd mu = Eigen::VectorXd::Constant(1, 0.5);
-  EXPECT_EQ(io::fc3d_error(W, q, mu, Eigen::VectorXd::Zero(3)), 0.0);
+  EXPECT_EQ(solver::fc3d_error(W, q, mu, Eigen::VectorXd::Zero(3)), 0.0);
   // Approaching contact: r = 0 is wrong, the sticking impulse r = −q (u = 0) is right.
   const Eigen::VectorXd q2 = Eigen::Vector3d(-1.0, 0.1, 0.0);
-  EXPECT_GT(io::fc3d_error(W, q2, mu, Eigen::VectorXd::Zero(3)), 0.1);
-  EXPECT_LT(io::fc3d_error(W, q2, mu, -q2), 1e-15);
+  EXPECT_GT(solver::fc3d_error(W, q2, mu, Eigen::VectorXd::Zero(3)), 0.1);
+  EXPECT_LT(solver::fc3d_error(W, q2, mu, -q2), 1e-15);
 }
 
 // Full-rank problems (rank W = 3nc): coulomb relaxation reaches 1e-8 from r = 0 with the
@@ -116,7 +117,7 @@ TEST(Fclib, CoulombRelaxationSolvesTheFullRankProblems) {
     EXPECT_TRUE(result.converged) << "best error " << result.best_error;
     EXPECT_LE(result.error, 1e-8);
     EXPECT_LE(result.sweeps, 2 * nsgs + 2);
-    EXPECT_LE(io::fc3d_error(p.W, p.q, p.mu, r), 1e-8);
+    EXPECT_LE(solver::fc3d_error(p.W, p.q, p.mu, r), 1e-8);
     const Eigen::VectorXd u = p.W * r + p.q;
     const double scale = std::max(ref.u.norm(), p.q.norm());
     // At error 1e-8 u agrees with the reference to about that relative level.
