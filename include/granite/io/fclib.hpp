@@ -2,7 +2,7 @@
 // FCLIB 3D frictional contact problems (Acary et al., INRIA RT-0444, 2014): reading the local
 // (`/fclib_local`) and global (`/fclib_global`) HDF5 forms, the condensed local problem
 // u = W r + q, and writing a local problem. Siconos' error measure is solver::fc3d_error.
-// See /work/shared/fclib/README.md for the format and its pitfalls.
+// tests/data/fclib/README.md describes the test problems and the format's pitfalls.
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
@@ -30,7 +30,7 @@ struct FclibProblem {
 /// out-of-range indices or a singular M.
 FclibProblem read_fclib(const std::string& path);
 
-/// A reference solution (/work/shared/fclib/references/<name>.h5): datasets r, u, error.
+/// A reference solution (e.g. tests/data/fclib/references/<name>.h5): datasets r, u, error.
 struct FclibReference {
   Eigen::VectorXd r;
   Eigen::VectorXd u;

@@ -1,5 +1,5 @@
 // FCLIB reader, error measure and matrix relaxation on tests/data/fclib (a copy of the
-// team's shared set; ../shared/fclib/README.md documents it).
+// team's shared set; tests/data/fclib/README.md documents it).
 #include "granite/core/error.hpp"
 #include "granite/io/fclib.hpp"
 #include "granite/solver/fc3d_error.hpp"
