@@ -37,7 +37,7 @@ void Particles::add_exact(const ParticleInit& row) {
 }
 
 BodyId Particles::add_sphere(const MaterialTable& materials, MaterialIndex mat, const Vec3& pos,
-                             double r, const Vec3& vel, BodyId body) {
+                             double r, const Vec3& vel, BodyId body, std::int32_t tag) {
   if (mat >= materials.size())
     throw InputError("particle material index " + std::to_string(mat) + " is not defined (" +
                      std::to_string(materials.size()) + " materials)");
@@ -49,6 +49,7 @@ BodyId Particles::add_sphere(const MaterialTable& materials, MaterialIndex mat, 
   init.mass = sphere_mass(materials[mat].density, r);
   init.body_inertia = sphere_inertia(init.mass, r);
   init.material = mat;
+  init.group = tag;
   return add(init);
 }
 

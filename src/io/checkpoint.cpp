@@ -27,7 +27,7 @@ using detail::Handle;
 using detail::Slab;
 
 constexpr const char* kFormatName = "granite-checkpoint";
-constexpr std::int32_t kFormatVersion = 1;
+constexpr std::int32_t kFormatVersion = 2;  // 2: /particles/group
 
 // --- the /particles rows read back --------------------------------------------------------------
 

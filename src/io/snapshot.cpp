@@ -33,7 +33,7 @@ using detail::write_attribute;
 using detail::write_string_attribute;
 
 constexpr const char* kFormatName = "granite-snapshot";
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;  // 2: /particles/group
 
 std::string xdmf_path_for(const std::string& h5_path) {
   std::filesystem::path path(h5_path);

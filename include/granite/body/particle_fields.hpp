@@ -142,6 +142,10 @@ inline constexpr std::tuple kParticleFields{
            kEverywhere),
     stored("material", &Particles::material, &ParticleInit::material, "",
            "index into the configuration's material table", kEverywhere),
+    stored("group", &Particles::group, &ParticleInit::group, "",
+           "user tag set by the particle source; carried through migration, snapshots and "
+           "checkpoints",
+           kEverywhere),
 };
 
 /// Calls f(field) for every field of the table, in order.

@@ -33,6 +33,7 @@ struct ParticleInit {
   Mat3 body_inertia = Mat3::Identity();  // body-frame inertia tensor I0, SPD
   double radius = 0.0;                   // contact sphere radius, > 0
   MaterialIndex material = 0;
+  std::int32_t group = 0;  // user tag (set by the particle source)
 };
 
 /// Mass of a homogeneous sphere: rho * 4/3 pi r^3.
@@ -48,9 +49,11 @@ public:
   /// Appends a body saved or sent elsewhere exactly as given: the id as is (>= 0) and the
   /// orientation bit for bit (not renormalised). Throws InputError like add().
   void add_exact(const ParticleInit& row);
-  /// Adds a homogeneous sphere of the given material (mass and inertia from its density).
+  /// Adds a homogeneous sphere of the given material (mass and inertia from its density) and
+  /// the user tag `group`.
   BodyId add_sphere(const MaterialTable& materials, MaterialIndex material, const Vec3& position,
-                    double radius, const Vec3& velocity = Vec3::Zero(), BodyId id = -1);
+                    double radius, const Vec3& velocity = Vec3::Zero(), BodyId id = -1,
+                    std::int32_t group = 0);
 
   /// Removes every body for which predicate(index) is true; returns how many were removed.
   /// The predicate sees the arrays before any removal. Order of survivors is preserved.
@@ -88,6 +91,7 @@ public:
   std::vector<Mat3> inverse_body_inertia;  // I0^-1
   std::vector<double> radius;
   std::vector<MaterialIndex> material;
+  std::vector<std::int32_t> group;  // user tag
 
 private:
   BodyId next_id_ = 0;

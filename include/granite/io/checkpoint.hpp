@@ -6,7 +6,7 @@
 // collective MPI-IO transfers, into `path + ".tmp"`, which is renamed to `path` only after every
 // rank has closed it. An unwritable destination is an InputError on every rank.
 //
-// File layout (format "granite-checkpoint", version 1):
+// File layout (format "granite-checkpoint", version 2; version 1 files are refused):
 //   /                    attributes format, format_version, step, time, ranks, particle_count,
 //                        granite_version, git_commit
 //   /particles/<field>   N rows, in rank order (rank 0's bodies first, each rank's in its own

@@ -73,6 +73,19 @@ TEST(ParticleFields, EveryArrayKeepsTheSameLengthThroughAddRemoveAndClear) {
   EXPECT_TRUE(same_lengths(p));
 }
 
+TEST(ParticleFields, GroupDefaultsToZeroAndTravelsWithItsBody) {
+  body::MaterialTable materials;
+  const auto m = materials.add({2000.0, 0.4});
+  Particles p;
+  for (int i = 0; i < 6; ++i)
+    p.add_sphere(materials, m, Vec3(i, 0, 0), 0.1, Vec3::Zero(), -1, std::int32_t(10 * i - 20));
+  p.add_sphere(materials, m, Vec3::Zero(), 0.1);
+  EXPECT_EQ(p.group.back(), 0);
+  p.remove_if([&](std::size_t i) { return i % 2 == 0; });
+  EXPECT_EQ(p.group, (std::vector<std::int32_t>{-10, 10, 30}));
+  EXPECT_TRUE(same_lengths(p));
+}
+
 TEST(ParticleFields, AddExactKeepsTheBitsAndDerivesTheInverses) {
   body::ParticleInit row;
   row.id = 7;

@@ -31,6 +31,7 @@ body::ParticleInit odd_row(int k) {
   row.body_inertia << 2.0 + x, 0.1 / x, -0.3, 0.1 / x, 3.0 + x / 3, 0.2, -0.3, 0.2, 5.0 / 7.0;
   row.radius = 1e-4 * x;
   row.material = 4000000000u + std::uint32_t(k);
+  row.group = -2000000000 + k;
   return row;
 }
 
@@ -79,6 +80,7 @@ TEST(BodyRecord, GetReadsOneField) {
   EXPECT_EQ(r.get<&Particles::orientation>().coeffs(), p.orientation[0].coeffs());
   EXPECT_EQ(r.get<&Particles::body_inertia>(), p.body_inertia[0]);
   EXPECT_EQ(r.get<&Particles::material>(), p.material[0]);
+  EXPECT_EQ(r.get<&Particles::group>(), -1999999995);
 }
 
 }  // namespace
