@@ -1,5 +1,7 @@
+// Particle storage: every operation on the arrays loops over the field table.
 #include "granite/body/particles.hpp"
 
+#include "granite/body/particle_fields.hpp"
 #include "granite/core/error.hpp"
 
 #include <algorithm>
@@ -17,30 +19,25 @@ Mat3 sphere_inertia(double mass, double radius) {
 }
 
 BodyId Particles::add(const ParticleInit& init) {
-  if (!(init.radius > 0.0))
-    throw InputError("particle radius must be > 0 m, got " + std::to_string(init.radius));
-  if (!(init.mass > 0.0))
-    throw InputError("particle mass must be > 0 kg, got " + std::to_string(init.mass));
-  const BodyId body = init.id >= 0 ? init.id : next_id_;
-  next_id_ = std::max(next_id_, body + 1);
-  id.push_back(body);
-  position.push_back(init.position);
-  orientation.push_back(init.orientation.normalized());
-  velocity.push_back(init.velocity);
-  angular_velocity.push_back(init.angular_velocity);
-  force.push_back(Vec3::Zero());
-  torque.push_back(Vec3::Zero());
-  mass.push_back(init.mass);
-  inverse_mass.push_back(1.0 / init.mass);
-  body_inertia.push_back(init.body_inertia);
-  inverse_body_inertia.push_back(init.body_inertia.inverse());
-  radius.push_back(init.radius);
-  material.push_back(init.material);
-  return body;
+  ParticleInit row = init;
+  row.id = init.id >= 0 ? init.id : next_id_;
+  row.orientation = init.orientation.normalized();
+  add_exact(row);
+  return row.id;
+}
+
+void Particles::add_exact(const ParticleInit& row) {
+  if (!(row.radius > 0.0))
+    throw InputError("particle radius must be > 0 m, got " + std::to_string(row.radius));
+  if (!(row.mass > 0.0))
+    throw InputError("particle mass must be > 0 kg, got " + std::to_string(row.mass));
+  for_each_particle_field(
+      [&](const auto& field) { (this->*field.array).push_back(field.value(row)); });
+  next_id_ = std::max(next_id_, row.id + 1);
 }
 
 BodyId Particles::add_sphere(const MaterialTable& materials, MaterialIndex mat, const Vec3& pos,
-                             double r, const Vec3& vel, BodyId body) {
+                             double r, const Vec3& vel, BodyId body, std::int32_t tag) {
   if (mat >= materials.size())
     throw InputError("particle material index " + std::to_string(mat) + " is not defined (" +
                      std::to_string(materials.size()) + " materials)");
@@ -52,6 +49,7 @@ BodyId Particles::add_sphere(const MaterialTable& materials, MaterialIndex mat, 
   init.mass = sphere_mass(materials[mat].density, r);
   init.body_inertia = sphere_inertia(init.mass, r);
   init.material = mat;
+  init.group = tag;
   return add(init);
 }
 
@@ -77,40 +75,16 @@ std::size_t Particles::remove_if(const std::function<bool(std::size_t)>& predica
     removed += keep[i] ? 0 : 1;
   }
   if (removed == 0) return 0;
-  compact(id, keep);
-  compact(position, keep);
-  compact(orientation, keep);
-  compact(velocity, keep);
-  compact(angular_velocity, keep);
-  compact(force, keep);
-  compact(torque, keep);
-  compact(mass, keep);
-  compact(inverse_mass, keep);
-  compact(body_inertia, keep);
-  compact(inverse_body_inertia, keep);
-  compact(radius, keep);
-  compact(material, keep);
+  for_each_particle_field([&](const auto& field) { compact(this->*field.array, keep); });
   return removed;
 }
 
 void Particles::clear() {
-  remove_if([](std::size_t) { return true; });
+  for_each_particle_field([&](const auto& field) { (this->*field.array).clear(); });
 }
 
 void Particles::reserve(std::size_t n) {
-  id.reserve(n);
-  position.reserve(n);
-  orientation.reserve(n);
-  velocity.reserve(n);
-  angular_velocity.reserve(n);
-  force.reserve(n);
-  torque.reserve(n);
-  mass.reserve(n);
-  inverse_mass.reserve(n);
-  body_inertia.reserve(n);
-  inverse_body_inertia.reserve(n);
-  radius.reserve(n);
-  material.reserve(n);
+  for_each_particle_field([&](const auto& field) { (this->*field.array).reserve(n); });
 }
 
 std::ptrdiff_t Particles::find(BodyId body) const {

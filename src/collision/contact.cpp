@@ -5,14 +5,7 @@
 namespace granite::collision {
 
 void ContactList::clear() {
-  body1.clear();
-  body2.clear();
-  point.clear();
-  normal.clear();
-  tangent.clear();
-  bitangent.clear();
-  gap.clear();
-  friction.clear();
+  for_each_array(*this, [](auto& a) { a.clear(); });
 }
 
 void ContactList::push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, const Vec3& n,

@@ -5,6 +5,7 @@
 #include "granite/io/checkpoint.hpp"
 
 #include "hdf5_util.hpp"
+#include "particle_datasets_hdf5.hpp"
 
 #include "granite/core/build_info.hpp"
 #include "granite/core/error.hpp"
@@ -26,86 +27,16 @@ using detail::Handle;
 using detail::Slab;
 
 constexpr const char* kFormatName = "granite-checkpoint";
-constexpr std::int32_t kFormatVersion = 2;
+constexpr std::int32_t kFormatVersion = 2;  // 2: /particles/group, /fixes/<name>
 
-static_assert(sizeof(Vec3) == 3 * sizeof(double));
-static_assert(sizeof(Mat3) == 9 * sizeof(double));
+// --- the /particles rows read back --------------------------------------------------------------
 
-// --- the /particles datasets -------------------------------------------------------------------
-
-// The rows of /particles, one vector per dataset, in the file's layout.
+// Rows of /particles: every checkpointed field of a row in a ParticleInit (the derived fields are
+// recomputed when it is added), and the rank that wrote it.
 struct Rows {
-  std::vector<std::int64_t> id;
-  std::vector<double> position, orientation, velocity, angular_velocity, force, torque;
-  std::vector<double> mass, body_inertia, radius;
-  std::vector<std::uint32_t> material;
+  std::vector<body::ParticleInit> bodies;
   std::vector<std::int32_t> owner_rank;
 };
-
-// Calls f(name, file type, memory type, columns, vector) for every dataset of /particles.
-template <class R, class F>
-void for_each_field(R& rows, F&& f) {
-  const hid_t f64 = H5T_IEEE_F64LE;
-  const hid_t dbl = H5T_NATIVE_DOUBLE;
-  f("id", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, rows.id);
-  f("position", f64, dbl, 3, rows.position);
-  f("orientation", f64, dbl, 4, rows.orientation);
-  f("velocity", f64, dbl, 3, rows.velocity);
-  f("angular_velocity", f64, dbl, 3, rows.angular_velocity);
-  f("force", f64, dbl, 3, rows.force);
-  f("torque", f64, dbl, 3, rows.torque);
-  f("mass", f64, dbl, 1, rows.mass);
-  f("body_inertia", f64, dbl, 9, rows.body_inertia);
-  f("radius", f64, dbl, 1, rows.radius);
-  f("material", H5T_STD_U32LE, H5T_NATIVE_UINT32, 1, rows.material);
-  f("owner_rank", H5T_STD_I32LE, H5T_NATIVE_INT32, 1, rows.owner_rank);
-}
-
-void append(std::vector<double>& out, const Vec3& v) { out.insert(out.end(), {v[0], v[1], v[2]}); }
-
-Rows rows_of(const body::Particles& p, int rank) {
-  Rows rows;
-  rows.id = p.id;
-  rows.mass = p.mass;
-  rows.radius = p.radius;
-  rows.material = p.material;
-  rows.owner_rank.assign(p.size(), std::int32_t(rank));
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    append(rows.position, p.position[i]);
-    const Quat& q = p.orientation[i];
-    rows.orientation.insert(rows.orientation.end(), {q.w(), q.x(), q.y(), q.z()});
-    append(rows.velocity, p.velocity[i]);
-    append(rows.angular_velocity, p.angular_velocity[i]);
-    append(rows.force, p.force[i]);
-    append(rows.torque, p.torque[i]);
-    const Mat3& inertia = p.body_inertia[i];
-    rows.body_inertia.insert(rows.body_inertia.end(), inertia.data(), inertia.data() + 9);
-  }
-  return rows;
-}
-
-Vec3 vec3(const std::vector<double>& v, std::size_t i) {
-  return {v[3 * i], v[3 * i + 1], v[3 * i + 2]};
-}
-
-// Appends row i like parallel::unpack(): add() derives the inverses, then the orientation (which
-// add() renormalises), force and torque are overwritten with the stored bits.
-void append_row(const Rows& rows, std::size_t i, body::Particles& particles) {
-  body::ParticleInit init;
-  init.id = rows.id[i];
-  init.position = vec3(rows.position, i);
-  init.velocity = vec3(rows.velocity, i);
-  init.angular_velocity = vec3(rows.angular_velocity, i);
-  init.radius = rows.radius[i];
-  init.mass = rows.mass[i];
-  init.body_inertia = Eigen::Map<const Mat3>(&rows.body_inertia[9 * i]);
-  init.material = rows.material[i];
-  particles.add(init);
-  const double* q = &rows.orientation[4 * i];
-  particles.orientation.back() = Quat(q[0], q[1], q[2], q[3]);
-  particles.force.back() = vec3(rows.force, i);
-  particles.torque.back() = vec3(rows.torque, i);
-}
 
 // --- writing -------------------------------------------------------------------------------------
 
@@ -131,12 +62,7 @@ void write_file(const std::string& file_name, const body::Particles& particles,
         H5Gclose);
     slab.checksum = true;
     slab.transfer = transfer.get();
-    const Rows rows = rows_of(particles, rank);
-    for_each_field(rows, [&](const char* name, hid_t file_type, hid_t memory_type, hsize_t columns,
-                             const auto& values) {
-      detail::write_dataset(group.get(), "/particles", name, file_type, memory_type, columns,
-                            values.data(), slab);
-    });
+    detail::write_particle_datasets(group.get(), particles, body::kCheckpointed, rank, slab);
 
     // /state: identical on every rank, so rank 0 writes all of it.
     Handle state_group(
@@ -362,12 +288,12 @@ Header read_header(const std::string& path) {
     throw InputError("inconsistent sizes: particle_count " + std::to_string(header.total) +
                      ", ranks " + std::to_string(ranks) + " and /state/rank_counts disagree");
   }
-  Rows shapes;
-  for_each_field(shapes, [&](const char* name, hid_t, hid_t, hsize_t columns, auto&) {
-    const std::string dataset_path = std::string("/particles/") + name;
-    Handle dataset = open_dataset(root, dataset_path);
-    expect_shape(dataset.get(), dataset_path, hsize_t(header.total), columns);
-  });
+  detail::for_each_particle_dataset(
+      body::kCheckpointed, [&](const char* name, auto, std::size_t columns) {
+        const std::string dataset_path = std::string("/particles/") + name;
+        Handle dataset = open_dataset(root, dataset_path);
+        expect_shape(dataset.get(), dataset_path, hsize_t(header.total), hsize_t(columns));
+      });
   return header;
 }
 
@@ -377,16 +303,31 @@ public:
   explicit RowReader(const std::string& path) : file_(open_file(path)) {}
   Rows read(hsize_t first, hsize_t count) const {
     Rows rows;
-    for_each_field(rows,
-                   [&](const char* name, hid_t, hid_t memory_type, hsize_t columns, auto& values) {
-                     const std::string path = std::string("/particles/") + name;
-                     Handle dataset = open_dataset(file_.get(), path);
-                     read_rows(dataset.get(), path, memory_type, columns, first, count, values);
-                   });
+    rows.bodies.resize(std::size_t(count));
+    body::for_each_particle_field([&](const auto& field) {
+      using Layout = typename std::decay_t<decltype(field)>::Layout;
+      using Scalar = typename Layout::Scalar;
+      if (!field.has(body::kCheckpointed)) return;
+      std::vector<Scalar> flat;
+      read(field.name, detail::ScalarType<Scalar>::memory(), Layout::components, first, count,
+           flat);
+      for (std::size_t i = 0; i < rows.bodies.size(); ++i)
+        rows.bodies[i].*field.source = Layout::unflatten(&flat[i * Layout::components]);
+    });
+    read(detail::kOwnerRank, detail::ScalarType<std::int32_t>::memory(), 1, first, count,
+         rows.owner_rank);
     return rows;
   }
 
 private:
+  template <class Container>
+  void read(const char* name, hid_t memory_type, hsize_t columns, hsize_t first, hsize_t count,
+            Container& out) const {
+    const std::string path = std::string("/particles/") + name;
+    Handle dataset = open_dataset(file_.get(), path);
+    read_rows(dataset.get(), path, memory_type, columns, first, count, out);
+  }
+
   Handle file_;
 };
 
@@ -477,7 +418,7 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
                            " in row " + std::to_string(first + std::int64_t(i)) + " (expected " +
                            std::to_string(rank) + ")");
         }
-        if (same_ranks || owns(vec3(rows.position, i))) append_row(rows, i, particles);
+        if (same_ranks || owns(rows.bodies[i].position)) particles.add_exact(rows.bodies[i]);
       }
     }
   } catch (const std::exception& error) {

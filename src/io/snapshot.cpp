@@ -3,6 +3,7 @@
 #include "granite/io/snapshot.hpp"
 
 #include "hdf5_util.hpp"
+#include "particle_datasets_hdf5.hpp"
 #include "snapshot_xdmf.hpp"
 
 #include "granite/core/build_info.hpp"
@@ -24,8 +25,6 @@
 namespace granite::io {
 namespace {
 
-static_assert(sizeof(Vec3) == 3 * sizeof(double), "Vec3 arrays are written as N x 3 doubles");
-
 using detail::check_id;
 using detail::check_status;
 using detail::Handle;
@@ -34,13 +33,7 @@ using detail::write_attribute;
 using detail::write_string_attribute;
 
 constexpr const char* kFormatName = "granite-snapshot";
-constexpr int kFormatVersion = 1;
-
-// Creates /particles/<name> and writes this rank's rows collectively.
-void write_dataset(hid_t group, const char* name, hid_t file_type, hid_t memory_type,
-                   hsize_t columns, const void* data, const Slab& slab) {
-  detail::write_dataset(group, "/particles", name, file_type, memory_type, columns, data, slab);
-}
+constexpr int kFormatVersion = 2;  // 2: /particles/group
 
 std::string xdmf_path_for(const std::string& h5_path) {
   std::filesystem::path path(h5_path);
@@ -63,29 +56,7 @@ void write_hdf5_file(const std::string& file_name, const body::Particles& partic
         check_id(H5Gcreate2(file.get(), "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                  "H5Gcreate2", "group /particles in " + file_name),
         H5Gclose);
-    const hid_t g = group.get();
-    const std::size_t n = particles.size();
-    write_dataset(g, "id", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, particles.id.data(), slab);
-    write_dataset(g, "position", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, particles.position.data(),
-                  slab);
-    write_dataset(g, "velocity", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, particles.velocity.data(),
-                  slab);
-    write_dataset(g, "angular_velocity", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3,
-                  particles.angular_velocity.data(), slab);
-    std::vector<double> orientation(4 * n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const Quat& q = particles.orientation[i];
-      orientation[4 * i + 0] = q.w();
-      orientation[4 * i + 1] = q.x();
-      orientation[4 * i + 2] = q.y();
-      orientation[4 * i + 3] = q.z();
-    }
-    write_dataset(g, "orientation", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 4, orientation.data(), slab);
-    write_dataset(g, "radius", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, particles.radius.data(), slab);
-    write_dataset(g, "material", H5T_STD_U32LE, H5T_NATIVE_UINT32, 1, particles.material.data(),
-                  slab);
-    const std::vector<std::int32_t> owner(n, std::int32_t(rank));
-    write_dataset(g, "owner_rank", H5T_STD_I32LE, H5T_NATIVE_INT32, 1, owner.data(), slab);
+    detail::write_particle_datasets(group.get(), particles, body::kSnapshotted, rank, slab);
 
     // File (root group) attributes; every rank passes the same values.
     const hid_t root = file.get();
@@ -156,7 +127,8 @@ void write_snapshot(const std::string& path, const body::Particles& particles,
   });
 }
 
-SnapshotWriter::SnapshotWriter(std::string dir, const comm::Communicator& comm) : dir_(std::move(dir)), comm_(comm) {
+SnapshotWriter::SnapshotWriter(std::string dir, const comm::Communicator& comm) :
+    dir_(std::move(dir)), comm_(comm) {
   comm::on_root(comm_, [&] {
     namespace fs = std::filesystem;
     std::error_code ec;

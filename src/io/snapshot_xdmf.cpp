@@ -3,6 +3,8 @@
 // series file rather than xi:include'd, which every XDMF reader handles.
 #include "snapshot_xdmf.hpp"
 
+#include "particle_datasets_hdf5.hpp"
+
 #include "granite/core/error.hpp"
 #include "granite/io/snapshot.hpp"
 
@@ -13,6 +15,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <string_view>
 #include <system_error>
 
 namespace granite::io::detail {
@@ -51,20 +54,6 @@ std::string format_double(double value) {
   return buffer;
 }
 
-struct XdmfArray {
-  const char* name;            // dataset under /particles and attribute name
-  const char* attribute_type;  // Scalar / Vector; nullptr for the geometry
-  const char* number_type;     // Float / Int / UInt
-  int precision;               // bytes
-  int columns;                 // 1 or 3
-};
-
-constexpr XdmfArray kAttributes[] = {
-    {"velocity", "Vector", "Float", 8, 3}, {"angular_velocity", "Vector", "Float", 8, 3},
-    {"radius", "Scalar", "Float", 8, 1},   {"id", "Scalar", "Int", 8, 1},
-    {"material", "Scalar", "UInt", 4, 1},  {"owner_rank", "Scalar", "Int", 4, 1},
-};
-
 std::string data_item(const std::string& h5, std::int64_t count, const char* dataset,
                       const char* number_type, int precision, int columns,
                       const std::string& indent) {
@@ -90,12 +79,17 @@ std::string xdmf_grid(const std::string& h5_file_name, std::int64_t count, doubl
       << "\" NodesPerElement=\"1\"/>\n"
       << "      <Geometry GeometryType=\"XYZ\">\n"
       << data_item(h5, count, "position", "Float", 8, 3, "        ") << "      </Geometry>\n";
-  for (const XdmfArray& a : kAttributes) {
-    out << "      <Attribute Name=\"" << a.name << "\" AttributeType=\"" << a.attribute_type
-        << "\" Center=\"Node\">\n"
-        << data_item(h5, count, a.name, a.number_type, a.precision, a.columns, "        ")
-        << "      </Attribute>\n";
-  }
+  // Every other snapshot dataset ParaView can show: scalars and vectors (it has no quaternions).
+  for_each_particle_dataset(
+      body::kSnapshotted, [&](const char* name, auto type, std::size_t columns) {
+        using Type = decltype(type);
+        if (std::string_view(name) == "position" || (columns != 1 && columns != 3)) return;
+        out << "      <Attribute Name=\"" << name << "\" AttributeType=\""
+            << (columns == 3 ? "Vector" : "Scalar") << "\" Center=\"Node\">\n"
+            << data_item(h5, count, name, Type::xdmf, int(sizeof(typename Type::Scalar)),
+                         int(columns), "        ")
+            << "      </Attribute>\n";
+      });
   out << "    </Grid>\n";
   return out.str();
 }

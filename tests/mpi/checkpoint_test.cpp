@@ -67,6 +67,7 @@ void add_body(Particles& p, std::int64_t id) {
       0.2 * std::sin(x), 5.0 / 7.0 + x;
   init.body_inertia = inertia * 1e-9;
   init.material = (id % 5 == 0) ? 4000000000u : std::uint32_t(id % 3);
+  init.group = std::int32_t(id % 7) - 3 + (id % 4 == 0 ? 2000000000 : 0);
   p.add(init);
   // Slightly off unit length: add() would renormalise it, the checkpoint must not.
   const Quat q(Eigen::AngleAxisd(0.3 + x / 5.0, Vec3(1.0, x, 2.0).normalized()));
@@ -120,7 +121,7 @@ bool same_body(const Particles& a, std::size_t i, const Particles& b, std::size_
          eq(a.torque[i], b.torque[j]) && eq(a.mass[i], b.mass[j]) &&
          eq(a.inverse_mass[i], b.inverse_mass[j]) && eq(a.body_inertia[i], b.body_inertia[j]) &&
          eq(a.inverse_body_inertia[i], b.inverse_body_inertia[j]) && eq(a.radius[i], b.radius[j]) &&
-         eq(a.material[i], b.material[j]);
+         eq(a.material[i], b.material[j]) && eq(a.group[i], b.group[j]);
 }
 
 void expect_same_state(const CheckpointState& read, const CheckpointState& written) {
@@ -190,6 +191,7 @@ TEST_F(CheckpointTest, RoundTripOnTheSameRankCountIsBitIdentical) {
   EXPECT_TRUE(same_bits(read.inverse_body_inertia, written.inverse_body_inertia));
   EXPECT_TRUE(same_bits(read.radius, written.radius));
   EXPECT_TRUE(same_bits(read.material, written.material));
+  EXPECT_TRUE(same_bits(read.group, written.group));
   expect_same_state(restored, state);
 }
 
@@ -329,6 +331,26 @@ TEST_F(CheckpointTest, DamagedOrForeignFilesAreTheSameInputErrorOnEveryRank) {
   expect_input_error_everywhere(dir_ + "/missing.h5", "missing", "no such file");
   expect_input_error_everywhere(dir_, "directory", "is a directory");
   if (corrupted_ok) expect_input_error_everywhere(corrupted, "corrupted data", "checksum");
+}
+
+// A checkpoint of the previous format version (1: no /particles/group) is refused clearly.
+TEST_F(CheckpointTest, AnOlderFormatVersionIsTheSameInputErrorOnEveryRank) {
+  const std::string path = dir_ + "/version1.h5";
+  write_checkpoint(path, bodies_of(world_rank(), world_size()), make_state(), MPI_COMM_WORLD);
+  int rewritten = 0;
+  if (world_rank() == 0) {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t attribute = H5Aopen(file, "format_version", H5P_DEFAULT);
+    const std::int32_t version = 1;
+    rewritten = file >= 0 && attribute >= 0 &&
+                H5Awrite(attribute, H5T_NATIVE_INT32, &version) >= 0 && H5Aclose(attribute) >= 0 &&
+                H5Fclose(file) >= 0;
+  }
+  MPI_Bcast(&rewritten, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  ASSERT_EQ(rewritten, 1) << "could not rewrite format_version";
+  expect_input_error_everywhere(path, "version 1",
+                                "unsupported checkpoint format version 1 (this build reads "
+                                "version 2)");
 }
 
 TEST_F(CheckpointTest, UnwritableDestinationIsAnInputErrorOnEveryRank) {

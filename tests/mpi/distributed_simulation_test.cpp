@@ -19,6 +19,7 @@ namespace {
 
 using namespace granite;
 using namespace granite::parallel;
+using P = body::Particles;
 
 int rank_of(MPI_Comm comm) {
   int r = 0;
@@ -136,7 +137,7 @@ public:
     MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE,
                    comm_);
     std::map<BodyId, BodyRecord> owners;
-    for (const auto& r : all) owners[r.id] = r;
+    for (const auto& r : all) owners[r.get<&P::id>()] = r;
     for (std::size_t g = owned; g < p.size(); ++g) {
       const auto it = owners.find(p.id[g]);
       ++ghosts_checked_;
@@ -145,15 +146,16 @@ public:
         continue;
       }
       const BodyRecord o = it->second, c = pack(p, g);
-      Vec3 d(c.position[0] - o.position[0], c.position[1] - o.position[1],
-             c.position[2] - o.position[2]);
+      Vec3 d = c.get<&P::position>() - o.get<&P::position>();
       const Vec3 length = domain_.max - domain_.min;
       bool shifted = true;  // each component 0 or ± the domain length
       for (int a = 0; a < 3; ++a)
         shifted =
             shifted && (d[a] == 0.0 || std::abs(std::abs(d[a]) - length[a]) < 1e-12 * length[a]);
-      if (!shifted || c.velocity != o.velocity || c.angular_velocity != o.angular_velocity ||
-          c.orientation != o.orientation || c.mass != o.mass || c.radius != o.radius)
+      if (!shifted || c.get<&P::velocity>() != o.get<&P::velocity>() ||
+          c.get<&P::angular_velocity>() != o.get<&P::angular_velocity>() ||
+          c.get<&P::orientation>().coeffs() != o.get<&P::orientation>().coeffs() ||
+          c.get<&P::mass>() != o.get<&P::mass>() || c.get<&P::radius>() != o.get<&P::radius>())
         ++mismatches_;
     }
     return owned;

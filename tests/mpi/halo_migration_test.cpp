@@ -17,6 +17,7 @@ namespace {
 
 using namespace granite;
 using namespace granite::parallel;
+using P = body::Particles;
 
 struct World {
   int rank = 0, size = 1;
@@ -69,7 +70,7 @@ std::vector<BodyRecord> all_records(const body::Particles& p, std::size_t owned)
 void expect_each_id_once(const body::Particles& p, int n) {
   const auto all = all_records(p, p.size());
   std::vector<BodyId> ids;
-  for (const auto& r : all) ids.push_back(r.id);
+  for (const auto& r : all) ids.push_back(r.get<&P::id>());
   std::sort(ids.begin(), ids.end());
   ASSERT_EQ(ids.size(), std::size_t(n)) << "bodies lost or duplicated";
   for (int k = 0; k < n; ++k) ASSERT_EQ(ids[k], k);
@@ -128,9 +129,9 @@ TEST(Halo, GhostsAreExactCopiesOfEveryBodyWithinTheHaloWidth) {
               if (s[a] != 0 && !periodic[a]) ok = false;
               shift[a] = s[a] * (kDomain.max[a] - kDomain.min[a]);
             }
-            const Vec3 x = Vec3(r.position[0], r.position[1], r.position[2]) + shift;
+            const Vec3 x = r.get<&P::position>() + shift;
             const bool self = d.owner_of(x - shift) == w.rank && shift.isZero();
-            if (ok && !self && mine.distance(x) <= width) expected.emplace(r.id, x);
+            if (ok && !self && mine.distance(x) <= width) expected.emplace(r.get<&P::id>(), x);
           }
     }
     EXPECT_EQ(halo.ghost_count(), expected.size()) << "periodic x,y: " << periodic[0];

@@ -64,6 +64,7 @@ struct Body {
   Quat orientation;
   double radius;
   std::uint32_t material;
+  std::int32_t group;
 };
 
 Body body_for(std::int64_t id) {
@@ -76,6 +77,7 @@ Body body_for(std::int64_t id) {
   b.orientation = Quat(Eigen::AngleAxisd(0.3 + x / 5.0, Vec3(1.0, x, 2.0).normalized()));
   b.radius = 1e-4 * (1.0 + std::fmod(x, 7.0) / 3.0);
   b.material = (id % 5 == 0) ? 4000000000u : std::uint32_t(id % 3);
+  b.group = std::int32_t(id % 11) - 5;
   return b;
 }
 
@@ -91,6 +93,7 @@ Particles owned_bodies(int rank, int size, CountFunction count = bodies_on) {
     init.radius = b.radius;
     init.mass = 1.0;
     init.material = b.material;
+    init.group = b.group;
     particles.add(init);
     particles.orientation.back() = b.orientation;  // exactly these bits, no re-normalisation
   }
@@ -261,6 +264,7 @@ void write_and_verify(const std::string& path, int compression, CountFunction co
   const ReadBack radius = read_dataset(file, "/particles/radius", H5T_NATIVE_DOUBLE);
   const ReadBack material = read_dataset(file, "/particles/material", H5T_NATIVE_UINT32);
   const ReadBack owner = read_dataset(file, "/particles/owner_rank", H5T_NATIVE_INT32);
+  const ReadBack group = read_dataset(file, "/particles/group", H5T_NATIVE_INT32);
 
   EXPECT_EQ(id.dims, std::vector<hsize_t>({n}));
   EXPECT_EQ(position.dims, std::vector<hsize_t>({n, 3}));
@@ -270,11 +274,12 @@ void write_and_verify(const std::string& path, int compression, CountFunction co
   EXPECT_EQ(radius.dims, std::vector<hsize_t>({n}));
   EXPECT_EQ(material.dims, std::vector<hsize_t>({n}));
   EXPECT_EQ(owner.dims, std::vector<hsize_t>({n}));
+  EXPECT_EQ(group.dims, std::vector<hsize_t>({n}));
 
   if (id.dims == std::vector<hsize_t>({n}) && position.dims == std::vector<hsize_t>({n, 3}) &&
       velocity.dims == position.dims && angular.dims == position.dims &&
       orientation.dims == std::vector<hsize_t>({n, 4}) && radius.dims == id.dims &&
-      material.dims == id.dims && owner.dims == id.dims) {
+      material.dims == id.dims && owner.dims == id.dims && group.dims == id.dims) {
     std::map<std::int64_t, int> seen;
     for (hsize_t i = 0; i < n; ++i) {
       const std::int64_t body = id.int64s[i];
@@ -295,6 +300,7 @@ void write_and_verify(const std::string& path, int compression, CountFunction co
       EXPECT_EQ(radius.doubles[i], b.radius) << "id " << body;
       EXPECT_EQ(material.uint32s[i], b.material) << "id " << body;
       EXPECT_EQ(owner.int32s[i], expected->second) << "id " << body;
+      EXPECT_EQ(group.int32s[i], b.group) << "id " << body;
     }
     EXPECT_EQ(seen.size(), expected_owner.size());
     for (const auto& [body, times] : seen) EXPECT_EQ(times, 1) << "id " << body;
@@ -310,6 +316,7 @@ void write_and_verify(const std::string& path, int compression, CountFunction co
   EXPECT_EQ(read_string_attribute(file, "granite_version"), granite::build_info::version());
   EXPECT_EQ(read_string_attribute(file, "git_commit"), granite::build_info::git_commit());
   EXPECT_EQ(read_string_attribute(file, "format"), "granite-snapshot");
+  EXPECT_EQ(read_scalar_attribute<std::int32_t>(file, "format_version", H5T_NATIVE_INT32), 2);
   std::int32_t dims[3] = {0, 0, 0};
   const hid_t attribute = H5Aopen(file, "decomposition", H5P_DEFAULT);
   EXPECT_GE(attribute, 0);

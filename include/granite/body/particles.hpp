@@ -7,6 +7,9 @@
 // Every particle's contact shape is a sphere of `radius`. Its mass properties are general:
 // a full body-frame inertia tensor I0, with the world-frame tensor I = R I0 R^T (R from the
 // orientation) used by the integrator and by the Delassus blocks.
+//
+// The arrays are listed, with their names in files and where they go (checkpoints, snapshots,
+// migration), in particle_fields.hpp; the storage operations below are generated from it.
 #include "granite/body/material.hpp"
 #include "granite/core/types.hpp"
 
@@ -15,18 +18,22 @@
 
 namespace granite::body {
 
-/// Everything needed to create one particle. Fields left at their defaults get sensible values
-/// (id auto-assigned, identity orientation, zero velocities).
+/// Everything needed to create one particle: a value for every stored (not derived) field.
+/// Fields left at their defaults get sensible values (id auto-assigned, identity orientation,
+/// zero velocities and external loads).
 struct ParticleInit {
   BodyId id = -1;  // -1: assign the next free id (one larger than every id seen so far)
   Vec3 position = Vec3::Zero();
   Quat orientation = Quat::Identity();
   Vec3 velocity = Vec3::Zero();
   Vec3 angular_velocity = Vec3::Zero();  // world frame
-  double radius = 0.0;                   // contact sphere radius, > 0
+  Vec3 force = Vec3::Zero();             // constant external force besides gravity
+  Vec3 torque = Vec3::Zero();            // constant external torque, world frame
   double mass = 0.0;                     // > 0
   Mat3 body_inertia = Mat3::Identity();  // body-frame inertia tensor I0, SPD
+  double radius = 0.0;                   // contact sphere radius, > 0
   MaterialIndex material = 0;
+  std::int32_t group = 0;  // user tag (set by the particle source)
 };
 
 /// Mass of a homogeneous sphere: rho * 4/3 pi r^3.
@@ -39,9 +46,14 @@ public:
   /// Adds a body; returns its id. Throws InputError on non-positive radius or mass. Explicit
   /// ids are not checked for uniqueness (the caller's responsibility when it passes them).
   BodyId add(const ParticleInit& init);
-  /// Adds a homogeneous sphere of the given material (mass and inertia from its density).
+  /// Appends a body saved or sent elsewhere exactly as given: the id as is (>= 0) and the
+  /// orientation bit for bit (not renormalised). Throws InputError like add().
+  void add_exact(const ParticleInit& row);
+  /// Adds a homogeneous sphere of the given material (mass and inertia from its density) and
+  /// the user tag `group`.
   BodyId add_sphere(const MaterialTable& materials, MaterialIndex material, const Vec3& position,
-                    double radius, const Vec3& velocity = Vec3::Zero(), BodyId id = -1);
+                    double radius, const Vec3& velocity = Vec3::Zero(), BodyId id = -1,
+                    std::int32_t group = 0);
 
   /// Removes every body for which predicate(index) is true; returns how many were removed.
   /// The predicate sees the arrays before any removal. Order of survivors is preserved.
@@ -79,6 +91,7 @@ public:
   std::vector<Mat3> inverse_body_inertia;  // I0^-1
   std::vector<double> radius;
   std::vector<MaterialIndex> material;
+  std::vector<std::int32_t> group;  // user tag
 
 private:
   BodyId next_id_ = 0;

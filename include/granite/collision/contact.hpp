@@ -39,32 +39,30 @@ struct ContactList {
                  double mu);
 };
 
+/// Calls f(array) for every per-contact array of `contacts` (const or not): the one list of
+/// them, from which retain() and clear() are generated. Inline, so as fast as writing them out.
+template <class List, class F>
+void for_each_array(List& contacts, F&& f) {
+  f(contacts.body1);
+  f(contacts.body2);
+  f(contacts.point);
+  f(contacts.normal);
+  f(contacts.tangent);
+  f(contacts.bitangent);
+  f(contacts.gap);
+  f(contacts.friction);
+}
+
 template <class Keep>
 std::size_t ContactList::retain(Keep&& keep) {
   const std::size_t m = size();
   std::size_t w = 0;
   for (std::size_t j = 0; j < m; ++j) {
     if (!keep(j)) continue;
-    if (w != j) {
-      body1[w] = body1[j];
-      body2[w] = body2[j];
-      point[w] = point[j];
-      normal[w] = normal[j];
-      tangent[w] = tangent[j];
-      bitangent[w] = bitangent[j];
-      gap[w] = gap[j];
-      friction[w] = friction[j];
-    }
+    if (w != j) for_each_array(*this, [&](auto& a) { a[w] = a[j]; });
     ++w;
   }
-  body1.resize(w);
-  body2.resize(w);
-  point.resize(w);
-  normal.resize(w);
-  tangent.resize(w);
-  bitangent.resize(w);
-  gap.resize(w);
-  friction.resize(w);
+  for_each_array(*this, [&](auto& a) { a.resize(w); });
   return m - w;
 }
 

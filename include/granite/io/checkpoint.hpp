@@ -6,13 +6,12 @@
 // collective MPI-IO transfers, into `path + ".tmp"`, which is renamed to `path` only after every
 // rank has closed it. An unwritable destination is an InputError on every rank.
 //
-// File layout (format "granite-checkpoint", version 2):
+// File layout (format "granite-checkpoint", version 2; version 1 files are refused):
 //   /                    attributes format, format_version, step, time, ranks, particle_count,
 //                        granite_version, git_commit
 //   /particles/<field>   N rows, in rank order (rank 0's bodies first, each rank's in its own
-//                        order): id (int64), position, velocity, angular_velocity, force,
-//                        torque (N x 3), orientation (N x 4: w x y z), mass, radius (float64),
-//                        body_inertia (N x 9, column-major), material (uint32), owner_rank (int32)
+//                        order): every field marked checkpointed in body/particle_fields.hpp
+//                        and owner_rank (int32); the table is in docs/output.md
 //   /state/rank_counts   rows written by each rank (int64, `ranks` entries)
 //   /state/global_anchors, /state/config   (float64; bytes)
 //   /fixes/<name>        restart state of the end-of-step object <name> (bytes; may be absent)

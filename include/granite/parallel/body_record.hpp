@@ -1,32 +1,69 @@
 #pragma once
-// The complete state of one particle as a flat, trivially copyable record: what migration
-// sends to a new owner and ghost creation sends to neighbours.
-#include "granite/body/particles.hpp"
+// The state of one particle as a flat, trivially copyable record: what migration sends to a new
+// owner and ghost creation sends to neighbours. It holds the fields marked `migrated` in
+// body/particle_fields.hpp, in the table's order, each as its flat scalars (quaternions
+// w, x, y, z; matrices column-major), back to back; unpack() recomputes the derived fields.
+#include "granite/body/particle_fields.hpp"
 
 #include <array>
+#include <cstddef>
+#include <cstring>
 #include <type_traits>
+#include <utility>
 
 namespace granite::parallel {
 
-// Plain arrays rather than Eigen types, which are not trivially copyable.
+namespace detail {
+template <class Field>
+constexpr std::size_t record_bytes_of(const Field&) {
+  using Layout = typename Field::Layout;
+  return Layout::components * sizeof(typename Layout::Scalar);
+}
+
+constexpr std::size_t record_bytes() {
+  std::size_t bytes = 0;
+  body::for_each_particle_field([&](const auto& field) {
+    if (field.has(body::kMigrated)) bytes += record_bytes_of(field);
+  });
+  return bytes;
+}
+
+// Byte offset of the migrated field whose array is `array` (a compile-time error otherwise).
+template <class T>
+constexpr std::size_t record_offset(std::vector<T> body::Particles::*array) {
+  std::size_t offset = 0, found = record_bytes();
+  body::for_each_particle_field([&](const auto& field) {
+    if (!field.has(body::kMigrated)) return;
+    if constexpr (std::is_same_v<typename std::decay_t<decltype(field)>::Element, T>) {
+      if (field.array == array) found = offset;
+    }
+    offset += record_bytes_of(field);
+  });
+  if (found == record_bytes()) throw "not a migrated particle field";
+  return found;
+}
+}  // namespace detail
+
 struct BodyRecord {
-  BodyId id;
-  std::array<double, 3> position;
-  std::array<double, 4> orientation;  // w, x, y, z
-  std::array<double, 3> velocity;
-  std::array<double, 3> angular_velocity;
-  std::array<double, 3> force;
-  std::array<double, 3> torque;
-  double mass;
-  std::array<double, 9> body_inertia;  // column-major
-  double radius;
-  body::MaterialIndex material;
+  std::array<std::byte, detail::record_bytes()> bytes;
+
+  /// The value of one field, e.g. record.get<&body::Particles::velocity>().
+  template <auto Array>
+  auto get() const {
+    using T = typename std::remove_reference_t<decltype(std::declval<body::Particles&>().*
+                                                        Array)>::value_type;
+    using Layout = body::FlatLayout<T>;
+    typename Layout::Scalar flat[Layout::components];
+    constexpr std::size_t offset = detail::record_offset(Array);
+    std::memcpy(flat, bytes.data() + offset, sizeof flat);
+    return Layout::unflatten(flat);
+  }
 };
 static_assert(std::is_trivially_copyable_v<BodyRecord>);
 
 /// Record of particle i, its position moved by `shift` (periodic images).
 BodyRecord pack(const body::Particles& particles, std::size_t i, const Vec3& shift = Vec3::Zero());
-/// Appends the record as a new particle (same id).
+/// Appends the record as a new particle, bit for bit (same id, orientation not renormalised).
 void unpack(const BodyRecord& record, body::Particles& particles);
 
 }  // namespace granite::parallel
