@@ -1,5 +1,7 @@
 #include "granite/io/scenario_schema.hpp"
 
+#include "granite/contact/single_contact.hpp"
+
 namespace granite::config {
 
 namespace {
@@ -40,6 +42,12 @@ std::vector<Field> cylinder_fields() {
           req("axis", vec3(), "", "axis direction; normalised on input"),
           req("radius", real(0.0, inf, true), "m", "radius"),
           req("half_length", real(0.0, inf, true), "m", "half length along the axis (flat caps)")};
+}
+
+SchemaPtr model_choice() {
+  std::vector<std::string> names;
+  for (const contact::ModelName& entry : contact::kModelNames) names.emplace_back(entry.name);
+  return choice(std::move(names));
 }
 
 SchemaPtr global_body() {
@@ -118,9 +126,7 @@ SchemaPtr build() {
       opt("gravity", vec3(), "[0, 0, -9.81]", "m/s^2", "gravitational acceleration"),
       opt("contact",
           map({
-              opt("model",
-                  choice({"mdp", "mdp_golden", "coulomb", "coulomb_approx", "frictionless"}), "mdp",
-                  "",
+              opt("model", model_choice(), "mdp", "",
                   "single-contact model: mdp is the paper's analytic maximum-dissipation solver"),
               opt("golden_iterations", integer(1, 1000), "20", "",
                   "golden-section iterations of mdp_golden"),
