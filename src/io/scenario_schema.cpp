@@ -65,6 +65,11 @@ SchemaPtr global_body() {
   });
 }
 
+Field group_field() {
+  return opt("group", integer(0), "0", "",
+             "tag written with every particle of this source (snapshots, checkpoints)");
+}
+
 std::vector<Field> lattice_fields() {
   return {req("min", vec3(), "m", "lower corner of the region"),
           req("max", vec3(), "m", "upper corner of the region"),
@@ -73,7 +78,8 @@ std::vector<Field> lattice_fields() {
           req("material", text(), "", "name of an entry of `materials`"),
           opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
           opt("perturbation", vec3(0.0), "[0, 0, 0]", "m/s",
-              "each velocity component gets a uniform random offset in [-p, p]")};
+              "each velocity component gets a uniform random offset in [-p, p]"),
+          group_field()};
 }
 
 SchemaPtr particle_source() {
@@ -82,12 +88,13 @@ SchemaPtr particle_source() {
                           "would overlap a global body stay empty)",
                           lattice_fields())},
       {"sphere",
-       variant("a single sphere", {req("position", vec3(), "m", "centre"),
-                                   req("radius", real(0.0, inf, true), "m", "radius"),
-                                   req("material", text(), "", "name of an entry of `materials`"),
-                                   opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
-                                   opt("angular_velocity", vec3(), "[0, 0, 0]", "rad/s",
-                                       "initial angular velocity")})},
+       variant("a single sphere",
+               {req("position", vec3(), "m", "centre"),
+                req("radius", real(0.0, inf, true), "m", "radius"),
+                req("material", text(), "", "name of an entry of `materials`"),
+                opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
+                opt("angular_velocity", vec3(), "[0, 0, 0]", "rad/s", "initial angular velocity"),
+                group_field()})},
   });
 }
 
