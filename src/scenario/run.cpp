@@ -75,9 +75,9 @@ struct RunFiles {
   }
 };
 
-parallel::Decomposition decomposition_of(const YAML::Node& r, const Domain& domain, int ranks) {
-  const YAML::Node d = r["domain"]["decomposition"];
-  const parallel::Int3 requested{d[0].as<int>(), d[1].as<int>(), d[2].as<int>()};
+parallel::Decomposition decomposition_of(const config::Settings& settings, const Domain& domain,
+                                         int ranks) {
+  const parallel::Int3 requested = settings.domain.decomposition;
   const parallel::Int3 dims = parallel::choose_dims(ranks, domain.max - domain.min, requested);
   return parallel::Decomposition({domain.min, domain.max}, dims, domain.periodic);
 }
@@ -89,33 +89,34 @@ void request_stop() { g_stop_requested = 1; }
 RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
                         const comm::Communicator& comm, const std::string& restart) {
   const YAML::Node& r = cfg.resolved;
+  const config::Settings& settings = cfg.settings;
   const int rank = comm.rank(), ranks = comm.size();
-  const bool write_csv = r["output"]["thermo_file"].as<bool>();
+  const bool write_csv = settings.output.thermo_file;
   RunFiles files(output_dir, r, write_csv, rank == 0, !restart.empty(), comm);
 
-  const Domain domain = domain_of(r);
-  const parallel::Decomposition decomposition = decomposition_of(r, domain, ranks);
+  const Domain domain = domain_of(settings.domain);
+  const parallel::Decomposition decomposition = decomposition_of(settings, domain, ranks);
   parallel::DistributedDomain distributed(
-      comm.native(), decomposition, r["contact"]["threshold"].as<double>(),
-      {r["solver"]["relaxation_weight"].as<double>(), r["solver"]["check_every"].as<int>()});
+      comm.native(), decomposition, settings.contact.threshold,
+      {settings.solver.relaxation_weight, settings.solver.check_every});
 
-  const auto seed = r["run"]["seed"].as<std::uint64_t>();
+  const auto seed = settings.run.seed;
   std::mt19937_64 rng(seed);
   timestep::Simulation sim;
   const OwnsPosition owns = [&](const Vec3& x) { return decomposition.owner_of(x) == rank; };
   // On restart the configuration still gives materials, global bodies and parameters; the
   // particles and everything that evolved come from the checkpoint.
   const BodyId next_id = build_simulation(
-      r, sim, rng, restart.empty() ? owns : OwnsPosition([](const Vec3&) { return false; }));
+      settings, sim, rng, restart.empty() ? owns : OwnsPosition([](const Vec3&) { return false; }));
   sim.set_hooks(&distributed);
   // The inflow's random numbers come from their own stream, so adding an inflow does not
   // change the initial particles.
   std::optional<Inflow> inflow;
-  if (r["inflow"]) inflow.emplace(inflow_settings(r), next_id, seed ^ 0x9e3779b97f4a7c15ULL);
+  if (settings.inflow) inflow.emplace(*settings.inflow, next_id, seed ^ 0x9e3779b97f4a7c15ULL);
   std::optional<FlowStatistics> statistics;
   std::ofstream statistics_csv;
-  if (r["statistics"]) {
-    statistics.emplace(r, comm);
+  if (settings.statistics) {
+    statistics.emplace(*settings.statistics, settings.domain, comm);
     if (rank == 0) {
       statistics_csv = open_table(std::filesystem::path(output_dir) / "statistics.csv",
                                   FlowStatistics::csv_header(), !restart.empty());
@@ -155,9 +156,8 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   };
 
   // FCLIB export of chosen steps' contact problems (W needs every contact: one rank only).
-  std::set<std::int64_t> export_steps;
-  for (const auto& step : r["output"]["export_fclib_steps"])
-    export_steps.insert(step.as<std::int64_t>());
+  std::set<std::int64_t> export_steps(settings.output.export_fclib_steps.begin(),
+                                      settings.output.export_fclib_steps.end());
   if (!export_steps.empty()) {
     if (ranks > 1)
       throw InputError("output.export_fclib_steps: the FCLIB export needs a single-rank run");
@@ -175,26 +175,25 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
     });
   }
 
-  const double dt = r["run"]["dt"].as<double>();
-  const auto steps =
-      static_cast<std::int64_t>(std::ceil(r["run"]["end_time"].as<double>() / dt - 1e-9));
-  const int thermo_every = r["run"]["thermo_every"].as<int>();
+  const double dt = settings.run.dt;
+  const auto steps = static_cast<std::int64_t>(std::ceil(settings.run.end_time / dt - 1e-9));
+  const int thermo_every = settings.run.thermo_every;
   const auto& dims = decomposition.dims();
   log::info("granite run " + cfg.file + ": " +
-            std::to_string(comm::sum(sim.particles().size(), comm)) +
-            " particles, " + std::to_string(sim.globals().size()) + " global bodies, " +
-            std::to_string(steps) + " steps of " + std::to_string(dt) + " s, model " +
-            r["contact"]["model"].as<std::string>() + ", " + std::to_string(ranks) + " ranks as " +
-            std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
-            std::to_string(dims[2]) + ", output in " + output_dir);
+            std::to_string(comm::sum(sim.particles().size(), comm)) + " particles, " +
+            std::to_string(sim.globals().size()) + " global bodies, " + std::to_string(steps) +
+            " steps of " + std::to_string(dt) + " s, model " +
+            std::string(contact::model_name(settings.contact.model.model)) + ", " +
+            std::to_string(ranks) + " ranks as " + std::to_string(dims[0]) + "x" +
+            std::to_string(dims[1]) + "x" + std::to_string(dims[2]) + ", output in " + output_dir);
   log::info(timestep::thermo_header());
 
   io::SnapshotWriter snapshots(output_dir, comm);
   io::SnapshotInfo snapshot_info;
   snapshot_info.config = config::to_text(r);
   snapshot_info.decomposition = dims;
-  snapshot_info.compression = r["output"]["compression"].as<int>();
-  const double snapshot_interval = r["output"]["snapshot_interval"].as<double>();
+  snapshot_info.compression = settings.output.compression;
+  const double snapshot_interval = settings.output.snapshot_interval;
   // Step numbers of the snapshots: every interval (rounded to whole steps) and the last step.
   const std::int64_t snapshot_every =
       snapshot_interval > 0 ? std::max<std::int64_t>(1, std::llround(snapshot_interval / dt))
@@ -213,7 +212,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   std::uint64_t exchange_bytes = 0, sweeps = 0;
   const auto start = std::chrono::steady_clock::now();
   const std::int64_t first_step = sim.steps();
-  const double checkpoint_interval = r["output"]["checkpoint_interval"].as<double>();
+  const double checkpoint_interval = settings.output.checkpoint_interval;
   const std::int64_t checkpoint_every =
       checkpoint_interval > 0 ? std::max<std::int64_t>(1, std::llround(checkpoint_interval / dt))
                               : steps;
@@ -286,7 +285,8 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
               "check the time step, contact threshold and error reduction");
   log::info(timing);
   if (statistics) {
-    const std::string table = statistics->summary(r["contact"]["model"].as<std::string>());
+    const std::string table =
+        statistics->summary(std::string(contact::model_name(settings.contact.model.model)));
     log::info(table);
     if (rank == 0)
       std::ofstream(std::filesystem::path(output_dir) / "summary.txt") << table << '\n';

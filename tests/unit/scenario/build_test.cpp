@@ -22,7 +22,7 @@ granite::timestep::Simulation build(std::uint64_t seed) {
       std::string(GRANITE_SOURCE_DIR) + "/configs/obstacle_drop.yaml", {});
   std::mt19937_64 rng(seed);
   granite::timestep::Simulation sim;
-  granite::scenario::build_simulation(cfg.resolved, sim, rng);
+  granite::scenario::build_simulation(cfg.settings, sim, rng);
   return sim;
 }
 
