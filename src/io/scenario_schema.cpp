@@ -105,7 +105,7 @@ SchemaPtr build() {
               req("dt", real(0.0, inf, true), "s", "time-step length"),
               req("end_time", real(0.0, inf, true), "s", "simulated time at which the run stops"),
               opt("thermo_every", integer(1), "100", "steps", "print a thermo line every N steps"),
-              opt("seed", integer(0), "1", "",
+              opt("seed", wide_integer(0), "1", "",
                   "seed of the random-number generator (same seed, same run)"),
           }),
           "", "time stepping"),
@@ -207,7 +207,7 @@ SchemaPtr build() {
                   "series.xdmf); 0 writes only the final state"),
               opt("compression", integer(0, 9), "0", "",
                   "gzip level of the snapshot datasets (0: off)"),
-              opt("export_fclib_steps", list(integer(1)), "[]", "",
+              opt("export_fclib_steps", list(wide_integer(1)), "[]", "",
                   "steps whose contact problem is written as an FCLIB local problem "
                   "(OUTPUT/contact_problem_<step>.hdf5; single-rank runs only)"),
               opt("checkpoint_interval", real(0.0), "0", "s",
