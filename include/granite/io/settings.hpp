@@ -58,7 +58,7 @@ struct LatticeSettings {
   double spacing = 0.0, radius = 0.0;  // m
   body::MaterialIndex material = 0;    // index in Settings::materials
   Vec3 velocity = Vec3::Zero(), perturbation = Vec3::Zero();
-  int group = 0;
+  int group = 0;  // tag of the particles of this source
 };
 
 struct SphereSettings {
@@ -66,7 +66,7 @@ struct SphereSettings {
   double radius = 0.0;
   body::MaterialIndex material = 0;  // index in Settings::materials
   Vec3 velocity = Vec3::Zero(), angular_velocity = Vec3::Zero();
-  int group = 0;
+  int group = 0;  // tag of the particle
 };
 
 using ParticleSource = std::variant<LatticeSettings, SphereSettings>;
