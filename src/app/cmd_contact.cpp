@@ -1,6 +1,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 
+#include "granite/contact/single_contact.hpp"
 #include "granite/io/contact_jsonl.hpp"
 
 #include <iostream>
@@ -8,12 +9,11 @@
 namespace granite::app {
 
 int contact_command(const Args& args) {
+  const std::string models = contact::model_names(" | ") + " | coulomb_all_solutions";
   po::options_description options("contact options");
-  options.add_options()(
-      "model", po::value<std::string>()->required(),
-      "frictionless | mdp | mdp_golden | coulomb | coulomb_approx | coulomb_all_solutions")(
-      "golden-iterations", po::value<int>()->default_value(20),
-      "golden-section iterations of mdp_golden");
+  options.add_options()("model", po::value<std::string>()->required(),
+                        models.c_str())("golden-iterations", po::value<int>()->default_value(20),
+                                        "golden-section iterations of mdp_golden");
   po::positional_options_description positional;
   po::variables_map vm;
   if (auto exit = parse_options(

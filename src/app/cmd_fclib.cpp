@@ -27,13 +27,13 @@ std::string reached(int sweeps, double seconds) {
 }  // namespace
 
 int fclib_command(const Args& args) {
+  const std::string models = contact::model_names(" | ");
   po::options_description options("fclib options");
   options.add_options()("action", po::value<std::string>(), "solve")(
       "files", po::value<std::vector<std::string>>()->composing(),
       "FCLIB HDF5 files")("model", po::value<std::string>()->default_value("coulomb"),
-                          "frictionless | mdp | mdp_golden | coulomb | coulomb_approx")(
-      "golden-iterations", po::value<int>()->default_value(20),
-      "golden-section iterations of mdp_golden")(
+                          models.c_str())("golden-iterations", po::value<int>()->default_value(20),
+                                          "golden-section iterations of mdp_golden")(
       "tolerance", po::value<double>()->default_value(1e-8), "stop at this fc3d error")(
       "max-sweeps", po::value<int>()->default_value(100000), "sweep limit per problem")(
       "output", po::value<std::string>(), "write one CSV row per problem to this file")(
@@ -61,8 +61,8 @@ int fclib_command(const Args& args) {
   }
   contact::ModelSettings settings;
   if (!contact::parse_model(vm["model"].as<std::string>(), settings.model)) {
-    std::cerr << "granite fclib: unknown --model '" << vm["model"].as<std::string>()
-              << "' (frictionless, mdp, mdp_golden, coulomb or coulomb_approx)\n";
+    std::cerr << "granite fclib: unknown --model '" << vm["model"].as<std::string>() << "' (one of "
+              << contact::model_names(", ") << ")\n";
     return kInputErrorExit;
   }
   settings.golden_iterations = vm["golden-iterations"].as<int>();

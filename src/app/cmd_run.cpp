@@ -25,7 +25,7 @@ int run_initialised(const std::string& file, const std::vector<std::string>& ove
   log::set_rank(rank, world.size());
   try {
     const auto cfg = config::load_scenario(file, overrides);
-    if (output.empty()) output = cfg.resolved["output"]["directory"].as<std::string>();
+    if (output.empty()) output = cfg.settings.output.directory;
     // SLURM sends SIGUSR1 (--signal) or SIGTERM before the time limit: checkpoint and stop.
     std::signal(SIGTERM, on_stop_signal);
     std::signal(SIGUSR1, on_stop_signal);

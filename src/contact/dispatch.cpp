@@ -1,21 +1,7 @@
 // Model selection: names, parsing and the dispatching solve().
 #include "granite/contact/single_contact.hpp"
 
-#include <array>
-#include <utility>
-
 namespace granite::contact {
-namespace {
-
-constexpr std::array<std::pair<Model, std::string_view>, 5> kModelNames{{
-    {Model::frictionless, "frictionless"},
-    {Model::mdp, "mdp"},
-    {Model::mdp_golden, "mdp_golden"},
-    {Model::coulomb, "coulomb"},
-    {Model::coulomb_approx, "coulomb_approx"},
-}};
-
-}  // namespace
 
 std::string_view case_name(ContactCase c) {
   switch (c) {
@@ -31,6 +17,15 @@ std::string_view case_name(ContactCase c) {
     return "degenerate";
   }
   return "unknown";
+}
+
+std::string model_names(std::string_view separator) {
+  std::string text;
+  for (const ModelName& entry : kModelNames) {
+    if (!text.empty()) text += separator;
+    text += entry.name;
+  }
+  return text;
 }
 
 bool parse_model(std::string_view name, Model& model) {

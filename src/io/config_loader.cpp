@@ -162,8 +162,11 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
   YAML::Node input = parse_file(path);
   std::map<std::string, std::string> origins;
   for (const auto& text : overrides) origins[apply_override(input, text)] = "--set " + text;
-  ScenarioConfig cfg{path, resolve(input, scenario_schema(), path, origins)};
+  ScenarioConfig cfg;
+  cfg.file = path;
+  cfg.resolved = resolve(input, scenario_schema(), path, origins);
   check_consistency(cfg, input);
+  cfg.settings = settings_of(cfg.resolved);
   return cfg;
 }
 

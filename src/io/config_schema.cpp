@@ -28,6 +28,11 @@ SchemaPtr ranged(Kind kind, double min, double max, bool min_exclusive, bool max
 
 SchemaPtr boolean() { return make(Kind::boolean); }
 SchemaPtr integer(double min, double max) { return ranged(Kind::integer, min, max, false, false); }
+SchemaPtr wide_integer(double min) {
+  auto s = std::make_shared<Schema>(*integer(min));
+  s->wide = true;
+  return s;
+}
 SchemaPtr real(double min, double max, bool min_exclusive, bool max_exclusive) {
   return ranged(Kind::real, min, max, min_exclusive, max_exclusive);
 }
@@ -167,7 +172,11 @@ public:
                    const Schema& s) const {
     const bool below = s.min_exclusive ? v <= s.min : v < s.min;
     const bool above = s.max_exclusive ? v >= s.max : v > s.max;
-    if (below || above)
+    const bool integral = s.kind == Kind::integer || s.kind == Kind::int3;
+    const bool beyond_int =
+        integral && !s.wide &&
+        (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max());
+    if (below || above || beyond_int)
       fail(node.Mark(), path,
            "expected " + describe(s) + "; got " + node.Scalar() + " (out of range)");
   }

@@ -22,8 +22,6 @@ namespace {
 using nlohmann::json;
 
 constexpr std::string_view kAllSolutions = "coulomb_all_solutions";
-constexpr std::string_view kValidModels =
-    "frictionless, mdp, mdp_golden, coulomb, coulomb_approx, coulomb_all_solutions";
 // Symmetry is checked to this tolerance relative to the largest entry; the solver then works on
 // the symmetric part (A + Aᵀ)/2.
 constexpr double kSymmetryTolerance = 1e-12;
@@ -165,8 +163,8 @@ int solve_contact_stream(std::string_view model, int golden_iterations, std::ist
   const bool all_solutions = model == kAllSolutions;
   contact::ModelSettings settings;
   if (!all_solutions && !contact::parse_model(model, settings.model)) {
-    err << "error: unknown contact model \"" << model << "\" (valid models: " << kValidModels
-        << ")\n";
+    err << "error: unknown contact model \"" << model
+        << "\" (valid models: " << contact::model_names(", ") << ", " << kAllSolutions << ")\n";
     return kInputErrorExit;
   }
   if (golden_iterations < 1) {

@@ -1,5 +1,7 @@
 #include "granite/io/scenario_schema.hpp"
 
+#include "granite/contact/single_contact.hpp"
+
 namespace granite::config {
 
 namespace {
@@ -42,6 +44,12 @@ std::vector<Field> cylinder_fields() {
           req("half_length", real(0.0, inf, true), "m", "half length along the axis (flat caps)")};
 }
 
+SchemaPtr model_choice() {
+  std::vector<std::string> names;
+  for (const contact::ModelName& entry : contact::kModelNames) names.emplace_back(entry.name);
+  return choice(std::move(names));
+}
+
 SchemaPtr global_body() {
   // A union's parts are primitive shapes sharing the union's material and motion.
   SchemaPtr part = tagged({{"plane", variant("half-space", plane_fields())},
@@ -57,6 +65,11 @@ SchemaPtr global_body() {
   });
 }
 
+Field group_field() {
+  return opt("group", integer(0), "0", "",
+             "tag written with every particle of this source (snapshots, checkpoints)");
+}
+
 std::vector<Field> lattice_fields() {
   return {req("min", vec3(), "m", "lower corner of the region"),
           req("max", vec3(), "m", "upper corner of the region"),
@@ -65,7 +78,8 @@ std::vector<Field> lattice_fields() {
           req("material", text(), "", "name of an entry of `materials`"),
           opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
           opt("perturbation", vec3(0.0), "[0, 0, 0]", "m/s",
-              "each velocity component gets a uniform random offset in [-p, p]")};
+              "each velocity component gets a uniform random offset in [-p, p]"),
+          group_field()};
 }
 
 SchemaPtr particle_source() {
@@ -74,12 +88,13 @@ SchemaPtr particle_source() {
                           "would overlap a global body stay empty)",
                           lattice_fields())},
       {"sphere",
-       variant("a single sphere", {req("position", vec3(), "m", "centre"),
-                                   req("radius", real(0.0, inf, true), "m", "radius"),
-                                   req("material", text(), "", "name of an entry of `materials`"),
-                                   opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
-                                   opt("angular_velocity", vec3(), "[0, 0, 0]", "rad/s",
-                                       "initial angular velocity")})},
+       variant("a single sphere",
+               {req("position", vec3(), "m", "centre"),
+                req("radius", real(0.0, inf, true), "m", "radius"),
+                req("material", text(), "", "name of an entry of `materials`"),
+                opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
+                opt("angular_velocity", vec3(), "[0, 0, 0]", "rad/s", "initial angular velocity"),
+                group_field()})},
   });
 }
 
@@ -90,7 +105,7 @@ SchemaPtr build() {
               req("dt", real(0.0, inf, true), "s", "time-step length"),
               req("end_time", real(0.0, inf, true), "s", "simulated time at which the run stops"),
               opt("thermo_every", integer(1), "100", "steps", "print a thermo line every N steps"),
-              opt("seed", integer(0), "1", "",
+              opt("seed", wide_integer(0), "1", "",
                   "seed of the random-number generator (same seed, same run)"),
           }),
           "", "time stepping"),
@@ -118,9 +133,7 @@ SchemaPtr build() {
       opt("gravity", vec3(), "[0, 0, -9.81]", "m/s^2", "gravitational acceleration"),
       opt("contact",
           map({
-              opt("model",
-                  choice({"mdp", "mdp_golden", "coulomb", "coulomb_approx", "frictionless"}), "mdp",
-                  "",
+              opt("model", model_choice(), "mdp", "",
                   "single-contact model: mdp is the paper's analytic maximum-dissipation solver"),
               opt("golden_iterations", integer(1, 1000), "20", "",
                   "golden-section iterations of mdp_golden"),
@@ -194,7 +207,7 @@ SchemaPtr build() {
                   "series.xdmf); 0 writes only the final state"),
               opt("compression", integer(0, 9), "0", "",
                   "gzip level of the snapshot datasets (0: off)"),
-              opt("export_fclib_steps", list(integer(1)), "[]", "",
+              opt("export_fclib_steps", list(wide_integer(1)), "[]", "",
                   "steps whose contact problem is written as an FCLIB local problem "
                   "(OUTPUT/contact_problem_<step>.hdf5; single-rank runs only)"),
               opt("checkpoint_interval", real(0.0), "0", "s",

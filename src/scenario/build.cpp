@@ -2,99 +2,64 @@
 
 #include "granite/scenario/lattice.hpp"
 
-#include <map>
-#include <string>
+#include <variant>
 
 namespace granite::scenario {
 
 namespace {
 
-body::Primitive primitive(const YAML::Node& n) {
-  const auto type = n["type"].as<std::string>();
-  if (type == "plane") return body::HalfSpace{vec3(n["point"]), vec3(n["normal"])};
-  if (type == "box") return body::Box{vec3(n["center"]), vec3(n["half_extents"]), Quat::Identity()};
-  return body::Cylinder{vec3(n["center"]), vec3(n["axis"]), n["radius"].as<double>(),
-                        n["half_length"].as<double>()};
-}
-
-void set_parameters(const YAML::Node& r, timestep::Parameters& p) {
-  p.dt = r["run"]["dt"].as<double>();
-  p.gravity = vec3(r["gravity"]);
-  const YAML::Node c = r["contact"];
-  contact::parse_model(c["model"].as<std::string>(), p.model.model);
-  p.model.golden_iterations = c["golden_iterations"].as<int>();
-  p.contact_threshold = c["threshold"].as<double>();
-  p.error_reduction = c["error_reduction"].as<double>();
-  p.max_sweeps = r["solver"]["max_sweeps"].as<int>();
-  p.tolerance = r["solver"]["tolerance"].as<double>();
+void set_parameters(const config::Settings& s, timestep::Parameters& p) {
+  p.dt = s.run.dt;
+  p.gravity = s.gravity;
+  p.model = s.contact.model;
+  p.contact_threshold = s.contact.threshold;
+  p.error_reduction = s.contact.error_reduction;
+  p.max_sweeps = s.solver.max_sweeps;
+  p.tolerance = s.solver.tolerance;
 }
 
 }  // namespace
 
-Domain domain_of(const YAML::Node& resolved) {
-  const YAML::Node d = resolved["domain"];
-  Domain domain{
-      vec3(d["min"]),
-      vec3(d["max"]),
-      {d["periodic"][0].as<bool>(), d["periodic"][1].as<bool>(), d["periodic"][2].as<bool>()},
-      {false, false, false, false, false, false}};
-  const std::string faces[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
-  for (const auto& face : d["outflow"])
-    for (int f = 0; f < 6; ++f)
-      domain.outflow[f] = domain.outflow[f] || face.as<std::string>() == faces[f];
-  return domain;
+Domain domain_of(const config::DomainSettings& d) {
+  return Domain{d.min, d.max, d.periodic, d.outflow};
 }
 
-BodyId build_simulation(const YAML::Node& r, timestep::Simulation& sim, std::mt19937_64& rng,
+BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, std::mt19937_64& rng,
                         const OwnsPosition& owns) {
-  set_parameters(r, sim.parameters());
+  set_parameters(s, sim.parameters());
 
-  std::map<std::string, body::MaterialIndex> materials;
-  for (const auto& m : r["materials"])
-    materials[m["name"].as<std::string>()] =
-        sim.materials().add({m["density"].as<double>(), m["friction"].as<double>()});
-
-  for (const auto& b : r["bodies"]) {
-    body::GlobalBody global;
-    if (b["type"].as<std::string>() == "union")
-      for (const auto& part : b["parts"]) global.parts.push_back(primitive(part));
-    else
-      global.parts.push_back(primitive(b));
-    global.velocity = vec3(b["velocity"]);
-    global.material = materials.at(b["material"].as<std::string>());
-    sim.globals().add(std::move(global));
-  }
+  for (const config::MaterialSettings& m : s.materials)
+    sim.materials().add({m.density, m.friction});
+  for (const body::GlobalBody& global : s.bodies) sim.globals().add(global);
 
   BodyId next_id = 0;
-  for (const auto& p : r["particles"]) {
-    const body::MaterialIndex material = materials.at(p["material"].as<std::string>());
-    const double radius = p["radius"].as<double>();
-    const Vec3 velocity = vec3(p["velocity"]);
-    if (p["type"].as<std::string>() == "sphere") {
-      const Vec3 x = vec3(p["position"]);
+  for (const config::ParticleSource& source : s.particles) {
+    if (const auto* sphere = std::get_if<config::SphereSettings>(&source)) {
       const BodyId id = next_id++;
-      if (!owns(x)) continue;
-      sim.particles().add_sphere(sim.materials(), material, x, radius, velocity, id);
-      sim.particles().angular_velocity.back() = vec3(p["angular_velocity"]);
+      if (!owns(sphere->position)) continue;
+      sim.particles().add_sphere(sim.materials(), sphere->material, sphere->position,
+                                 sphere->radius, sphere->velocity, id, sphere->group);
+      sim.particles().angular_velocity.back() = sphere->angular_velocity;
       continue;
     }
+    const auto& lattice = std::get<config::LatticeSettings>(source);
     // Lattice points whose sphere would overlap a global body (an obstacle, a wall) are
     // left empty; their ids and random numbers are still consumed, so they do not shift.
     auto overlaps_global = [&](const Vec3& x) {
       for (std::size_t g = 0; g < sim.globals().size(); ++g)
         for (const auto& part : sim.globals()[g].parts)
-          if (body::signed_distance(part, x) < radius) return true;
+          if (body::signed_distance(part, x) < lattice.radius) return true;
       return false;
     };
-    const Vec3 amplitude = vec3(p["perturbation"]);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    for (const Vec3& x :
-         lattice_centres(vec3(p["min"]), vec3(p["max"]), p["spacing"].as<double>())) {
-      Vec3 v = velocity;
-      for (int a = 0; a < 3; ++a) v[a] += amplitude[a] * unit(rng);  // drawn on every process
+    for (const Vec3& x : lattice_centres(lattice.min, lattice.max, lattice.spacing)) {
+      // Drawn on every process, whether it creates the particle or not.
+      Vec3 v = lattice.velocity;
+      for (int a = 0; a < 3; ++a) v[a] += lattice.perturbation[a] * unit(rng);
       const BodyId id = next_id++;
       if (owns(x) && !overlaps_global(x))
-        sim.particles().add_sphere(sim.materials(), material, x, radius, v, id);
+        sim.particles().add_sphere(sim.materials(), lattice.material, x, lattice.radius, v, id,
+                                   lattice.group);
     }
   }
   return next_id;

@@ -4,9 +4,8 @@
 #include "granite/io/snapshot.hpp"
 #include "granite/scenario/cadence.hpp"
 #include "granite/scenario/fix.hpp"
+#include "granite/io/settings.hpp"
 #include "granite/scenario/inflow.hpp"
-
-#include <yaml-cpp/yaml.h>
 
 #include <filesystem>
 #include <fstream>
@@ -21,10 +20,11 @@ namespace granite::scenario::detail {
 std::ofstream open_table(const RunContext& run, const std::string& file_name,
                          const std::string& header, bool append);
 
-std::unique_ptr<Fix> make_inflow(const InflowSettings& settings, BodyId first_id,
+std::unique_ptr<Fix> make_inflow(const config::InflowSettings& settings, BodyId first_id,
                                  std::uint64_t seed, double dt);
 std::unique_ptr<Fix> make_outflow(const Domain& domain);
-std::unique_ptr<Fix> make_statistics(const YAML::Node& resolved, const std::string& model,
+std::unique_ptr<Fix> make_statistics(const config::StatisticsSettings& settings,
+                                     const config::DomainSettings& domain, const std::string& model,
                                      RunContext& run, double dt, bool restarting);
 std::unique_ptr<Fix> make_thermo(Cadence cadence, bool write_csv, RunContext& run, bool restarting);
 std::unique_ptr<Fix> make_snapshots(Cadence cadence, const io::SnapshotInfo& info, RunContext& run);

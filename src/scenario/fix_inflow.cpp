@@ -9,8 +9,10 @@ namespace {
 
 class InflowFix final : public Fix {
 public:
-  InflowFix(const InflowSettings& settings, BodyId first_id, std::uint64_t seed, double dt) :
-      settings_(settings), inflow_(settings, first_id, seed), dt_(dt) {}
+  InflowFix(const config::InflowSettings& settings, BodyId first_id, std::uint64_t seed,
+            double dt) :
+      settings_(settings),
+      inflow_(settings, first_id, seed), dt_(dt) {}
 
   const char* name() const override { return "inflow"; }
   std::string description() const override {
@@ -29,14 +31,14 @@ public:
   void restore(const std::string& text) override { inflow_.restore(text); }
 
 private:
-  InflowSettings settings_;
+  config::InflowSettings settings_;
   Inflow inflow_;
   double dt_;
 };
 
 }  // namespace
 
-std::unique_ptr<Fix> make_inflow(const InflowSettings& settings, BodyId first_id,
+std::unique_ptr<Fix> make_inflow(const config::InflowSettings& settings, BodyId first_id,
                                  std::uint64_t seed, double dt) {
   return std::make_unique<InflowFix>(settings, first_id, seed, dt);
 }

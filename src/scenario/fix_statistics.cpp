@@ -13,9 +13,9 @@ namespace {
 
 class StatisticsFix final : public Fix {
 public:
-  StatisticsFix(const YAML::Node& resolved, std::string model, RunContext& run, double dt,
-                bool restarting) :
-      statistics_(resolved, run.comm),
+  StatisticsFix(const config::StatisticsSettings& settings, const config::DomainSettings& domain,
+                std::string model, RunContext& run, double dt, bool restarting) :
+      statistics_(settings, domain, run.comm),
       cadence_(Cadence::every_interval(statistics_.interval(), dt)), model_(std::move(model)),
       csv_(open_table(run, "statistics.csv", FlowStatistics::csv_header(), restarting)) {}
 
@@ -66,9 +66,10 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Fix> make_statistics(const YAML::Node& resolved, const std::string& model,
+std::unique_ptr<Fix> make_statistics(const config::StatisticsSettings& settings,
+                                     const config::DomainSettings& domain, const std::string& model,
                                      RunContext& run, double dt, bool restarting) {
-  return std::make_unique<StatisticsFix>(resolved, model, run, dt, restarting);
+  return std::make_unique<StatisticsFix>(settings, domain, model, run, dt, restarting);
 }
 
 }  // namespace granite::scenario::detail

@@ -28,34 +28,33 @@ std::ofstream open_table(const RunContext& run, const std::string& file_name,
 
 Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next_id,
                  bool restarting) {
-  const YAML::Node& r = cfg.resolved;
-  const double dt = r["run"]["dt"].as<double>();
-  const YAML::Node output = r["output"];
+  const config::Settings& settings = cfg.settings;
+  const double dt = settings.run.dt;
+  const config::OutputSettings& output = settings.output;
   Fixes fixes;
   // The inflow's random numbers come from their own stream, so adding an inflow does not
   // change the initial particles.
-  if (r["inflow"])
-    fixes.push_back(
-        detail::make_inflow(inflow_settings(r), next_id,
-                            r["run"]["seed"].as<std::uint64_t>() ^ 0x9e3779b97f4a7c15ULL, dt));
-  fixes.push_back(detail::make_outflow(domain_of(r)));
-  if (r["statistics"])
-    fixes.push_back(
-        detail::make_statistics(r, r["contact"]["model"].as<std::string>(), run, dt, restarting));
-  fixes.push_back(detail::make_thermo(Cadence::every_steps(r["run"]["thermo_every"].as<int>()),
-                                      output["thermo_file"].as<bool>(), run, restarting));
+  if (settings.inflow)
+    fixes.push_back(detail::make_inflow(*settings.inflow, next_id,
+                                        settings.run.seed ^ 0x9e3779b97f4a7c15ULL, dt));
+  fixes.push_back(detail::make_outflow(domain_of(settings.domain)));
+  if (settings.statistics)
+    fixes.push_back(detail::make_statistics(
+        *settings.statistics, settings.domain,
+        std::string(contact::model_name(settings.contact.model.model)), run, dt, restarting));
+  fixes.push_back(detail::make_thermo(Cadence::every_steps(settings.run.thermo_every),
+                                      output.thermo_file, run, restarting));
   io::SnapshotInfo info;
-  info.config = config::to_text(r);
+  info.config = config::to_text(cfg.resolved);
   info.decomposition = run.decomposition;
-  info.compression = output["compression"].as<int>();
-  fixes.push_back(detail::make_snapshots(
-      Cadence::every_interval(output["snapshot_interval"].as<double>(), dt), info, run));
-  fixes.push_back(detail::make_checkpoints(
-      Cadence::every_interval(output["checkpoint_interval"].as<double>(), dt), config::to_text(r)));
-  std::set<std::int64_t> export_steps;
-  for (const auto& step : output["export_fclib_steps"])
-    export_steps.insert(step.as<std::int64_t>());
-  if (!export_steps.empty()) fixes.push_back(detail::make_fclib_export(export_steps, run));
+  info.compression = output.compression;
+  fixes.push_back(
+      detail::make_snapshots(Cadence::every_interval(output.snapshot_interval, dt), info, run));
+  fixes.push_back(detail::make_checkpoints(Cadence::every_interval(output.checkpoint_interval, dt),
+                                           config::to_text(cfg.resolved)));
+  if (!output.export_fclib_steps.empty())
+    fixes.push_back(detail::make_fclib_export(
+        {output.export_fclib_steps.begin(), output.export_fclib_steps.end()}, run));
   return fixes;
 }
 

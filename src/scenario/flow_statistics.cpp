@@ -1,7 +1,6 @@
 #include "granite/scenario/flow_statistics.hpp"
 
 #include "granite/comm/collectives.hpp"
-#include "granite/scenario/build.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,14 +16,13 @@ constexpr std::size_t kMaxColumns = 1u << 20;
 constexpr double kFreeVolumeCells = 256.0;  // grid cells along the region's longest edge
 }  // namespace
 
-FlowStatistics::FlowStatistics(const YAML::Node& r, const comm::Communicator& comm) :
-    comm_(comm), interval_(r["statistics"]["interval"].as<double>()) {
-  const YAML::Node s = r["statistics"];
-  region_min_ = s["region_min"] ? vec3(s["region_min"]) : vec3(r["domain"]["min"]);
-  region_max_ = s["region_max"] ? vec3(s["region_max"]) : vec3(r["domain"]["max"]);
-  if (s["column_width"]) column_width_ = s["column_width"].as<double>();
-  if (s["average_from"]) average_from_ = s["average_from"].as<double>();
-}
+FlowStatistics::FlowStatistics(const config::StatisticsSettings& s,
+                               const config::DomainSettings& domain,
+                               const comm::Communicator& comm) :
+    comm_(comm),
+    interval_(s.interval), region_min_(s.region_min.value_or(domain.min)),
+    region_max_(s.region_max.value_or(domain.max)), column_width_(s.column_width.value_or(0.0)),
+    average_from_(s.average_from) {}
 
 // Volume of the sampling region outside every static global body, by the midpoint rule on a
 // grid of cubic cells (256 along the longest edge; the piston and other moving bodies are not

@@ -9,27 +9,9 @@
 
 namespace granite::scenario {
 
-InflowSettings inflow_settings(const YAML::Node& r) {
-  const YAML::Node in = r["inflow"];
-  const YAML::Node layer = in["layer"];
-  InflowSettings s;
-  s.piston = in["piston"].as<std::size_t>();
-  s.layer_every = in["layer_every"].as<double>();
-  s.min = vec3(layer["min"]);
-  s.max = vec3(layer["max"]);
-  s.spacing = layer["spacing"].as<double>();
-  s.radius = layer["radius"].as<double>();
-  // Materials are added in config order, so the index is the position in `materials`.
-  for (std::size_t m = 0; m < r["materials"].size(); ++m)
-    if (r["materials"][m]["name"].as<std::string>() == layer["material"].as<std::string>())
-      s.material = body::MaterialIndex(m);
-  s.velocity = vec3(layer["velocity"]);
-  s.perturbation = vec3(layer["perturbation"]);
-  return s;
-}
-
-Inflow::Inflow(const InflowSettings& settings, BodyId first_id, std::uint64_t seed) :
-    settings_(settings), centres_(lattice_centres(settings.min, settings.max, settings.spacing)),
+Inflow::Inflow(const config::InflowSettings& settings, BodyId first_id, std::uint64_t seed) :
+    settings_(settings),
+    centres_(lattice_centres(settings.layer.min, settings.layer.max, settings.layer.spacing)),
     next_id_(first_id), rng_(seed) {}
 
 std::size_t Inflow::after_step(timestep::Simulation& sim, double dt, const OwnsPosition& owns) {
@@ -40,13 +22,14 @@ std::size_t Inflow::after_step(timestep::Simulation& sim, double dt, const OwnsP
   travelled_ -= settings_.layer_every;
   sim.globals().move(settings_.piston, -settings_.layer_every * v.normalized());
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const config::LatticeSettings& layer = settings_.layer;
   for (const Vec3& x : centres_) {
-    Vec3 velocity = settings_.velocity;
-    for (int a = 0; a < 3; ++a) velocity[a] += settings_.perturbation[a] * unit(rng_);
+    Vec3 velocity = layer.velocity;
+    for (int a = 0; a < 3; ++a) velocity[a] += layer.perturbation[a] * unit(rng_);
     const BodyId id = next_id_++;
     if (owns(x))
-      sim.particles().add_sphere(sim.materials(), settings_.material, x, settings_.radius, velocity,
-                                 id);
+      sim.particles().add_sphere(sim.materials(), layer.material, x, layer.radius, velocity, id,
+                                 layer.group);
   }
   ++layers_;
   return centres_.size();

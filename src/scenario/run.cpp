@@ -44,10 +44,10 @@ void prepare_output(const std::string& dir, const YAML::Node& resolved,
                                      : problem + " (check --output / output.directory)");
 }
 
-parallel::Decomposition decomposition_of(const YAML::Node& r, const Domain& domain, int ranks) {
-  const YAML::Node d = r["domain"]["decomposition"];
-  const parallel::Int3 requested{d[0].as<int>(), d[1].as<int>(), d[2].as<int>()};
-  const parallel::Int3 dims = parallel::choose_dims(ranks, domain.max - domain.min, requested);
+parallel::Decomposition decomposition_of(const config::DomainSettings& settings,
+                                         const Domain& domain, int ranks) {
+  const parallel::Int3 dims =
+      parallel::choose_dims(ranks, domain.max - domain.min, settings.decomposition);
   return parallel::Decomposition({domain.min, domain.max}, dims, domain.periodic);
 }
 
@@ -101,22 +101,23 @@ void request_stop() { g_stop_requested = 1; }
 
 RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
                         const comm::Communicator& comm, const std::string& restart) {
-  const YAML::Node& r = cfg.resolved;
-  prepare_output(output_dir, r, comm);
+  const config::Settings& settings = cfg.settings;
+  prepare_output(output_dir, cfg.resolved, comm);
 
-  const Domain domain = domain_of(r);
-  const parallel::Decomposition decomposition = decomposition_of(r, domain, comm.size());
+  const Domain domain = domain_of(settings.domain);
+  const parallel::Decomposition decomposition =
+      decomposition_of(settings.domain, domain, comm.size());
   parallel::DistributedDomain distributed(
-      comm, decomposition, r["contact"]["threshold"].as<double>(),
-      {r["solver"]["relaxation_weight"].as<double>(), r["solver"]["check_every"].as<int>()});
+      comm, decomposition, settings.contact.threshold,
+      {settings.solver.relaxation_weight, settings.solver.check_every});
 
-  std::mt19937_64 rng(r["run"]["seed"].as<std::uint64_t>());
+  std::mt19937_64 rng(settings.run.seed);
   timestep::Simulation sim;
   const OwnsPosition owns = [&](const Vec3& x) { return decomposition.owner_of(x) == comm.rank(); };
   // On restart the configuration still gives materials, global bodies and parameters; the
   // particles and everything that evolved come from the checkpoint.
   const BodyId next_id = build_simulation(
-      r, sim, rng, restart.empty() ? owns : OwnsPosition([](const Vec3&) { return false; }));
+      settings, sim, rng, restart.empty() ? owns : OwnsPosition([](const Vec3&) { return false; }));
   sim.set_hooks(&distributed);
 
   RunContext run{sim, comm, output_dir, cfg.file, decomposition.dims(), owns, {}, nullptr};
@@ -125,17 +126,16 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   const nlohmann::ordered_json restarted =
       restart.empty() ? nlohmann::ordered_json(nullptr) : restore(restart, cfg, run, fixes);
 
-  const double dt = r["run"]["dt"].as<double>();
-  const auto steps =
-      static_cast<std::int64_t>(std::ceil(r["run"]["end_time"].as<double>() / dt - 1e-9));
+  const double dt = settings.run.dt;
+  const auto steps = static_cast<std::int64_t>(std::ceil(settings.run.end_time / dt - 1e-9));
   const auto& dims = decomposition.dims();
   const std::uint64_t initial_particles = comm::sum(sim.particles().size(), comm);
   log::info("granite run " + cfg.file + ": " + std::to_string(initial_particles) + " particles, " +
             std::to_string(sim.globals().size()) + " global bodies, " + std::to_string(steps) +
             " steps of " + std::to_string(dt) + " s, model " +
-            r["contact"]["model"].as<std::string>() + ", " + std::to_string(comm.size()) +
-            " ranks as " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
-            std::to_string(dims[2]) + ", output in " + output_dir);
+            std::string(contact::model_name(settings.contact.model.model)) + ", " +
+            std::to_string(comm.size()) + " ranks as " + std::to_string(dims[0]) + "x" +
+            std::to_string(dims[1]) + "x" + std::to_string(dims[2]) + ", output in " + output_dir);
   for (const auto& fix : fixes)
     log::info(std::string("  fix ") + fix->name() + ": " + fix->description());
 
@@ -175,7 +175,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   log::info(closing_report(summary, spreads));
   for (const auto& fix : fixes) fix->finish(run);
 
-  complete_record(record, summary, spreads, dt, start_time, r["run"]["end_time"].as<double>(),
+  complete_record(record, summary, spreads, dt, start_time, settings.run.end_time,
                   sim.statistics());
   nlohmann::ordered_json fix_list = nlohmann::ordered_json::array();
   for (const auto& fix : fixes)

@@ -58,8 +58,9 @@ ChannelRun run_channel(MPI_Comm comm, bool checks) {
   const auto cfg =
       config::load_scenario(std::string(GRANITE_SOURCE_DIR) + "/configs/channel_ci.yaml", {});
   const YAML::Node& r = cfg.resolved;
+  const config::Settings& s = cfg.settings;
   const int rank = rank_of(comm);
-  const scenario::Domain domain = scenario::domain_of(r);
+  const scenario::Domain domain = scenario::domain_of(s.domain);
   const parallel::Decomposition d({domain.min, domain.max},
                                   parallel::choose_dims(size_of(comm), domain.max - domain.min),
                                   domain.periodic);
@@ -67,11 +68,11 @@ ChannelRun run_channel(MPI_Comm comm, bool checks) {
   timestep::Simulation sim;
   std::mt19937_64 rng(r["run"]["seed"].as<std::uint64_t>());
   const scenario::OwnsPosition owns = [&](const Vec3& x) { return d.owner_of(x) == rank; };
-  const BodyId first_new = scenario::build_simulation(r, sim, rng, owns);
+  const BodyId first_new = scenario::build_simulation(s, sim, rng, owns);
   sim.set_hooks(&distributed);
-  const scenario::InflowSettings settings = scenario::inflow_settings(r);
+  const config::InflowSettings settings = *s.inflow;
   scenario::Inflow inflow(settings, first_new, 99);
-  scenario::FlowStatistics statistics(r, comm);
+  scenario::FlowStatistics statistics(*s.statistics, s.domain, comm);
   const double dt = sim.parameters().dt;
   const auto steps = std::int64_t(std::llround(r["run"]["end_time"].as<double>() / dt));
   const auto sample_every = std::int64_t(std::llround(statistics.interval() / dt));

@@ -16,20 +16,20 @@ namespace {
 
 using namespace granite;
 
-YAML::Node channel_ci() {
+config::Settings channel_ci() {
   return config::load_scenario(std::string(GRANITE_SOURCE_DIR) + "/configs/channel_ci.yaml", {})
-      .resolved;
+      .settings;
 }
 
 // channel_ci's lattice fill, each rank keeping every size-th particle (a decomposition
 // independent split: the statistics must not depend on which rank holds a particle).
-timestep::Simulation filled_channel(const YAML::Node& r, MPI_Comm comm) {
+timestep::Simulation filled_channel(const config::Settings& s, MPI_Comm comm) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   timestep::Simulation sim;
   std::mt19937_64 rng(1);
-  scenario::build_simulation(r, sim, rng);
+  scenario::build_simulation(s, sim, rng);
   std::size_t k = 0;
   sim.remove_particles(
       [&](const body::Particles&, std::size_t) { return int(k++ % size) != rank; });
@@ -37,9 +37,9 @@ timestep::Simulation filled_channel(const YAML::Node& r, MPI_Comm comm) {
 }
 
 TEST(FlowStatistics, ChannelFractionIsSolidsOverTheVolumeOutsideTheObstacle) {
-  const YAML::Node r = channel_ci();
-  timestep::Simulation sim = filled_channel(r, MPI_COMM_WORLD);
-  scenario::FlowStatistics statistics(r, MPI_COMM_WORLD);
+  const config::Settings s = channel_ci();
+  timestep::Simulation sim = filled_channel(s, MPI_COMM_WORLD);
+  scenario::FlowStatistics statistics(*s.statistics, s.domain, MPI_COMM_WORLD);
   timestep::StepStatistics stats;
   const double fraction = statistics.sample(sim, stats).channel_fraction;
 
@@ -60,10 +60,10 @@ TEST(FlowStatistics, ChannelFractionIsSolidsOverTheVolumeOutsideTheObstacle) {
 }
 
 TEST(FlowStatistics, SummaryAveragesFromAverageFromAndReportsTheDrift) {
-  YAML::Node r = channel_ci();
-  r["statistics"]["average_from"] = 0.45;
-  timestep::Simulation sim = filled_channel(r, MPI_COMM_WORLD);
-  scenario::FlowStatistics statistics(r, MPI_COMM_WORLD);
+  config::Settings s = channel_ci();
+  s.statistics->average_from = 0.45;
+  timestep::Simulation sim = filled_channel(s, MPI_COMM_WORLD);
+  scenario::FlowStatistics statistics(*s.statistics, s.domain, MPI_COMM_WORLD);
   for (int k = 1; k <= 10; ++k) {
     timestep::StepStatistics stats;
     stats.time = 0.1 * k;
@@ -77,7 +77,7 @@ TEST(FlowStatistics, SummaryAveragesFromAverageFromAndReportsTheDrift) {
   EXPECT_NE(summary.find("avg. number of particles          1750.0"), std::string::npos) << summary;
   EXPECT_NE(summary.find("+25.8 %"), std::string::npos) << summary;
 
-  scenario::FlowStatistics restored(r, MPI_COMM_WORLD);
+  scenario::FlowStatistics restored(*s.statistics, s.domain, MPI_COMM_WORLD);
   restored.restore(statistics.state());
   EXPECT_EQ(restored.summary("mdp"), summary);
   EXPECT_EQ(restored.state(), statistics.state());

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace granite::contact {
@@ -41,7 +42,23 @@ Impulse coulomb_approx_impulse(const Mat3& A, const Vec3& b, double mu);
 
 /// The models selectable in a config / on the command line.
 enum class Model { frictionless, mdp, mdp_golden, coulomb, coulomb_approx };
-/// Parses "frictionless", "mdp", "mdp_golden", "coulomb", "coulomb_approx"; false if unknown.
+
+/// The one list of model names (configuration choices, parse_model, command-line help), in the
+/// order users see them: the paper's model first.
+struct ModelName {
+  Model model;
+  std::string_view name;
+};
+inline constexpr std::array<ModelName, 5> kModelNames{{
+    {Model::mdp, "mdp"},
+    {Model::mdp_golden, "mdp_golden"},
+    {Model::coulomb, "coulomb"},
+    {Model::coulomb_approx, "coulomb_approx"},
+    {Model::frictionless, "frictionless"},
+}};
+/// The names of kModelNames joined by `separator`, e.g. "mdp | mdp_golden | ...".
+std::string model_names(std::string_view separator);
+/// Parses a name of kModelNames; false if unknown.
 bool parse_model(std::string_view name, Model& model);
 std::string_view model_name(Model model);
 

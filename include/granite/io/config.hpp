@@ -1,6 +1,8 @@
 #pragma once
 // Loading a scenario file: YAML parse, command-line overrides, schema validation with
 // defaults filled in, and the checks that involve several keys.
+#include "granite/io/settings.hpp"
+
 #include <yaml-cpp/yaml.h>
 
 #include <string>
@@ -10,7 +12,8 @@ namespace granite::config {
 
 struct ScenarioConfig {
   std::string file;     // as given on the command line
-  YAML::Node resolved;  // validated, every default filled in
+  YAML::Node resolved;  // validated, every default filled in (recorded verbatim with the output)
+  Settings settings;    // `resolved` as typed settings
 };
 
 /// Throws InputError with one line naming the file, line/column, key path and expectation.

@@ -38,6 +38,7 @@ struct Schema {
   double max = std::numeric_limits<double>::infinity();
   bool min_exclusive = false;
   bool max_exclusive = false;
+  bool wide = false;  // integer: any 64-bit value; otherwise it must fit an int (what is read)
   std::vector<std::string> choices;                         // choice
   std::vector<Field> fields;                                // map (and each tagged variant)
   SchemaPtr element;                                        // list
@@ -49,6 +50,8 @@ struct Schema {
 // Builders used by the schema tables.
 SchemaPtr boolean();
 SchemaPtr integer(double min, double max = std::numeric_limits<double>::infinity());
+/// An integer read as a 64-bit value (a seed, a step number).
+SchemaPtr wide_integer(double min);
 SchemaPtr real(double min, double max = std::numeric_limits<double>::infinity(),
                bool min_exclusive = false, bool max_exclusive = false);
 SchemaPtr any_real();

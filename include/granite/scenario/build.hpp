@@ -1,9 +1,8 @@
 #pragma once
-// Scenario assembly: turns a resolved configuration (see docs/config.md) into a Simulation
-// with its parameters, materials, global bodies and initial particles.
+// Scenario assembly: turns the settings of a configuration (see docs/config.md) into a
+// Simulation with its parameters, materials, global bodies and initial particles.
+#include "granite/io/settings.hpp"
 #include "granite/timestep/simulation.hpp"
-
-#include <yaml-cpp/yaml.h>
 
 #include <array>
 #include <functional>
@@ -11,21 +10,17 @@
 
 namespace granite::scenario {
 
-/// A validated 3-vector of a resolved configuration.
-inline Vec3 vec3(const YAML::Node& node) {
-  return {node[0].as<double>(), node[1].as<double>(), node[2].as<double>()};
-}
-
 /// Decides whether this process creates the particle at a position (its owner does).
 using OwnsPosition = std::function<bool(const Vec3&)>;
 
-/// Fills `sim` from `resolved` (validated by config::load_scenario), creating only the
-/// particles for which `owns` is true. Every process walks all particle sources in the same
-/// order, so ids (0, 1, 2, ... in config order) and the random velocity perturbations drawn
-/// from `rng` are the same whatever the decomposition: the same seed gives the same particles.
-/// Returns the number of ids used (the next free id), the same on every process.
+/// Fills the new simulation `sim` (its materials get the indices of `settings.materials`) from
+/// `settings`, creating only the particles for which `owns` is true. Every process walks all
+/// particle sources in the same order, so ids (0, 1, 2, ... in config order) and the random
+/// velocity perturbations drawn from `rng` are the same whatever the decomposition: the same
+/// seed gives the same particles. Returns the number of ids used (the next free id), the same
+/// on every process.
 BodyId build_simulation(
-    const YAML::Node& resolved, timestep::Simulation& sim, std::mt19937_64& rng,
+    const config::Settings& settings, timestep::Simulation& sim, std::mt19937_64& rng,
     const OwnsPosition& owns = [](const Vec3&) { return true; });
 
 /// The axis-aligned domain box [min, max] of the configuration, its periodic axes and its
@@ -45,6 +40,6 @@ struct Domain {
   }
   bool contains(const Vec3& x) const { return exit_face(x) < 0; }
 };
-Domain domain_of(const YAML::Node& resolved);
+Domain domain_of(const config::DomainSettings& settings);
 
 }  // namespace granite::scenario

@@ -9,7 +9,7 @@
 #include "granite/timestep/simulation.hpp"
 
 #include "granite/comm/communicator.hpp"
-#include <yaml-cpp/yaml.h>
+#include "granite/io/settings.hpp"
 
 #include <string>
 #include <vector>
@@ -42,8 +42,9 @@ struct FlowSummary {
 
 class FlowStatistics {
 public:
-  /// `resolved` must have a `statistics` section.
-  FlowStatistics(const YAML::Node& resolved, const comm::Communicator& comm);
+  /// The region defaults to the domain box.
+  FlowStatistics(const config::StatisticsSettings& settings, const config::DomainSettings& domain,
+                 const comm::Communicator& comm);
 
   /// Collective: measures the current state (after a step with statistics `stats`).
   FlowSample sample(const timestep::Simulation& sim, const timestep::StepStatistics& stats);

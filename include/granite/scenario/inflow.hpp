@@ -8,22 +8,10 @@
 
 namespace granite::scenario {
 
-struct InflowSettings {
-  std::size_t piston = 0;    // index in the simulation's global bodies
-  double layer_every = 0.0;  // m of piston travel per layer
-  Vec3 min, max;             // the layer's lattice region (at the piston's reset position)
-  double spacing = 0.0, radius = 0.0;
-  body::MaterialIndex material = 0;
-  Vec3 velocity = Vec3::Zero(), perturbation = Vec3::Zero();
-};
-
-/// The `inflow` section of a resolved configuration (which must have one).
-InflowSettings inflow_settings(const YAML::Node& resolved);
-
 class Inflow {
 public:
   /// New particles get ids first_id, first_id + 1, ...; `seed` seeds the perturbations.
-  Inflow(const InflowSettings& settings, BodyId first_id, std::uint64_t seed);
+  Inflow(const config::InflowSettings& settings, BodyId first_id, std::uint64_t seed);
 
   /// Call after every step: advances the travelled distance by |v_piston| dt and, if a layer is
   /// due, resets the piston and creates the layer's particles this process owns. Returns the
@@ -38,7 +26,7 @@ public:
   std::size_t layer_size() const { return centres_.size(); }
 
 private:
-  InflowSettings settings_;
+  config::InflowSettings settings_;
   std::vector<Vec3> centres_;
   BodyId next_id_;
   std::mt19937_64 rng_;

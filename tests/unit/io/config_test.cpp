@@ -150,6 +150,45 @@ TEST(Config, OverridesApplyAndErrorsNameTheOverride) {
   EXPECT_THROW(load_scenario(path, {"nokey"}), InputError);
 }
 
+TEST(Config, IntegersMustFitWhatIsReadFromThem) {
+  const std::string path = write_temp("wide", kValid);
+  try {
+    load_scenario(path, {"run.thermo_every=99999999999"});
+    ADD_FAILURE() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "run.thermo_every: expected an integer >= 1; got 99999999999 (out of range)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(load_scenario(path, {"run.seed=99999999999"}).settings.run.seed, 99999999999u);
+}
+
+TEST(Config, SettingsAreTheResolvedValuesWithMaterialIndices) {
+  const std::string path = write_temp("settings", kValid);
+  const auto cfg =
+      load_scenario(path, {"materials=[{name: steel, density: 7800}, {name: glass, density: 2650}]",
+                           "particles.0.group=3", "contact.model=coulomb_approx"});
+  const granite::config::Settings& s = cfg.settings;
+  EXPECT_DOUBLE_EQ(s.run.dt, 1e-4);
+  EXPECT_EQ(s.run.thermo_every, 100);
+  EXPECT_EQ(s.contact.model.model, granite::contact::Model::coulomb_approx);
+  ASSERT_EQ(s.materials.size(), 2u);
+  EXPECT_EQ(s.materials[1].name, "glass");
+  EXPECT_DOUBLE_EQ(s.materials[1].friction, 0.4);
+  ASSERT_EQ(s.bodies.size(), 1u);
+  EXPECT_EQ(s.bodies[0].material, 1u);
+  ASSERT_EQ(s.particles.size(), 1u);
+  const auto& sphere = std::get<granite::config::SphereSettings>(s.particles[0]);
+  EXPECT_EQ(sphere.material, 1u);
+  EXPECT_EQ(sphere.group, 3);
+  EXPECT_DOUBLE_EQ(sphere.radius, 0.01);
+  EXPECT_EQ(s.domain.outflow, (std::array<bool, 6>{true, true, true, true, true, true}));
+  EXPECT_FALSE(s.inflow);
+  EXPECT_FALSE(s.statistics);
+  EXPECT_EQ(s.output.directory, "output");
+}
+
 TEST(Config, MissingFile) {
   try {
     load_scenario("/nonexistent/granite.yaml", {});

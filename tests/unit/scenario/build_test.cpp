@@ -1,9 +1,12 @@
 // Scenario assembly from a configuration: lattice geometry, seeded perturbations, bodies.
 #include "granite/io/config.hpp"
 #include "granite/scenario/build.hpp"
+#include "granite/scenario/inflow.hpp"
 #include "granite/scenario/lattice.hpp"
 
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 namespace {
 
@@ -22,7 +25,7 @@ granite::timestep::Simulation build(std::uint64_t seed) {
       std::string(GRANITE_SOURCE_DIR) + "/configs/obstacle_drop.yaml", {});
   std::mt19937_64 rng(seed);
   granite::timestep::Simulation sim;
-  granite::scenario::build_simulation(cfg.resolved, sim, rng);
+  granite::scenario::build_simulation(cfg.settings, sim, rng);
   return sim;
 }
 
@@ -49,3 +52,42 @@ TEST(ScenarioBuild, SameSeedSameParticlesOtherSeedOtherParticles) {
 }
 
 }  // namespace
+
+// The `group` key of a particle source tags its particles (and the default tag is 0).
+TEST(ScenarioBuild, ParticleSourcesTagTheirParticlesWithTheirGroup) {
+  const std::string path = testing::TempDir() + "granite_group_test.yaml";
+  std::ofstream(path) << "run: {dt: 1.0e-4, end_time: 1.0e-3}\n"
+                         "domain: {min: [0, 0, 0], max: [0.01, 0.01, 0.01]}\n"
+                         "materials: [{name: glass, density: 2650}]\n"
+                         "particles:\n"
+                         "  - {type: lattice, min: [0, 0, 0], max: [0.004, 0.002, 0.002],\n"
+                         "     spacing: 0.002, radius: 0.0009, material: glass, group: 3}\n"
+                         "  - {type: sphere, position: [0.008, 0.008, 0.008], radius: 0.001,\n"
+                         "     material: glass, group: 5}\n"
+                         "  - {type: sphere, position: [0.005, 0.008, 0.008], radius: 0.001,\n"
+                         "     material: glass}\n";
+  const auto cfg = granite::config::load_scenario(path, {});
+  std::mt19937_64 rng(1);
+  granite::timestep::Simulation sim;
+  granite::scenario::build_simulation(cfg.settings, sim, rng);
+  EXPECT_EQ(sim.particles().group, (std::vector<std::int32_t>{3, 3, 5, 0}));
+}
+
+TEST(ScenarioBuild, InflowLayersCarryTheLayerGroup) {
+  granite::timestep::Simulation sim;
+  const auto glass = sim.materials().add({2650.0, 0.4});
+  granite::body::GlobalBody piston;
+  piston.parts.push_back(granite::body::HalfSpace{Vec3::Zero(), Vec3::UnitX()});
+  piston.velocity = Vec3(1.0, 0, 0);
+  piston.material = glass;
+  sim.globals().add(std::move(piston));
+  granite::config::InflowSettings settings;
+  settings.layer_every = 1e-3;
+  settings.layer = {Vec3(0, 0, 0), Vec3(0.001, 0.002, 0.002), 0.001, 4e-4, glass,
+                    Vec3::Zero(),  Vec3::Zero(),               7};
+  granite::scenario::Inflow inflow(settings, 100, 1);
+  const auto everywhere = [](const Vec3&) { return true; };
+  EXPECT_EQ(inflow.after_step(sim, 1e-3, everywhere), 4u);  // one layer of 1 x 2 x 2 spheres
+  EXPECT_EQ(sim.particles().group, (std::vector<std::int32_t>{7, 7, 7, 7}));
+  EXPECT_EQ(sim.particles().id.front(), 100);
+}

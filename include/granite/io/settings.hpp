@@ -1,0 +1,114 @@
+#pragma once
+// Typed settings of a scenario: the validated configuration (docs/config.md) read once into
+// plain structs, one per section of the schema (io/scenario_schema.cpp), so that the scenario
+// code reads members instead of looking keys up by string. Every value comes from the resolved
+// YAML (defaults filled in by the schema); the structs restate no default. Material names are
+// resolved to indices into `materials` here, once.
+#include "granite/body/global_body.hpp"
+#include "granite/contact/single_contact.hpp"
+#include "granite/core/types.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace granite::config {
+
+struct RunSettings {
+  double dt = 0.0;        // s
+  double end_time = 0.0;  // s
+  int thermo_every = 0;   // steps
+  std::uint64_t seed = 0;
+};
+
+struct DomainSettings {
+  Vec3 min = Vec3::Zero(), max = Vec3::Zero();
+  std::array<bool, 3> periodic{};
+  std::array<bool, 6> outflow{};       // face 2·axis (lower) and 2·axis + 1 (upper)
+  std::array<int, 3> decomposition{};  // subdomains per axis; 0: chosen by Granite
+};
+
+struct ContactSettings {
+  contact::ModelSettings model;  // model and golden_iterations
+  double threshold = 0.0;        // m
+  double error_reduction = 0.0;
+};
+
+struct SolverSettings {
+  int max_sweeps = 0;
+  double tolerance = 0.0;
+  double relaxation_weight = 0.0;
+  int check_every = 0;  // sweeps
+};
+
+struct MaterialSettings {
+  std::string name;
+  double density = 0.0;  // kg/m^3
+  double friction = 0.0;
+};
+
+/// Spheres on a lattice filling [min, max] (a `particles` entry or the inflow layer).
+struct LatticeSettings {
+  Vec3 min = Vec3::Zero(), max = Vec3::Zero();
+  double spacing = 0.0, radius = 0.0;  // m
+  body::MaterialIndex material = 0;    // index in Settings::materials
+  Vec3 velocity = Vec3::Zero(), perturbation = Vec3::Zero();
+  int group = 0;  // tag of the particles of this source
+};
+
+struct SphereSettings {
+  Vec3 position = Vec3::Zero();
+  double radius = 0.0;
+  body::MaterialIndex material = 0;  // index in Settings::materials
+  Vec3 velocity = Vec3::Zero(), angular_velocity = Vec3::Zero();
+  int group = 0;  // tag of the particle
+};
+
+using ParticleSource = std::variant<LatticeSettings, SphereSettings>;
+
+struct InflowSettings {
+  std::size_t piston = 0;    // index in Settings::bodies
+  double layer_every = 0.0;  // m of piston travel per layer
+  LatticeSettings layer;     // at the piston's reset position
+};
+
+struct StatisticsSettings {
+  double interval = 0.0;                       // s
+  std::optional<Vec3> region_min, region_max;  // absent: the domain's corners
+  std::optional<double> column_width;          // absent: decided from the particles
+  double average_from = 0.0;                   // s
+};
+
+struct OutputSettings {
+  std::string directory;
+  bool thermo_file = false;
+  double snapshot_interval = 0.0;  // s
+  int compression = 0;
+  std::vector<std::int64_t> export_fclib_steps;
+  double checkpoint_interval = 0.0;  // s
+};
+
+struct Settings {
+  RunSettings run;
+  DomainSettings domain;
+  Vec3 gravity = Vec3::Zero();
+  ContactSettings contact;
+  SolverSettings solver;
+  std::vector<MaterialSettings> materials;
+  std::vector<body::GlobalBody> bodies;  // material: index in `materials`
+  std::vector<ParticleSource> particles;
+  std::optional<InflowSettings> inflow;
+  std::optional<StatisticsSettings> statistics;
+  OutputSettings output;
+};
+
+/// Reads a configuration resolved by config::resolve against the scenario schema and checked
+/// by config::load_scenario (every material name refers to an entry of `materials`).
+Settings settings_of(const YAML::Node& resolved);
+
+}  // namespace granite::config

@@ -1,0 +1,142 @@
+// The resolved configuration read into typed settings (see settings.hpp).
+#include "granite/io/settings.hpp"
+
+#include <map>
+
+namespace granite::config {
+
+namespace {
+
+Vec3 vec3(const YAML::Node& node) {
+  return {node[0].as<double>(), node[1].as<double>(), node[2].as<double>()};
+}
+
+template <class T, std::size_t N>
+std::array<T, N> array(const YAML::Node& node) {
+  std::array<T, N> values{};
+  for (std::size_t i = 0; i < N; ++i) values[i] = node[i].as<T>();
+  return values;
+}
+
+using MaterialIndices = std::map<std::string, body::MaterialIndex>;
+
+body::Primitive primitive(const YAML::Node& n) {
+  const auto type = n["type"].as<std::string>();
+  if (type == "plane") return body::HalfSpace{vec3(n["point"]), vec3(n["normal"])};
+  if (type == "box") return body::Box{vec3(n["center"]), vec3(n["half_extents"]), Quat::Identity()};
+  return body::Cylinder{vec3(n["center"]), vec3(n["axis"]), n["radius"].as<double>(),
+                        n["half_length"].as<double>()};
+}
+
+DomainSettings domain(const YAML::Node& d) {
+  DomainSettings s;
+  s.min = vec3(d["min"]);
+  s.max = vec3(d["max"]);
+  s.periodic = array<bool, 3>(d["periodic"]);
+  const std::string faces[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
+  for (const auto& face : d["outflow"])
+    for (int f = 0; f < 6; ++f) s.outflow[f] = s.outflow[f] || face.as<std::string>() == faces[f];
+  s.decomposition = array<int, 3>(d["decomposition"]);
+  return s;
+}
+
+ContactSettings contact_settings(const YAML::Node& c) {
+  ContactSettings s;
+  // The schema admits only names of contact::kModelNames.
+  contact::parse_model(c["model"].as<std::string>(), s.model.model);
+  s.model.golden_iterations = c["golden_iterations"].as<int>();
+  s.threshold = c["threshold"].as<double>();
+  s.error_reduction = c["error_reduction"].as<double>();
+  return s;
+}
+
+body::GlobalBody global_body(const YAML::Node& b, const MaterialIndices& materials) {
+  body::GlobalBody global;
+  if (b["type"].as<std::string>() == "union")
+    for (const auto& part : b["parts"]) global.parts.push_back(primitive(part));
+  else
+    global.parts.push_back(primitive(b));
+  global.velocity = vec3(b["velocity"]);
+  global.material = materials.at(b["material"].as<std::string>());
+  return global;
+}
+
+LatticeSettings lattice(const YAML::Node& p, const MaterialIndices& materials) {
+  LatticeSettings s;
+  s.min = vec3(p["min"]);
+  s.max = vec3(p["max"]);
+  s.spacing = p["spacing"].as<double>();
+  s.radius = p["radius"].as<double>();
+  s.material = materials.at(p["material"].as<std::string>());
+  s.velocity = vec3(p["velocity"]);
+  s.perturbation = vec3(p["perturbation"]);
+  s.group = p["group"].as<int>();
+  return s;
+}
+
+ParticleSource particle_source(const YAML::Node& p, const MaterialIndices& materials) {
+  if (p["type"].as<std::string>() == "lattice") return lattice(p, materials);
+  SphereSettings s;
+  s.position = vec3(p["position"]);
+  s.radius = p["radius"].as<double>();
+  s.material = materials.at(p["material"].as<std::string>());
+  s.velocity = vec3(p["velocity"]);
+  s.angular_velocity = vec3(p["angular_velocity"]);
+  s.group = p["group"].as<int>();
+  return s;
+}
+
+StatisticsSettings statistics(const YAML::Node& s) {
+  StatisticsSettings out;
+  out.interval = s["interval"].as<double>();
+  if (s["region_min"]) out.region_min = vec3(s["region_min"]);
+  if (s["region_max"]) out.region_max = vec3(s["region_max"]);
+  if (s["column_width"]) out.column_width = s["column_width"].as<double>();
+  out.average_from = s["average_from"].as<double>();
+  return out;
+}
+
+OutputSettings output(const YAML::Node& o) {
+  OutputSettings s;
+  s.directory = o["directory"].as<std::string>();
+  s.thermo_file = o["thermo_file"].as<bool>();
+  s.snapshot_interval = o["snapshot_interval"].as<double>();
+  s.compression = o["compression"].as<int>();
+  for (const auto& step : o["export_fclib_steps"])
+    s.export_fclib_steps.push_back(step.as<std::int64_t>());
+  s.checkpoint_interval = o["checkpoint_interval"].as<double>();
+  return s;
+}
+
+}  // namespace
+
+Settings settings_of(const YAML::Node& r) {
+  Settings s;
+  const YAML::Node run = r["run"];
+  s.run = {run["dt"].as<double>(), run["end_time"].as<double>(), run["thermo_every"].as<int>(),
+           run["seed"].as<std::uint64_t>()};
+  s.domain = domain(r["domain"]);
+  s.gravity = vec3(r["gravity"]);
+  s.contact = contact_settings(r["contact"]);
+  const YAML::Node solver = r["solver"];
+  s.solver = {solver["max_sweeps"].as<int>(), solver["tolerance"].as<double>(),
+              solver["relaxation_weight"].as<double>(), solver["check_every"].as<int>()};
+
+  // A material's index is its position in `materials` (the order build_simulation adds them).
+  MaterialIndices indices;
+  for (const auto& m : r["materials"]) {
+    indices[m["name"].as<std::string>()] = body::MaterialIndex(s.materials.size());
+    s.materials.push_back(
+        {m["name"].as<std::string>(), m["density"].as<double>(), m["friction"].as<double>()});
+  }
+  for (const auto& b : r["bodies"]) s.bodies.push_back(global_body(b, indices));
+  for (const auto& p : r["particles"]) s.particles.push_back(particle_source(p, indices));
+  if (const YAML::Node in = r["inflow"])
+    s.inflow = InflowSettings{in["piston"].as<std::size_t>(), in["layer_every"].as<double>(),
+                              lattice(in["layer"], indices)};
+  if (const YAML::Node st = r["statistics"]) s.statistics = statistics(st);
+  s.output = output(r["output"]);
+  return s;
+}
+
+}  // namespace granite::config
