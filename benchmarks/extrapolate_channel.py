@@ -68,8 +68,8 @@ def phases(run_path):
     def field(key):
         return granite_io.run_field(run, key, source)
 
-    table = {name: float(field(f"timings.{name}.avg")) for name in
-             ["detection", "setup", "relaxation", "communication", "integration", "output", "other"]}
+    names = ["detection", "setup", "relaxation", "communication", "integration", "output", "other"]
+    table = {name: float(field(f"timings.{name}.avg")) for name in names}
     return field("steps.done"), field("wall_seconds"), table
 
 

@@ -42,7 +42,8 @@ def summarise(path):
         print(f"ranks          {ranks} (decomposition {grid})")
     else:
         print(f"ranks          {ranks}")
-    print(f"granite        {attrs.get('granite_version', '?')} (git {attrs.get('git_commit', '?')})")
+    print(f"granite        {attrs.get('granite_version', '?')} "
+          f"(git {attrs.get('git_commit', '?')})")
     if n > 0:
         print(f"speed (m/s)    min {lowest:.6g}  max {highest:.6g}  mean {total / n:.6g}")
     else:

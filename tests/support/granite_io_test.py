@@ -139,7 +139,8 @@ def script(name, *args):
 def expect_cli_error(name, args, *words):
     """The script exits 2 with one line "error: ..." naming the words."""
     rc, _, err = script(name, *args)
-    ok = rc == 2 and len(err) == 1 and err[0].startswith("error: ") and all(w in err[0] for w in words)
+    ok = (rc == 2 and len(err) == 1 and err[0].startswith("error: ")
+          and all(w in err[0] for w in words))
     check(ok, f"{name} {' '.join(args)}: expected exit 2 and one 'error:' line naming {words}, "
               f"got {rc}: {err}")
 
@@ -169,12 +170,14 @@ def test_snapshots(tmp, rng):
 
     expect_error(lambda: granite_io.load_snapshot(path, required={"position": 4}),
                  path, "/particles/position has shape (5, 3)")
-    expect_error(lambda: granite_io.load_snapshot(path, fields=["mass"]), path, "no dataset /particles/mass")
+    expect_error(lambda: granite_io.load_snapshot(path, fields=["mass"]),
+                 path, "no dataset /particles/mass")
     short = dict(rows, group=rows["group"][:3])
     write_snapshot(os.path.join(tmp, "short.h5"), short, 1)
     expect_error(lambda: granite_io.load_snapshot(os.path.join(tmp, "short.h5")),
                  "damaged Granite snapshot", "/particles/group has 3 rows, /particles/id has 5")
-    expect_error(lambda: granite_io.load_snapshot(os.path.join(tmp, "none.h5")), "none.h5: no such file")
+    none = os.path.join(tmp, "none.h5")
+    expect_error(lambda: granite_io.load_snapshot(none), "none.h5: no such file")
     expect_error(lambda: granite_io.load_snapshot(tmp), "is a directory")
     with open(os.path.join(tmp, "text.h5"), "w") as f:
         f.write("not hdf5\n")
@@ -192,21 +195,25 @@ def test_snapshots(tmp, rng):
     series = granite_io.snapshot_series(tmp)
     check([s for s, _ in series] == [50, 100, 123456789], f"series steps {series}")
     check(series[1][1] == path, "series paths")
-    expect_error(lambda: granite_io.snapshot_series(os.path.join(tmp, "nodir")), "no such directory")
+    expect_error(lambda: granite_io.snapshot_series(os.path.join(tmp, "nodir")),
+                 "no such directory")
 
     # Command line: the same file summarised, and its errors.
     rc, out, err = script("scripts/read_snapshot.py", path)
-    check(rc == 0 and "particles      5" in out and "step           100" in out, f"read_snapshot: {rc} {out} {err}")
+    check(rc == 0 and "particles      5" in out and "step           100" in out,
+          f"read_snapshot: {rc} {out} {err}")
     rc, out, _ = script("tests/support/compare_snapshots.py", path, path)
-    check(rc == 0 and "identical within 0: 5 particles at step 100" in out, f"compare_snapshots: {rc} {out}")
+    check(rc == 0 and "identical within 0: 5 particles at step 100" in out,
+          f"compare_snapshots: {rc} {out}")
     changed = dict(rows, group=rows["group"] + 1)
     write_snapshot(os.path.join(tmp, "changed.h5"), changed, 100)
     rc, out, _ = script("tests/support/compare_snapshots.py", path, os.path.join(tmp, "changed.h5"))
-    check(rc == 1 and "group: max difference 1.000e+00 > 0" in out, f"compare_snapshots sees group: {rc} {out}")
-    expect_cli_error("scripts/read_snapshot.py", [os.path.join(tmp, "none.h5")], "none.h5: no such file")
-    expect_cli_error("scripts/read_snapshot.py", [os.path.join(tmp, "plain.h5")], "plain.h5: not a Granite snapshot")
-    expect_cli_error("tests/support/compare_snapshots.py", [path, os.path.join(tmp, "none.h5")],
-                     "none.h5: no such file")
+    check(rc == 1 and "group: max difference 1.000e+00 > 0" in out,
+          f"compare_snapshots sees group: {rc} {out}")
+    expect_cli_error("scripts/read_snapshot.py", [none], f"{none}: no such file")
+    expect_cli_error("scripts/read_snapshot.py", [os.path.join(tmp, "plain.h5")],
+                     "plain.h5: not a Granite snapshot")
+    expect_cli_error("tests/support/compare_snapshots.py", [path, none], f"{none}: no such file")
     return path
 
 
@@ -216,11 +223,12 @@ def test_checkpoint(tmp, rng, snapshot_path):
     write_checkpoint(path, rows, 250)
     cp = granite_io.load_checkpoint(path, required={"body_inertia": 9})
     check(set(cp) == set(rows), f"checkpoint fields {sorted(cp)}")
-    check(np.array_equal(cp["body_inertia"], rows["body_inertia"]) and cp.step == 250, "checkpoint data")
+    check(np.array_equal(cp["body_inertia"], rows["body_inertia"]) and cp.step == 250,
+          "checkpoint data")
     check(cp.state["config"] == "run: {dt: 4.0e-5}\n", f"state config {cp.state.get('config')!r}")
     check(cp.state["extra"] == b"piston\fstatistics", "state extra as bytes")
-    check(list(cp.state["rank_counts"]) == [3, 2] and cp.state["global_anchors"].dtype == np.float64,
-          "state rank_counts, global_anchors")
+    check(list(cp.state["rank_counts"]) == [3, 2]
+          and cp.state["global_anchors"].dtype == np.float64, "state rank_counts, global_anchors")
     expect_error(lambda: granite_io.load_snapshot(path), path, "not a Granite snapshot")
     expect_error(lambda: granite_io.load_checkpoint(snapshot_path), "not a Granite checkpoint")
     expect_cli_error("scripts/read_snapshot.py", [path], "checkpoint.h5: not a Granite snapshot")
@@ -237,8 +245,9 @@ def test_table(tmp):
     with open(path, "w") as f:
         f.write("step,time_s,particles,contacts\n")
     expect_error(lambda: granite_io.load_table(path, "thermo.csv"), "thermo.csv has no samples")
-    expect_cli_error("scripts/plot_thermo.py", [os.path.join(tmp, "none.csv"), os.path.join(tmp, "t.png")],
-                     "none.csv: no such file")
+    none = os.path.join(tmp, "none.csv")
+    expect_cli_error("scripts/plot_thermo.py", [none, os.path.join(tmp, "t.png")],
+                     f"{none}: no such file")
 
 
 def write_json(path, data):
@@ -254,7 +263,8 @@ def expected_record(source):
             "model": "mdp", "dt": 4e-05, "particles_initial": 2810, "particles": 2875,
             "contacts": 2148, "contacts_avg": 1323.2, "total_steps": 1250, "steps": 1250,
             "wall_s": 36.491, "bytes_per_sweep": 5831, "sweeps": 11492,
-            "phases": {**{k: {"min": v[0], "avg": v[1], "max": v[2]} for k, v in PHASE_TIMES.items()},
+            "phases": {**{k: {"min": v[0], "avg": v[1], "max": v[2]}
+                          for k, v in PHASE_TIMES.items()},
                        "total": {"min": 36.0726, "avg": 36.0726, "max": 36.491}}}
 
 
@@ -267,37 +277,44 @@ def test_run(tmp):
     check(granite_io.run_field(RUN, "decomposition.0") == 2, "run_field decomposition.0")
     expect_error(lambda: granite_io.run_field(RUN, "steps.lost", path), path, "no field steps.lost")
     expect_error(lambda: granite_io.load_run(tmp), os.path.join(tmp, "run.json"), "no such file")
-    wrong = write_json(os.path.join(tmp, "wrong.json"), dict(RUN, format="granite-scaling-record/1"))
+    wrong = write_json(os.path.join(tmp, "wrong.json"),
+                       dict(RUN, format="granite-scaling-record/1"))
     expect_error(lambda: granite_io.load_run(wrong), wrong, "not a Granite run record")
     newer = write_json(os.path.join(tmp, "newer.json"), dict(RUN, format_version=2))
     expect_error(lambda: granite_io.load_run(newer), newer, "format_version 2")
     with open(os.path.join(tmp, "broken.json"), "w") as f:
         f.write('{"format": "granite-run", ')
-    expect_error(lambda: granite_io.load_run(os.path.join(tmp, "broken.json")), "broken.json: not JSON")
+    expect_error(lambda: granite_io.load_run(os.path.join(tmp, "broken.json")),
+                 "broken.json: not JSON")
 
     # run_info.py: fields one per line; errors as one line, exit status 2.
     rc, out, err = script("scripts/run_info.py", run_dir, "status", "ranks", "steps.last",
                           "decomposition", "restart", "final.converged", "config_file")
-    check(rc == 0 and out.splitlines() == ["completed", "2", "1250", "[2,1,1]", "null", "false",
-                                           "configs/channel_ci.yaml"], f"run_info.py: {rc} {out!r} {err}")
+    expected = ["completed", "2", "1250", "[2,1,1]", "null", "false", "configs/channel_ci.yaml"]
+    check(rc == 0 and out.splitlines() == expected, f"run_info.py: {rc} {out!r} {err}")
     expect_cli_error("scripts/run_info.py", [tmp, "status"], f"{tmp}/run.json: no such file")
     expect_cli_error("scripts/run_info.py", [wrong, "status"], f"{wrong}: not a Granite run record")
-    expect_cli_error("scripts/run_info.py", [newer, "status"], f"{newer}: run record format_version 2")
+    expect_cli_error("scripts/run_info.py", [newer, "status"],
+                     f"{newer}: run record format_version 2")
     expect_cli_error("scripts/run_info.py", [run_dir, "steps.lost"], f"{path}: no field steps.lost")
 
     # scaling_collect.py record: the record the log parser made, from run.json.
     out_json = os.path.join(tmp, "record.json")
-    rc, _, err = script("scripts/scaling_collect.py", "record", run_dir, "--mode", "strong", "--out", out_json)
+    rc, _, err = script("scripts/scaling_collect.py", "record", run_dir, "--mode", "strong",
+                        "--out", out_json)
     record = json.load(open(out_json)) if rc == 0 else None
-    check(record == expected_record(path), f"scaling record: {rc} {err}\n{record}\n!= {expected_record(path)}")
+    check(record == expected_record(path),
+          f"scaling record: {rc} {err}\n{record}\n!= {expected_record(path)}")
     stopped = copy.deepcopy(RUN)
-    stopped.update(status="stopped", restart={"from": "out/ci/checkpoint.h5", "step": 250, "time": 0.01})
+    stopped.update(status="stopped",
+                   restart={"from": "out/ci/checkpoint.h5", "step": 250, "time": 0.01})
     stopped["steps"].update(first=250, last=750, done=500)
     stopped_path = write_json(os.path.join(tmp, "stopped.json"), stopped)
     rc, out, err = script("scripts/scaling_collect.py", "record", stopped_path)
     record = json.loads(out) if rc == 0 else {}
     check(record.get("stopped_at_step") == 750 and record.get("restarted_at_step") == 250
-          and record.get("steps") == 500 and record.get("mode") is None, f"stopped record: {rc} {err} {record}")
+          and record.get("steps") == 500 and record.get("mode") is None,
+          f"stopped record: {rc} {err} {record}")
     rc, out, err = script("scripts/scaling_collect.py", "report", run_dir, "--no-plot",
                           "--out", os.path.join(tmp, "scaling"))
     check(rc == 0 and "2x1x1" in out and os.path.exists(os.path.join(tmp, "scaling.csv")),
@@ -305,7 +322,8 @@ def test_run(tmp):
     running = write_json(os.path.join(tmp, "running.json"), dict(RUN, status="running"))
     expect_cli_error("scripts/scaling_collect.py", ["record", running], running, "did not finish")
     expect_cli_error("scripts/scaling_collect.py", ["record", tmp], f"{tmp}/run.json: no such file")
-    expect_cli_error("scripts/scaling_collect.py", ["record", wrong], f"{wrong}: not a Granite run record")
+    expect_cli_error("scripts/scaling_collect.py", ["record", wrong],
+                     f"{wrong}: not a Granite run record")
 
 
 def main():
