@@ -15,5 +15,4 @@ for n in 1 2; do
   echo "== channel_small, $n rank(s), end_time $end s"
   sed -n '/^done:/,$p' "$tmp/np$n.log"
 done
-/usr/bin/python3 "$root/benchmarks/extrapolate_channel.py" "$tmp/np1.log" "$tmp/np1/statistics.csv" \
-  "$tmp/np2.log"
+/usr/bin/python3 "$root/benchmarks/extrapolate_channel.py" "$tmp/np1" "$tmp/np1/statistics.csv" "$tmp/np2"

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Per particle-step cost of channel_small and the extrapolated wall time of channel_paper.
 
-usage: extrapolate_channel.py NP1_LOG NP1_STATISTICS_CSV NP2_LOG
+usage: extrapolate_channel.py NP1_RUN NP1_STATISTICS_CSV NP2_RUN
+  (NP1_RUN, NP2_RUN: the output directories, or run.json files, of the 1- and 2-rank runs)
 
 Model (docs/performance.md): one step on P ranks costs
     t_step = (N / P) * c_particle + S * 2 * (t_exchange + V / bandwidth) + t_sync
@@ -14,10 +15,13 @@ rank sends per exchange phase: 48 bytes (measured: 96 per ghost per sweep, two p
 its ghosts, estimated as the particles within one halo width (2 r + threshold) of the faces of
 its subdomain of the paper's grid (chosen by minimum cut surface), over a 5 GB/s link.
 """
-import re
+import os
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import granite_io  # noqa: E402
 
 PAPER_PARTICLES = 2.47e5
 PAPER_CONTACTS_PER_PARTICLE = 2.59
@@ -56,26 +60,32 @@ def ghosts_per_rank(ranks):
     return PAPER_PARTICLES / ranks * min(1.0, shell / volume), p
 
 
-def phases(log):
-    text = open(log).read()
-    steps = int(re.search(r"done: (\d+) steps in ([\d.]+) s", text).group(1))
-    wall = float(re.search(r"done: \d+ steps in ([\d.]+) s", text).group(1))
-    table = {}
-    for name in ["detection", "setup", "relaxation", "communication", "integration", "output", "other"]:
-        m = re.search(rf"^{name}\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", text, re.M)
-        table[name] = float(m.group(2)) if m else 0.0
-    return steps, wall, table
+def phases(run_path):
+    """(steps, wall seconds, {phase: average seconds over ranks}) of a run's run.json."""
+    run = granite_io.load_run(run_path)
+    source = granite_io.run_json_path(run_path)
+
+    def field(key):
+        return granite_io.run_field(run, key, source)
+
+    names = ["detection", "setup", "relaxation", "communication", "integration", "output", "other"]
+    table = {name: float(field(f"timings.{name}.avg")) for name in names}
+    return field("steps.done"), field("wall_seconds"), table
 
 
 def main(argv):
     if len(argv) != 4:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    steps1, wall1, t1 = phases(argv[1])
-    stats = np.genfromtxt(argv[2], delimiter=",", names=True)
+    try:
+        steps1, wall1, t1 = phases(argv[1])
+        stats = granite_io.load_table(argv[2], "statistics.csv",
+                                      ("particles", "contacts_per_particle"))
+        steps2, wall2, t2 = phases(argv[3])
+    except granite_io.GraniteIOError as e:
+        return granite_io.print_error(e)
     particles = float(np.mean(stats["particles"]))
     contacts_pp = float(np.mean(stats["contacts_per_particle"]))
-    steps2, wall2, t2 = phases(argv[3])
     per_step1, per_step2 = wall1 / steps1, wall2 / steps2
     c_contact = (t1["setup"] + t1["relaxation"]) / steps1 / particles
     c_rest = (t1["detection"] + t1["integration"] + t1["other"]) / steps1 / particles

@@ -15,7 +15,7 @@ for n in $ranks; do
   log="$out/granite-np$n.log"
   mpiexec -n "$n" --oversubscribe "$build/granite" run "$config" --output "$out/np$n" \
     --set output.snapshot_interval=0 "$@" > "$log"
-  /usr/bin/python3 "$root/scripts/scaling_collect.py" record "$log" --mode strong \
+  /usr/bin/python3 "$root/scripts/scaling_collect.py" record "$out/np$n" --mode strong \
     --out "$out/record-np$n.json"
 done
 /usr/bin/python3 "$root/scripts/scaling_collect.py" report "$out"/record-np*.json --mode strong \

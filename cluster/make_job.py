@@ -4,10 +4,11 @@
 The script runs `granite run CONFIG --output OUTPUT` under `srun --mpi=pmix` or `mpirun`,
 asks SLURM for USR1 a few minutes before the time limit (`--signal=B:USR1@SECONDS`, delivered
 to the batch shell, which forwards it to the launcher and so to every rank), and when the
-run stopped early ("stopped on request at step N" in the log, and a checkpoint present) it
-submits itself again with `--dependency=afterany:$SLURM_JOB_ID` to continue from
-OUTPUT/checkpoint.h5. The chain ends when the run reaches its end time, when a run fails,
-when a segment makes no progress, or after --max-chain follow-ups.
+run stopped early (status "stopped" in the run record OUTPUT/run.json, read with
+scripts/run_info.py, and a checkpoint present) it submits itself again with
+`--dependency=afterany:$SLURM_JOB_ID` to continue from OUTPUT/checkpoint.h5. The chain ends
+when the run reaches its end time, when a run fails, when a segment makes no progress, or
+after --max-chain follow-ups.
 
 usage: make_job.py --config CONFIG --output DIR [options]   (see --help; cluster/README.md)
 """
@@ -53,8 +54,8 @@ def parse_args(argv):
     p.add_argument("--setup", action="append", default=[], metavar="LINE",
                    help="shell line run before the launch, e.g. 'module load openmpi' (repeatable)")
     p.add_argument("--post", action="append", default=[], metavar="LINE",
-                   help="shell line run after Granite exits ($log: its log; $rc: exit code) "
-                   "(repeatable)")
+                   help="shell line run after Granite exits ($log: its log; $rc: exit code; "
+                   "$run_json: its run record) (repeatable)")
     p.add_argument("--sbatch", action="append", default=[], metavar="OPTION",
                    help="extra #SBATCH option, e.g. --sbatch=--mem=0 (repeatable)")
     p.add_argument("--restart", action="store_true",
@@ -113,6 +114,7 @@ def q(s):
 def render(args, script_path):
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     granite = os.path.abspath(args.granite or os.path.join(repo, "build", "granite"))
+    run_info = os.path.join(repo, "scripts", "run_info.py")
     config = os.path.abspath(args.config)
     output = os.path.abspath(args.output)
     sb = [f"--job-name={args.job_name}", f"--nodes={args.nodes}", f"--ntasks={args.ntasks}",
@@ -136,9 +138,9 @@ def render(args, script_path):
     else:
         launch = f'mpirun -n "$ntasks" {args.launcher_args}'.rstrip()
     return TEMPLATE.format(
-        header=header, granite=q(granite), config=q(config), output=q(output),
-        script=q(script_path), sets=sets, envs=envs or "# (none)", setup=setup or "# (none)",
-        post=post or "# (none)",
+        header=header, granite=q(granite), run_info=q(run_info), config=q(config),
+        output=q(output), script=q(script_path), sets=sets, envs=envs or "# (none)",
+        setup=setup or "# (none)", post=post or "# (none)",
         launch=launch, ntasks=args.ntasks, max_chain=args.max_chain,
         first_restart=1 if args.restart else 0, signal=args.signal_seconds,
         timelimit=time_seconds(args.time))
@@ -151,6 +153,7 @@ TEMPLATE = r"""#!/bin/bash
 
 # --- parameters (written by make_job.py) -------------------------------------------------
 GRANITE={granite}
+RUN_INFO={run_info}   # prints fields of a run record
 CONFIG={config}
 OUTPUT={output}
 SCRIPT={script}                # this file: the follow-up job is submitted from it
@@ -166,6 +169,7 @@ last_step=${{GRANITE_LAST_STEP:--1}}  # step the previous segment stopped at
 job=${{SLURM_JOB_ID:-local$$}}
 ntasks=${{SLURM_NTASKS:-{ntasks}}}
 log=$OUTPUT/granite-$job.log
+run_json=$OUTPUT/run-$job.json   # this segment's run record (the next one rewrites run.json)
 mkdir -p "$OUTPUT"
 say() {{ echo "[granite-job $job $(date +%H:%M:%S)] $*"; }}
 
@@ -193,17 +197,22 @@ while true; do
 done
 trap - USR1 TERM
 say "granite exited with $rc"
+[ "$rc" -eq 0 ] && cp "$OUTPUT/run.json" "$run_json"
 tail -n 12 "$log"
 {post}
 
-stopped=$(sed -n 's/^stopped on request at step \([0-9][0-9]*\);.*/\1/p' "$log" | tail -n 1)
 if [ "$rc" -ne 0 ]; then
   say "the run failed (exit $rc): no follow-up"; exit "$rc"
 fi
-if [ -z "$stopped" ]; then
-  grep -q '^done: ' "$log" && say "the run reached its end time: chain complete"
-  exit 0
+status=$(/usr/bin/python3 "$RUN_INFO" "$run_json" status 2>&1) || {{
+  say "$status: no follow-up"; exit 1; }}
+if [ "$status" = completed ]; then
+  say "the run reached its end time: chain complete"; exit 0
 fi
+if [ "$status" != stopped ]; then
+  say "run status '$status' in $run_json: no follow-up"; exit 1
+fi
+stopped=$(/usr/bin/python3 "$RUN_INFO" "$run_json" steps.last)
 if [ ! -f "$OUTPUT/checkpoint.h5" ]; then
   say "stopped at step $stopped but no checkpoint: no follow-up"; exit 1
 fi

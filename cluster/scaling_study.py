@@ -250,7 +250,7 @@ def cmd_write(argv):
             if r.returncode != 0:
                 raise StudyError(f"{cfg_path}: granite check failed: {r.stderr.strip()}")
         nodes = 1 if not a.tasks_per_node else -(-n // a.tasks_per_node)
-        record = (f'/usr/bin/python3 {shlex.quote(collect)} record "$log" --mode {a.mode} '
+        record = (f'/usr/bin/python3 {shlex.quote(collect)} record "$run_json" --mode {a.mode} '
                   f'--decomposition {pt["dims"][0]}x{pt["dims"][1]}x{pt["dims"][2]} '
                   f'--out "$OUTPUT/record-$job.json" || true')
         argv_job = ["--config", cfg_path, "--output", os.path.join(d, "run"),

@@ -8,9 +8,12 @@ import sys
 import matplotlib
 
 matplotlib.use("Agg")
-import h5py  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+import granite_io  # noqa: E402
+
+FIELDS = {"position": 3, "velocity": 3, "radius": 1}
 
 
 def main(argv):
@@ -18,17 +21,10 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     try:
-        with h5py.File(argv[1], "r") as f:
-            if f.attrs.get("format") != "granite-snapshot":
-                print(f"error: {argv[1]}: not a Granite snapshot", file=sys.stderr)
-                return 2
-            x = f["particles/position"][...]
-            v = f["particles/velocity"][...]
-            r = f["particles/radius"][...]
-            time = float(f.attrs["time"])
-    except OSError as e:
-        print(f"error: {argv[1]}: {e}", file=sys.stderr)
-        return 2
+        snapshot = granite_io.load_snapshot(argv[1], fields=FIELDS, required=FIELDS)
+    except granite_io.GraniteIOError as e:
+        return granite_io.print_error(e)
+    x, v, r, time = snapshot["position"], snapshot["velocity"], snapshot["radius"], snapshot.time
     speed = np.linalg.norm(v, axis=1) if len(v) else np.zeros(0)
     fig, axes = plt.subplots(2, 1, figsize=(9, 8))
     for ax, (a, b, name) in zip(axes, [(0, 1, "y"), (0, 2, "z")]):

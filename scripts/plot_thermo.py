@@ -10,7 +10,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+
+import granite_io  # noqa: E402
+
+PANELS = [("kinetic_energy_J", "kinetic energy [J]"), ("contacts", "contacts"),
+          ("sweeps", "relaxation sweeps"), ("max_penetration_m", "max penetration [m]")]
 
 
 def main(argv):
@@ -18,19 +22,12 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     try:
-        data = np.genfromtxt(argv[1], delimiter=",", names=True)
-    except OSError as e:
-        print(f"error: {argv[1]}: {e}", file=sys.stderr)
-        return 2
-    data = np.atleast_1d(data)
-    if data.size == 0 or "time_s" not in data.dtype.names:
-        print(f"error: {argv[1]}: not a Granite thermo.csv", file=sys.stderr)
-        return 2
+        data = granite_io.load_table(argv[1], "thermo.csv", ["time_s"] + [k for k, _ in PANELS])
+    except granite_io.GraniteIOError as e:
+        return granite_io.print_error(e)
     t = data["time_s"]
     fig, axes = plt.subplots(2, 2, figsize=(10, 7), sharex=True)
-    panels = [("kinetic_energy_J", "kinetic energy [J]"), ("contacts", "contacts"),
-              ("sweeps", "relaxation sweeps"), ("max_penetration_m", "max penetration [m]")]
-    for ax, (key, label) in zip(axes.flat, panels):
+    for ax, (key, label) in zip(axes.flat, PANELS):
         ax.plot(t, data[key])
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)

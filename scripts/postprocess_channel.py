@@ -47,86 +47,26 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-try:
-    import h5py  # noqa: E402
-except ImportError:  # pragma: no cover - reported as a one-line error in main()
-    h5py = None
+import granite_io  # noqa: E402
 
 DATASETS = {"position": 3, "velocity": 3, "angular_velocity": 3, "radius": 1}
 STAT_COLUMNS = ("particles", "contacts", "contacts_per_particle", "solid_fraction",
                 "max_penetration_m", "max_penetration_percent_radius")
 PAIR_BLOCK = 4_000_000  # distances computed per block (c * N), ~100 MB of temporaries
 
-
-class InputError(Exception):
-    """A problem with an input file: reported as one line, exit status 2."""
+InputError = granite_io.GraniteIOError  # a problem with an input: one line, exit status 2
 
 
 # ----------------------------------------------------------------------------- input
 
-def check_file(path):
-    if not os.path.exists(path):
-        raise InputError(f"{path}: no such file")
-    if os.path.isdir(path):
-        raise InputError(f"{path}: is a directory")
-
-
-def text(value):
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-
-
 def load_snapshot(path):
-    """Return dict with position, velocity, angular_velocity (N x 3), radius (N), time, step."""
-    if h5py is None:
-        raise InputError("h5py is not installed (use /usr/bin/python3 or apt-get install python3-h5py)")
-    check_file(path)
-    try:
-        handle = h5py.File(path, "r")
-    except OSError:
-        raise InputError(f"{path}: not an HDF5 file") from None
-    with handle:
-        if text(handle.attrs.get("format", "")) != "granite-snapshot":
-            raise InputError(f"{path}: not a Granite snapshot (no attribute format = 'granite-snapshot')")
-        group = handle.get("particles")
-        if not isinstance(group, h5py.Group):
-            raise InputError(f"{path}: not a Granite snapshot (no group /particles)")
-        data = {}
-        for name, columns in DATASETS.items():
-            dataset = group.get(name)
-            if not isinstance(dataset, h5py.Dataset):
-                raise InputError(f"{path}: damaged Granite snapshot (no dataset /particles/{name})")
-            shape_ok = dataset.ndim == 1 if columns == 1 else (dataset.ndim == 2 and dataset.shape[1] == columns)
-            if not shape_ok:
-                raise InputError(f"{path}: damaged Granite snapshot (/particles/{name} has shape {dataset.shape})")
-            data[name] = np.asarray(dataset[...], dtype=np.float64)
-        rows = {len(a) for a in data.values()}
-        if len(rows) != 1:
-            raise InputError(f"{path}: damaged Granite snapshot (datasets differ in length)")
-        data["time"] = float(handle.attrs.get("time", float("nan")))
-        data["step"] = int(handle.attrs.get("step", -1))
-        data["path"] = path
-    return data
+    """The snapshot's position, velocity, angular_velocity (N x 3) and radius (N)."""
+    return granite_io.load_snapshot(path, fields=DATASETS, required=DATASETS)
 
 
 def load_statistics(path):
-    """Return {column: array} of a Granite statistics.csv."""
-    check_file(path)
-    try:
-        with open(path, encoding="utf-8") as f:
-            header = f.readline().strip().split(",")
-            missing = [c for c in ("time_s",) + STAT_COLUMNS if c not in header]
-            if missing:
-                raise InputError(f"{path}: not a Granite statistics.csv (no column {missing[0]})")
-            rows = np.loadtxt(f, delimiter=",", ndmin=2)
-    except (UnicodeDecodeError, ValueError) as e:
-        raise InputError(f"{path}: not a Granite statistics.csv ({str(e).splitlines()[0]})") from None
-    if rows.shape[0] == 0:
-        raise InputError(f"{path}: statistics.csv has no samples")
-    if rows.shape[1] != len(header):
-        raise InputError(f"{path}: not a Granite statistics.csv ({rows.shape[1]} values, {len(header)} columns)")
-    stats = {name: rows[:, i] for i, name in enumerate(header)}
-    stats["path"] = path
-    return stats
+    """{column: array} of a Granite statistics.csv."""
+    return granite_io.load_table(path, "statistics.csv", ("time_s",) + STAT_COLUMNS)
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -200,7 +140,7 @@ def radial_distribution(snapshot, region, rmax_diameters, bins):
     points = p[inside]
     n = len(points)
     if n < 2:
-        raise InputError(f"{snapshot['path']}: fewer than 2 particles ({n}) in the RDF region {list(region)}")
+        raise InputError(f"{snapshot.path}: fewer than 2 particles ({n}) in the RDF region {list(region)}")
     diameter = 2.0 * float(np.mean(snapshot["radius"][inside]))
     volume = (x1 - x0) * (y1 - y0) * (z1 - z0)
     rho = n / volume
@@ -226,8 +166,8 @@ def table_rows(stats, t_from=0.0):
     (label, value, format) rows (the same figures as the run's summary.txt)."""
     keep = stats["time_s"] >= t_from
     if not keep.any():
-        raise InputError(f"{stats['path']}: no samples at t >= {t_from} s")
-    stats = {k: v[keep] if isinstance(v, np.ndarray) else v for k, v in stats.items()}
+        raise InputError(f"{stats.path}: no samples at t >= {t_from} s")
+    stats = {k: v[keep] for k, v in stats.items()}
     rows = [
         ("samples", len(stats["time_s"]), "{:.0f}"),
         ("avg. number of particles", float(np.mean(stats["particles"])), "{:.1f}"),
@@ -323,8 +263,8 @@ def plot_rdfs(ax, rdfs, labels):
 
 
 def snapshot_title(snapshot, label=None):
-    name = label or os.path.basename(snapshot["path"])
-    return f"{name} (t = {snapshot['time']:.4g} s)"
+    name = label or os.path.basename(snapshot.path)
+    return f"{name} (t = {snapshot.time:.4g} s)"
 
 
 # ----------------------------------------------------------------------------- commands

@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """Scaling records of Granite runs, and speedup / parallel efficiency from them.
 
-  scaling_collect.py record LOG [--mode strong|weak] [--decomposition PXxPYxPZ] [--out JSON]
-      parse one granite log into a JSON record (format: cluster/README.md)
+  scaling_collect.py record RUN [--mode strong|weak] [--decomposition PXxPYxPZ] [--out JSON]
+      turn one run's record (RUN: its output directory or run.json) into a scaling record
+      (format: cluster/README.md)
   scaling_collect.py report PATH... [--mode strong|weak] [--phase total] [--out PREFIX]
-      PATH: record JSON files, granite logs, or directories searched recursively for
-      record-*.json / *.json records (and granite*.log where a directory has no record);
+      PATH: scaling records, run.json files, or directories searched recursively for
+      record*.json records (and run.json where a directory has no record);
       prints a table and writes PREFIX.csv and PREFIX.png (default PREFIX: scaling)
 
 Speedup and efficiency use the smallest rank count n0 as reference, with the wall time t of
@@ -18,89 +19,66 @@ import argparse
 import csv
 import json
 import os
-import re
 import sys
+
+import granite_io
 
 PHASES = ["detection", "setup", "relaxation", "communication", "integration", "output", "other"]
 FORMAT = "granite-scaling-record/1"
-
-HEADER_RE = re.compile(r"^granite run (?P<config>\S+): (?P<particles>\d+) particles, .*?"
-                       r"(?P<total_steps>\d+) steps of (?P<dt>[0-9.eE+-]+) s, model (?P<model>\S+), "
-                       r"(?P<ranks>\d+) ranks as (?P<dims>\d+x\d+x\d+)")
-DONE_RE = re.compile(r"^done: (?P<steps>\d+) steps in (?P<wall>[0-9.eE+-]+) s wall.*?"
-                     r"(?P<left>\d+) particles left")
-BYTES_RE = re.compile(r"^relaxation exchange: (?P<bytes>\d+) bytes sent per sweep .*?"
-                      r"(?P<sweeps>\d+) sweeps in all")
-PHASE_RE = re.compile(r"^(?P<name>[a-z]+)\s+(?P<min>[0-9.eE+-]+)\s+(?P<avg>[0-9.eE+-]+)\s+"
-                      r"(?P<max>[0-9.eE+-]+)\s+(?P<pct>[0-9.eE+-]+)\s*$")
-TOTAL_RE = re.compile(r"^total\s+(?P<avg>[0-9.eE+-]+)\s+[0-9.eE+-]+\s*$")
-THERMO_RE = re.compile(r"^\s+(?P<step>\d+)\s+[0-9.eE+-]+\s+(?P<particles>\d+)\s+(?P<contacts>\d+)\s")
-STOP_RE = re.compile(r"^stopped on request at step (\d+)")
-RESTART_RE = re.compile(r"^restarted from \S+ at step (\d+)")
-AVG_CONTACTS_RE = re.compile(r"^\s+avg\. number of contacts\s+([0-9.eE+-]+)")
 
 
 class CollectError(Exception):
     pass
 
 
-def parse_log(path, mode=None, decomposition=None):
-    """A record from a granite run log (stdout of rank 0)."""
-    try:
-        with open(path, errors="replace") as f:
-            lines = f.read().splitlines()
-    except OSError as e:
-        raise CollectError(f"{path}: {e}")
-    rec = {"format": FORMAT, "source": os.path.abspath(path), "mode": mode}
-    phases = {}
-    last_thermo = None
-    for line in lines:
-        if m := HEADER_RE.match(line):
-            rec.update(config=m["config"], ranks=int(m["ranks"]), decomposition=m["dims"],
-                       particles_initial=int(m["particles"]), total_steps=int(m["total_steps"]),
-                       dt=float(m["dt"]), model=m["model"])
-        elif m := DONE_RE.match(line):
-            rec.update(steps=int(m["steps"]), wall_s=float(m["wall"]), particles=int(m["left"]))
-        elif m := BYTES_RE.match(line):
-            rec.update(bytes_per_sweep=int(m["bytes"]), sweeps=int(m["sweeps"]))
-        elif m := PHASE_RE.match(line):
-            if m["name"] in PHASES:
-                phases[m["name"]] = {"min": float(m["min"]), "avg": float(m["avg"]),
-                                     "max": float(m["max"])}
-        elif m := TOTAL_RE.match(line):
-            phases["total"] = {"avg": float(m["avg"])}
-        elif m := THERMO_RE.match(line):
-            last_thermo = (int(m["step"]), int(m["particles"]), int(m["contacts"]))
-        elif m := STOP_RE.match(line):
-            rec["stopped_at_step"] = int(m.group(1))
-        elif m := RESTART_RE.match(line):
-            rec["restarted_at_step"] = int(m.group(1))
-        elif m := AVG_CONTACTS_RE.match(line):
-            rec["contacts_avg"] = float(m.group(1))
-    missing = [k for k in ("ranks", "steps") if k not in rec]
-    if missing or not phases:
-        raise CollectError(f"{path}: not a complete granite run log (no "
-                           f"{', '.join(missing) or 'phase table'})")
-    if last_thermo:
-        rec["contacts"] = last_thermo[2]
-        rec.setdefault("particles", last_thermo[1])
-    if decomposition:
-        rec["decomposition"] = decomposition
-    # Per-phase max over ranks of the total is its wall time; the table has only the avg.
-    if "total" in phases:
-        phases["total"].update(min=phases["total"]["avg"], max=rec.get("wall_s", phases["total"]["avg"]))
-    rec["phases"] = phases
+def record_from_run(path, mode=None, decomposition=None):
+    """A scaling record from a run's output directory or run.json."""
+    run = granite_io.load_run(path)
+    source = granite_io.run_json_path(path)
+
+    def field(key):
+        return granite_io.run_field(run, key, source)
+
+    status = field("status")
+    if status not in ("completed", "stopped"):
+        raise CollectError(f"{source}: the run did not finish (status {status!r})")
+    timings = field("timings")
+    wall = field("wall_seconds")
+    total = field("timings.total.avg")
+    phases = {name: {k: field(f"timings.{name}.{k}") for k in ("min", "avg", "max")}
+              for name in PHASES if name in timings}
+    # Per-phase max over ranks of the total is its wall time; the run has only the avg.
+    phases["total"] = {"min": total, "avg": total, "max": wall}
+    rec = {"format": FORMAT, "source": os.path.abspath(source), "mode": mode,
+           "config": field("config_file"), "ranks": field("ranks"),
+           "decomposition": decomposition or "x".join(str(d) for d in field("decomposition")),
+           "model": field("config.contact.model"), "dt": field("steps.dt"),
+           "particles_initial": field("particles.initial"), "particles": field("particles.final"),
+           "contacts": field("final.contacts")}
+    if field("statistics") is not None:
+        rec["contacts_avg"] = field("statistics.contacts")
+    rec.update(total_steps=field("steps.planned"), steps=field("steps.done"))
+    if status == "stopped":
+        rec["stopped_at_step"] = field("steps.last")
+    if field("restart") is not None:
+        rec["restarted_at_step"] = field("restart.step")
+    rec.update(wall_s=wall, bytes_per_sweep=round(field("relaxation.bytes_per_sweep")),
+               sweeps=field("relaxation.sweeps"), phases=phases)
     return rec
 
 
 def load_record(path):
+    """A scaling record file, or a run.json turned into one."""
     try:
         with open(path) as f:
             rec = json.load(f)
     except (OSError, ValueError) as e:
         raise CollectError(f"{path}: {e}")
+    if isinstance(rec, dict) and rec.get("format") == granite_io.RUN_FORMAT:
+        return record_from_run(path)
     if not isinstance(rec, dict) or "ranks" not in rec or "phases" not in rec:
-        raise CollectError(f"{path}: not a scaling record (needs ranks and phases)")
+        raise CollectError(f"{path}: neither a scaling record (needs ranks and phases) nor a "
+                           "run.json")
     rec.setdefault("source", os.path.abspath(path))
     return rec
 
@@ -113,19 +91,15 @@ def gather(paths):
                 jsons = sorted(f for f in files if f.endswith(".json") and f.startswith("record"))
                 if jsons:
                     recs += [load_record(os.path.join(root, f)) for f in jsons]
-                else:
-                    for f in sorted(files):
-                        if f.startswith("granite") and f.endswith(".log"):
-                            try:
-                                recs.append(parse_log(os.path.join(root, f)))
-                            except CollectError as e:
-                                print(f"warning: {e}", file=sys.stderr)
-        elif p.endswith(".json"):
-            recs.append(load_record(p))
+                elif granite_io.RUN_FILE in files:
+                    try:
+                        recs.append(record_from_run(os.path.join(root, granite_io.RUN_FILE)))
+                    except (CollectError, granite_io.GraniteIOError) as e:
+                        print(f"warning: {e}", file=sys.stderr)
         else:
-            recs.append(parse_log(p))
+            recs.append(load_record(p))
     if not recs:
-        raise CollectError("no records or logs found in " + " ".join(paths))
+        raise CollectError("no records or run.json found in " + " ".join(paths))
     return recs
 
 
@@ -169,12 +143,12 @@ def table(recs, mode, phase):
 
 def cmd_record(argv):
     p = argparse.ArgumentParser(prog="scaling_collect.py record")
-    p.add_argument("log")
+    p.add_argument("run", help="the run's output directory or its run.json")
     p.add_argument("--mode", choices=["strong", "weak"])
     p.add_argument("--decomposition")
     p.add_argument("--out")
     a = p.parse_args(argv)
-    rec = parse_log(a.log, a.mode, a.decomposition)
+    rec = record_from_run(a.run, a.mode, a.decomposition)
     text = json.dumps(rec, indent=2) + "\n"
     if a.out:
         with open(a.out, "w") as f:
@@ -245,9 +219,8 @@ def main(argv):
             return cmd_report(argv[1:])
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    except CollectError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    except (CollectError, granite_io.GraniteIOError) as e:
+        return granite_io.print_error(e)
 
 
 if __name__ == "__main__":

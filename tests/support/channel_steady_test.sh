@@ -13,8 +13,12 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# Prints the drift in per cent from a run's summary.txt ("particle count drift  +0.3 % ...").
-drift_of() { awk '/particle count drift/ {print $4}' "$1/summary.txt"; }
+# Prints the drift in per cent (as summary.txt does: +0.3) from the run's run.json, where
+# statistics.particle_count_drift is relative (0.003).
+drift_of() {
+  /usr/bin/python3 "$src/scripts/run_info.py" "$1" statistics.particle_count_drift \
+    | awk '{printf "%+.1f", 100 * $1}'
+}
 
 run() {  # run NAME [--set ...]
   local name=$1; shift

@@ -10,6 +10,7 @@ set -u
 granite=$1; src=$2
 cfg=$src/configs/channel_ci.yaml
 compare="/usr/bin/python3 $src/tests/support/compare_snapshots.py"
+run_info() { /usr/bin/python3 "$src/scripts/run_info.py" "$@" 2>&1; }  # fields of OUTPUT/run.json
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -20,14 +21,18 @@ final=snapshot_00001250.h5
 # 1. Stop by signal somewhere in the run, then continue.
 "$granite" run "$cfg" --output "$tmp/sig" > "$tmp/sig.log" 2>&1 &
 pid=$!
-for _ in $(seq 100); do grep -q '^ *250 ' "$tmp/sig.log" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 100); do grep -q '^250,' "$tmp/sig/thermo.csv" 2>/dev/null && break; sleep 0.1; done
 kill -USR1 "$pid"; wait "$pid"; rc=$?
 [ "$rc" -eq 0 ] || fail "the signalled run exited $rc"
-grep -q "stopped on request at step" "$tmp/sig.log" || fail "no stop message: $(tail -3 "$tmp/sig.log")"
+status=$(run_info "$tmp/sig" status); stopped=$(run_info "$tmp/sig" steps.last)
+[ "$status" = stopped ] && [[ $stopped =~ ^[1-9][0-9]*$ ]] \
+  || fail "run.json of the signalled run: status '$status', steps.last '$stopped'; expected stopped at a step > 0: $(tail -3 "$tmp/sig.log")"
 [ -f "$tmp/sig/checkpoint.h5" ] || fail "no checkpoint after the signal"
 ls "$tmp/sig"/*.tmp > /dev/null 2>&1 && fail "a .tmp file was left behind"
 "$granite" run "$cfg" --output "$tmp/sig" --restart "$tmp/sig/checkpoint.h5" > "$tmp/sig2.log" 2>&1 \
   || fail "restart after the signal: $(tail -3 "$tmp/sig2.log")"
+restarted=$(run_info "$tmp/sig" restart.step)
+[[ $restarted =~ ^[0-9]+$ ]] && [ "$restarted" = "$stopped" ] || fail "run.json of the restart: restart.step '$restarted', the run stopped at '$stopped'"
 $compare "$tmp/full/$final" "$tmp/sig/$final" || fail "signal + restart differs from the uninterrupted run"
 
 # 2. A checkpoint from a shorter run of the same scenario continues identically.

@@ -3,8 +3,10 @@
 #  - munged with a private key and socket, slurmctld and slurmd with a generated slurm.conf
 #    (private ports, state and spool directories), all in a temporary directory;
 #  - a 2-rank job written by cluster/make_job.py runs configs/channel_ci.yaml; squeue is
-#    polled until it is gone, then its log and HDF5 snapshot are checked;
-#  - a job whose time limit ends mid-run must checkpoint on USR1 and its chained follow-up
+#    polled until it is gone, then its run record (OUTPUT/run.json) and HDF5 snapshot are
+#    checked;
+#  - a job whose time limit ends mid-run must checkpoint on USR1 (its record run-JOBID.json,
+#    kept by the job script, says "stopped") and its chained follow-up
 #    (--dependency=afterany) must finish the run.
 # Every daemon started here is stopped by its PID on exit, also on failure.
 # Needs root and the Debian packages slurm-wlm and munge.
@@ -157,6 +159,9 @@ wait_gone() {  # JOBID SECONDS: poll squeue until the job is neither pending nor
   done
   echo TIMEOUT; return 1
 }
+run_info() {  # RUN KEY...: fields of a run record (OUTPUT/run.json or a job's run-JOBID.json)
+  /usr/bin/python3 "$src/scripts/run_info.py" "$@" 2>&1
+}
 job_ids_of() {  # DIR: every job id that wrote into DIR
   ls "$1"/slurm-*.out 2>/dev/null | sed 's/.*slurm-\([0-9]*\)\.out/\1/' | sort -n
 }
@@ -169,8 +174,10 @@ id=${id%%;*}
 st=$(wait_gone "$id" 300) || fail "job $id did not finish in 300 s (squeue: $(squeue -h -j "$id" -o '%T %r'))"
 note "job $id: $st; $(scontrol show job "$id" 2>/dev/null | grep -o 'ExitCode=[^ ]*' | head -1)"
 log=$tmp/jobs/full/granite-$id.log
-grep -q "2 ranks as" "$log" 2>/dev/null || fail "job 1 log has no '2 ranks' header: $(head -5 "$log" "$tmp/jobs/full/slurm-$id.out" 2>&1)"
-grep -q "^done: 1250 steps" "$log" 2>/dev/null || fail "job 1 did not reach step 1250: $(tail -5 "$log" 2>&1; tail -5 "$tmp/jobs/full/slurm-$id.out" 2>&1)"
+ranks=$(run_info "$tmp/jobs/full" ranks)
+[ "$ranks" = 2 ] || fail "job 1 run.json: ranks '$ranks', expected 2: $(head -5 "$log" "$tmp/jobs/full/slurm-$id.out" 2>&1)"
+last=$(run_info "$tmp/jobs/full" steps.last)
+[ "$last" = 1250 ] || fail "job 1 did not reach step 1250 (run.json steps.last '$last'): $(tail -5 "$log" 2>&1; tail -5 "$tmp/jobs/full/slurm-$id.out" 2>&1)"
 snap=$tmp/jobs/full/snapshot_00001250.h5
 if [ -f "$snap" ]; then
   /usr/bin/python3 -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); print('snapshot groups:', list(f.keys()))" "$snap" \
@@ -199,14 +206,15 @@ if [ "${SLURM_TEST_SKIP_CHAIN:-0}" != 1 ]; then
       sleep 2
     done
     [ -z "$(squeue -h -o %i)" ] || fail "chain still running after 600 s: $(squeue)"
-    first=$tmp/jobs/chain/granite-$id.log
-    grep -q "stopped on request at step" "$first" 2>/dev/null && break
+    first=$tmp/jobs/chain/run-$id.json   # the first segment's run record
+    [ "$(run_info "$first" status)" = stopped ] && break
     note "the run ended before the signal arrived; repeating with a longer run"
   done
   ids=$(job_ids_of "$tmp/jobs/chain" | tr '\n' ' ')
   note "jobs of the chain: $ids"
-  grep -q "stopped on request at step" "$first" 2>/dev/null \
-    || fail "the first job did not stop on the signal: $(tail -3 "$first" 2>&1; tail -5 "$tmp/jobs/chain/slurm-$id.out" 2>&1)"
+  status=$(run_info "$first" status)
+  [ "$status" = stopped ] \
+    || fail "the first job did not stop on the signal (status '$status'): $(tail -3 "$tmp/jobs/chain/granite-$id.log" 2>&1; tail -5 "$tmp/jobs/chain/slurm-$id.out" 2>&1)"
   [ "$(wc -w <<<"$ids")" -ge 2 ] || fail "no follow-up job was submitted"
   last=$(job_ids_of "$tmp/jobs/chain" | tail -1)
   grep -q "chain complete" "$tmp/jobs/chain/slurm-$last.out" 2>/dev/null \
