@@ -1,7 +1,7 @@
 """Readers of Granite's output files, shared by every script (stdlib, numpy and h5py only).
 
   load_snapshot(path)    snapshot_<step>.h5: the /particles datasets and the root attributes
-  load_checkpoint(path)  checkpoint.h5: the same, plus the /state datasets
+  load_checkpoint(path)  checkpoint.h5: the same, plus the /state and /fixes datasets
   open_particles(path)   the validated HDF5 datasets, for reading huge files in blocks
   snapshot_series(dir)   [(step, path), ...] of the snapshot_<step>.h5 files, by step
   load_table(path, ...)  thermo.csv, statistics.csv: {column: array}
@@ -124,13 +124,15 @@ class ParticleFile(dict):
     """{name: numpy array} of the /particles datasets (rows in file order, i.e. rank order:
     use "id" to identify particles), with the file's `path`, its root `attrs` (str, int,
     float or numpy array), `time` and `step`; `state` holds a checkpoint's /state datasets
-    (uint8 data as bytes, "config" as text) and is None for a snapshot."""
+    (uint8 data as bytes, "config" as text) and `fixes` the restart state of its end-of-step
+    objects ({name: bytes} from /fixes); both are None for a snapshot."""
 
-    def __init__(self, path, attrs, arrays, state=None):
+    def __init__(self, path, attrs, arrays, state=None, fixes=None):
         super().__init__(arrays)
         self.path = path
         self.attrs = attrs
         self.state = state
+        self.fixes = fixes
 
     @property
     def time(self):
@@ -150,22 +152,29 @@ def _load(path, file_format, fields, required):
             raise GraniteIOError(f"{path}: damaged Granite {kind} "
                                  f"(no dataset /particles/{missing[0]})")
         arrays = {name: _read(path, kind, f"/particles/{name}", datasets[name]) for name in names}
-        state = None
+        state = fixes = None
         if file_format == CHECKPOINT_FORMAT:
             state = _load_state(path, handle)
-    return ParticleFile(path, attributes, arrays, state)
+            fixes = _load_group(path, handle, "fixes")
+    return ParticleFile(path, attributes, arrays, state, fixes)
+
+
+def _load_group(path, handle, name):
+    """{dataset name: data} of a checkpoint group (uint8 data as bytes)."""
+    h5py, numpy = _modules()
+    group = handle.get(name)
+    if not isinstance(group, h5py.Group):
+        raise GraniteIOError(f"{path}: damaged Granite checkpoint (no group /{name})")
+    out = {}
+    for key, item in group.items():
+        if isinstance(item, h5py.Dataset):
+            data = _read(path, "checkpoint", f"/{name}/{key}", item)
+            out[key] = data.tobytes() if data.dtype == numpy.uint8 else data
+    return out
 
 
 def _load_state(path, handle):
-    h5py, numpy = _modules()
-    group = handle.get("state")
-    if not isinstance(group, h5py.Group):
-        raise GraniteIOError(f"{path}: damaged Granite checkpoint (no group /state)")
-    state = {}
-    for name, item in group.items():
-        if isinstance(item, h5py.Dataset):
-            data = _read(path, "checkpoint", f"/state/{name}", item)
-            state[name] = data.tobytes() if data.dtype == numpy.uint8 else data
+    state = _load_group(path, handle, "state")
     if isinstance(state.get("config"), bytes):
         state["config"] = state["config"].decode("utf-8", "replace")
     return state

@@ -125,8 +125,9 @@ def write_checkpoint(path, rows, step):
         state = f.create_group("state")
         state["rank_counts"] = np.array([3, 2], dtype=np.int64)
         state["global_anchors"] = np.arange(6, dtype=np.float64)
-        state["extra"] = np.frombuffer(b"piston\fstatistics", dtype=np.uint8)
         state["config"] = np.frombuffer("run: {dt: 4.0e-5}\n".encode(), dtype=np.uint8)
+        fixes = f.create_group("fixes")
+        fixes["inflow"] = np.frombuffer(b"0x1p-3 7 42", dtype=np.uint8)
 
 
 def script(name, *args):
@@ -226,7 +227,7 @@ def test_checkpoint(tmp, rng, snapshot_path):
     check(np.array_equal(cp["body_inertia"], rows["body_inertia"]) and cp.step == 250,
           "checkpoint data")
     check(cp.state["config"] == "run: {dt: 4.0e-5}\n", f"state config {cp.state.get('config')!r}")
-    check(cp.state["extra"] == b"piston\fstatistics", "state extra as bytes")
+    check(cp.fixes == {"inflow": b"0x1p-3 7 42"}, f"fixes as bytes {cp.fixes}")
     check(list(cp.state["rank_counts"]) == [3, 2]
           and cp.state["global_anchors"].dtype == np.float64, "state rank_counts, global_anchors")
     expect_error(lambda: granite_io.load_snapshot(path), path, "not a Granite snapshot")
