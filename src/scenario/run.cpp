@@ -75,11 +75,24 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
   return {{"from", restart}, {"step", state.step}, {"time", state.time}};
 }
 
+// The run log's first lines: what runs, on how many ranks, and its end-of-step objects.
+void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const Fixes& fixes,
+                std::uint64_t particles, std::int64_t steps) {
+  const auto& dims = run.decomposition;
+  log::info("granite run " + cfg.file + ": " + std::to_string(particles) + " particles, " +
+            std::to_string(run.sim.globals().size()) + " global bodies, " + std::to_string(steps) +
+            " steps of " + std::to_string(cfg.settings.run.dt) + " s, model " +
+            std::string(contact::model_name(cfg.settings.contact.model.model)) + ", " +
+            std::to_string(run.comm.size()) + " ranks as " + std::to_string(dims[0]) + "x" +
+            std::to_string(dims[1]) + "x" + std::to_string(dims[2]) + ", output in " +
+            run.output_dir);
+  for (const auto& fix : fixes)
+    log::info(std::string("  fix ") + fix->name() + ": " + fix->description());
+}
+
 // The run record's opening sections; the record on disk says "running" until the run ends.
-nlohmann::ordered_json begin_record(const config::ScenarioConfig& cfg,
-                                    const std::string& output_dir, const comm::Communicator& comm,
-                                    const std::array<int, 3>& dims,
-                                    const nlohmann::ordered_json& restarted) {
+nlohmann::ordered_json begin_record(const config::ScenarioConfig& cfg, const RunContext& run,
+                                    const Fixes& fixes, const nlohmann::ordered_json& restarted) {
   nlohmann::ordered_json record;
   record["format"] = io::kRunRecordFormat;
   record["format_version"] = io::kRunRecordVersion;
@@ -88,11 +101,51 @@ nlohmann::ordered_json begin_record(const config::ScenarioConfig& cfg,
                        {"git_commit", build_info::git_commit()}};
   record["config_file"] = cfg.file;
   record["config"] = io::config_to_json(cfg.resolved);
-  record["output_directory"] = output_dir;
-  record["ranks"] = comm.size();
-  record["decomposition"] = dims;
+  record["output_directory"] = run.output_dir;
+  record["ranks"] = run.comm.size();
+  record["decomposition"] = run.decomposition;
   record["restart"] = restarted;
+  nlohmann::ordered_json fix_list = nlohmann::ordered_json::array();
+  for (const auto& fix : fixes)
+    fix_list.push_back({{"name", fix->name()}, {"description", fix->description()}});
+  record["fixes"] = fix_list;
+  record["statistics"] = nullptr;  // filled in by the statistics fix at the end
   return record;
+}
+
+// The time loop: a step, then every fix, until step `last` or a stop request on any rank.
+RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
+                   const parallel::DistributedDomain& distributed) {
+  timestep::Simulation& sim = run.sim;
+  RunSummary summary;
+  summary.first_step = sim.steps();
+  summary.planned_steps = last;
+  summary.start_time = sim.time();
+  std::uint64_t exchange_bytes = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::int64_t n = sim.steps(); n < last && !summary.stopped_early; ++n) {
+    const timestep::StepStatistics& stats = sim.step();
+    exchange_bytes += distributed.relaxation_bytes();
+    summary.sweeps += std::uint64_t(stats.sweeps);
+    summary.unconverged_steps += stats.converged ? 0 : 1;
+    const StepEnd end{n + 1 == last, !comm::all_ok(g_stop_requested == 0, run.comm)};
+    for (const auto& fix : fixes) {
+      ScopedPhase timer(sim.timers(), fix->phase());
+      fix->end_of_step(run, stats, end);
+    }
+    summary.stopped_early = end.stop;
+  }
+  summary.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary.steps = sim.steps() - summary.first_step;
+  summary.end_time = sim.time();
+  summary.particles = comm::sum(sim.particles().size(), run.comm);
+  summary.generated = run.counters.generated;
+  summary.deleted = comm::sum(run.counters.deleted, run.comm);
+  summary.escaped = comm::sum(run.counters.escaped, run.comm);
+  const std::uint64_t bytes = comm::sum(exchange_bytes, run.comm);
+  summary.bytes_per_sweep = summary.sweeps > 0 ? double(bytes) / double(summary.sweeps) : 0.0;
+  return summary;
 }
 
 }  // namespace
@@ -126,62 +179,21 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   const nlohmann::ordered_json restarted =
       restart.empty() ? nlohmann::ordered_json(nullptr) : restore(restart, cfg, run, fixes);
 
-  const double dt = settings.run.dt;
-  const auto steps = static_cast<std::int64_t>(std::ceil(settings.run.end_time / dt - 1e-9));
-  const auto& dims = decomposition.dims();
+  const auto steps =
+      static_cast<std::int64_t>(std::ceil(settings.run.end_time / settings.run.dt - 1e-9));
   const std::uint64_t initial_particles = comm::sum(sim.particles().size(), comm);
-  log::info("granite run " + cfg.file + ": " + std::to_string(initial_particles) + " particles, " +
-            std::to_string(sim.globals().size()) + " global bodies, " + std::to_string(steps) +
-            " steps of " + std::to_string(dt) + " s, model " +
-            std::string(contact::model_name(settings.contact.model.model)) + ", " +
-            std::to_string(comm.size()) + " ranks as " + std::to_string(dims[0]) + "x" +
-            std::to_string(dims[1]) + "x" + std::to_string(dims[2]) + ", output in " + output_dir);
-  for (const auto& fix : fixes)
-    log::info(std::string("  fix ") + fix->name() + ": " + fix->description());
-
-  nlohmann::ordered_json record = begin_record(cfg, output_dir, comm, dims, restarted);
+  log_header(cfg, run, fixes, initial_particles, steps);
+  nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted);
   comm::on_root(comm, [&] { io::write_run_record(output_dir, record); });
 
   for (const auto& fix : fixes) fix->start(run);
-  RunSummary summary;
-  summary.first_step = sim.steps();
-  summary.planned_steps = steps;
+  RunSummary summary = step_to(steps, run, fixes, distributed);
   summary.initial_particles = initial_particles;
-  const double start_time = sim.time();
-  std::uint64_t exchange_bytes = 0;
-  const auto start = std::chrono::steady_clock::now();
-  for (std::int64_t n = sim.steps(); n < steps && !summary.stopped_early; ++n) {
-    const timestep::StepStatistics& stats = sim.step();
-    exchange_bytes += distributed.relaxation_bytes();
-    summary.sweeps += std::uint64_t(stats.sweeps);
-    summary.unconverged_steps += stats.converged ? 0 : 1;
-    const StepEnd end{n + 1 == steps, !comm::all_ok(g_stop_requested == 0, comm)};
-    for (const auto& fix : fixes) {
-      ScopedPhase timer(sim.timers(), fix->phase());
-      fix->end_of_step(run, stats, end);
-    }
-    summary.stopped_early = end.stop;
-  }
-  summary.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  summary.steps = sim.steps() - summary.first_step;
-  summary.particles = comm::sum(sim.particles().size(), comm);
-  summary.generated = run.counters.generated;
-  summary.deleted = comm::sum(run.counters.deleted, comm);
-  summary.escaped = comm::sum(run.counters.escaped, comm);
-  summary.bytes_per_sweep =
-      summary.sweeps > 0 ? double(comm::sum(exchange_bytes, comm)) / double(summary.sweeps) : 0.0;
   const std::vector<PhaseSpread> spreads = phase_spreads(sim.timers(), comm);
   log::info(closing_report(summary, spreads));
   for (const auto& fix : fixes) fix->finish(run);
 
-  complete_record(record, summary, spreads, dt, start_time, settings.run.end_time,
-                  sim.statistics());
-  nlohmann::ordered_json fix_list = nlohmann::ordered_json::array();
-  for (const auto& fix : fixes)
-    fix_list.push_back({{"name", fix->name()}, {"description", fix->description()}});
-  record["fixes"] = fix_list;
-  record["statistics"] = nullptr;
+  complete_record(record, summary, spreads, settings.run, sim.statistics());
   for (const auto& fix : fixes) fix->add_to_record(record);
   comm::on_root(comm, [&] { io::write_run_record(output_dir, record); });
   return summary;

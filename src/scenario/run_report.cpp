@@ -63,17 +63,15 @@ std::string closing_report(const RunSummary& s, const std::vector<PhaseSpread>& 
 }
 
 void complete_record(nlohmann::ordered_json& record, const RunSummary& s,
-                     const std::vector<PhaseSpread>& spreads, double dt, double start_time,
-                     double end_time, const timestep::StepStatistics& last) {
+                     const std::vector<PhaseSpread>& spreads, const config::RunSettings& run,
+                     const timestep::StepStatistics& last) {
   record["status"] = s.stopped_early ? "stopped" : "completed";
   record["steps"] = {{"first", s.first_step},
                      {"last", s.first_step + s.steps},
                      {"done", s.steps},
                      {"planned", s.planned_steps},
-                     {"dt", dt}};
-  record["time"] = {{"start", start_time},
-                    {"end", last.step > 0 ? last.time : start_time},
-                    {"end_time", end_time}};
+                     {"dt", run.dt}};
+  record["time"] = {{"start", s.start_time}, {"end", s.end_time}, {"end_time", run.end_time}};
   record["wall_seconds"] = s.wall_seconds;
   record["steps_per_second"] = s.wall_seconds > 0 ? double(s.steps) / s.wall_seconds : 0.0;
   record["particles"] = {{"initial", s.initial_particles},

@@ -13,14 +13,15 @@
 namespace granite::scenario {
 
 struct RunSummary {
-  std::int64_t steps = 0;               // done in this run (from first_step)
-  std::int64_t first_step = 0;          // the step counter at the start (0, or the restart's step)
-  std::int64_t planned_steps = 0;       // steps from 0 to run.end_time
-  std::uint64_t initial_particles = 0;  // over all ranks, after building or restarting
-  std::uint64_t particles = 0;          // over all ranks, at the end
-  std::uint64_t generated = 0;          // by inflow (all ranks: each layer counted once)
-  std::uint64_t deleted = 0;            // by outflow, over all ranks
-  std::uint64_t escaped = 0;            // left through a face that is not an outflow face
+  std::int64_t steps = 0;          // done in this run (from first_step)
+  std::int64_t first_step = 0;     // the step counter at the start (0, or the restart's step)
+  std::int64_t planned_steps = 0;  // steps from 0 to run.end_time
+  double start_time = 0.0, end_time = 0.0;  // simulated time at the first and the last step (s)
+  std::uint64_t initial_particles = 0;      // over all ranks, after building or restarting
+  std::uint64_t particles = 0;              // over all ranks, at the end
+  std::uint64_t generated = 0;              // by inflow (all ranks: each layer counted once)
+  std::uint64_t deleted = 0;                // by outflow, over all ranks
+  std::uint64_t escaped = 0;                // left through a face that is not an outflow face
   double wall_seconds = 0.0;
   bool stopped_early = false;           // by request_stop(); a checkpoint was written
   std::uint64_t sweeps = 0;             // relaxation sweeps in all

@@ -3,6 +3,7 @@
 // (LAMMPS style) for the log, and the same figures for the run record (OUTPUT/run.json).
 #include "granite/comm/communicator.hpp"
 #include "granite/core/timer.hpp"
+#include "granite/io/settings.hpp"
 #include "granite/scenario/run.hpp"
 #include "granite/timestep/step_statistics.hpp"
 
@@ -34,7 +35,7 @@ std::string closing_report(const RunSummary& summary, const std::vector<PhaseSpr
 /// Fills the closing sections of the run record (OUTPUT/run.json, docs/output.md): status,
 /// steps, time, wall time, particles, relaxation, timings, the last step's statistics.
 void complete_record(nlohmann::ordered_json& record, const RunSummary& summary,
-                     const std::vector<PhaseSpread>& spreads, double dt, double start_time,
-                     double end_time, const timestep::StepStatistics& last);
+                     const std::vector<PhaseSpread>& spreads, const config::RunSettings& run,
+                     const timestep::StepStatistics& last);
 
 }  // namespace granite::scenario
