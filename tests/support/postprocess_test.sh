@@ -181,6 +181,27 @@ if run granite_run 0 "$GRANITE" run "$SOURCE/configs/channel_ci.yaml" --output "
     [ -n "$expected" ] && [ "$expected" = "$got" ] && pass "table drift $got % = summary.txt" \
       || fail "table drift '$got' vs summary.txt '$expected'"
   fi
+  # run.json agrees with the other files of the same run: the summary's averages, the last
+  # thermo.csv row, the last snapshot's particle count, and the statistics.csv sample count.
+  if /usr/bin/python3 - "$OUT" "$SNAP" "$SOURCE/scripts" <<'EOF'; then pass "run.json agrees with summary.txt, thermo.csv, the snapshot"; else fail "run.json disagrees with the run's other files"; fi
+import csv, re, sys
+out, snap, scripts = sys.argv[1:4]
+sys.path.insert(0, scripts)
+import granite_io
+run = granite_io.load_run(out)
+assert run["status"] == "completed" and run["steps"]["last"] == run["steps"]["planned"], run["steps"]
+summary = open(f"{out}/summary.txt").read()
+particles = float(re.search(r"avg\. number of particles +([0-9.]+)", summary).group(1))
+assert f"{run['statistics']['particles']:.1f}" == f"{particles:.1f}", (run["statistics"], particles)
+drift = float(re.search(r"particle count drift +([-+0-9.]+) %", summary).group(1))
+assert f"{100 * run['statistics']['particle_count_drift']:+.1f}" == f"{drift:+.1f}"
+rows = list(csv.DictReader(open(f"{out}/thermo.csv")))
+assert int(rows[-1]["step"]) == run["final"]["step"] and int(rows[-1]["contacts"]) == run["final"]["contacts"]
+assert len(granite_io.load_snapshot(snap, fields=["id"])["id"]) == run["particles"]["final"]
+samples = len(list(csv.DictReader(open(f"{out}/statistics.csv"))))
+assert run["statistics"]["samples"] == samples, (run["statistics"]["samples"], samples)
+assert [f["name"] for f in run["fixes"]] == ["inflow", "outflow", "statistics", "thermo", "snapshots", "checkpoints"]
+EOF
   # --from T keeps the samples at t >= T: as many as statistics.csv has rows with time >= T.
   if run channel_table_from 0 "$SCRIPT" table "$OUT/statistics.csv" --from 0.03; then
     expected=$(awk -F, 'NR > 1 && $1 >= 0.03' "$OUT/statistics.csv" | wc -l)
