@@ -106,7 +106,8 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
 hid_t create_parallel_file(const std::string& file_name, const comm::Communicator& comm) {
   const std::string what = "file " + file_name;
   Handle access(check_id(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate", what), H5Pclose);
-  check_status(H5Pset_fapl_mpio(access.get(), comm.native(), MPI_INFO_NULL), "H5Pset_fapl_mpio", what);
+  check_status(H5Pset_fapl_mpio(access.get(), comm.native(), MPI_INFO_NULL), "H5Pset_fapl_mpio",
+               what);
   // The 1.8 object format: large attributes (a long config) and readers from HDF5 1.8 on.
   check_status(H5Pset_libver_bounds(access.get(), H5F_LIBVER_V18, H5F_LIBVER_V18),
                "H5Pset_libver_bounds", what);
@@ -115,8 +116,7 @@ hid_t create_parallel_file(const std::string& file_name, const comm::Communicato
                   "H5Fcreate", what);
 }
 
-void probe_destination(const std::string& path, const char* kind,
-                       const comm::Communicator& comm) {
+void probe_destination(const std::string& path, const char* kind, const comm::Communicator& comm) {
   const std::string tmp = path + ".tmp";
   comm::on_root(comm, [&] {
     std::error_code ec;
