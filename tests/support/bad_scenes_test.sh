@@ -64,6 +64,25 @@ scene wall "  - {type: sphere, position: [0.05, 0.05, 0.005], radius: 0.01, mate
   "bodies: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1], material: glass}]"
 expect 2 "particle 0 at \(0.05, 0.05, 0.005\) and global body 0 overlap by 0.005 m \(50 % " 2 "$tmp/wall.yaml"
 
+# The same state read from a checkpoint (written by a run that allowed it) is refused too.
+"$granite" run "$tmp/overlap.yaml" --output "$tmp/allowed" --set contact.max_initial_overlap=2 >/dev/null 2>&1 \
+  || fail "the run allowing the overlap failed"
+expect 2 "allowed/checkpoint.h5: restart state: 1 overlap\(s\) beyond contact.max_initial_overlap = 0.01: particle 0 at" \
+  2 "$tmp/overlap.yaml" --restart "$tmp/allowed/checkpoint.h5"
+
+# An inflow layer created over a particle at rest: the piston (x = 0, 1 m/s) travels
+# layer_every = 4 mm in 4 steps, then the layer's one sphere appears at (0.052, 0.042, 0.042).
+scene layer "  - {type: sphere, position: [0.052, 0.042, 0.0425], radius: 0.001, material: glass}" \
+  "bodies: [{type: plane, point: [0, 0, 0], normal: [1, 0, 0], material: glass, velocity: [1, 0, 0]}]
+inflow:
+  piston: 0
+  layer_every: 0.004
+  layer: {min: [0.05, 0.04, 0.04], max: [0.054, 0.044, 0.044], spacing: 0.004, radius: 0.001, material: glass}" \
+  "dt: 1.0e-3, end_time: 0.01"
+layer="inflow layer at step 4: 1 overlap\(s\) beyond contact.max_initial_overlap = 0.01: particle 1 at \(0.052, 0.042, 0.042\) and particle 0 at \(0.052, 0.042, 0.0425\) overlap by 0.0015 m \(150 % of the smaller radius\)"
+expect 2 "$layer" 1 "$tmp/layer.yaml"
+expect 2 "$layer" 2 "$tmp/layer.yaml"
+
 scene outside "  - {type: sphere, position: [0.05, 0.05, 0.05], radius: 0.01, material: glass}
   - {type: sphere, position: [0.05, 0.05, 0.2], radius: 0.01, material: glass}"
 outside="initial state: 1 particle\(s\) with the centre outside the domain: particle 1 at \(0.05, 0.05, 0.2\)"
