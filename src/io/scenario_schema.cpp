@@ -121,9 +121,12 @@ SchemaPtr build() {
               opt("outflow", list(choice({"x-", "x+", "y-", "y+", "z-", "z+"})),
                   "[x-, x+, y-, y+, z-, z+]", "",
                   "faces through which leaving particles are deleted and counted as outflow; a "
-                  "particle leaving through another non-periodic face is deleted too but counted "
-                  "as "
-                  "escaped, with a warning (it went through a wall)"),
+                  "particle leaving through another non-periodic face is lost (it went through "
+                  "a wall): see on_lost"),
+              opt("on_lost", choice({"error", "warn", "ignore"}), "error", "",
+                  "a lost particle (left through a non-periodic face that is not an outflow "
+                  "face): error stops the run at that step naming it (exit 2), warn logs the "
+                  "losses and continues, ignore only counts them (run.json particles.lost)"),
               opt("decomposition", int3(0), "[0, 0, 0]", "",
                   "MPI subdomains per axis; 0 on an axis lets Granite choose (minimum cut "
                   "surface); "
@@ -142,6 +145,11 @@ SchemaPtr build() {
               opt("error_reduction", real(0.0, 1.0, false, true), "0.2", "",
                   "epsilon of the paper's error reduction: penetration is resolved at "
                   "epsilon*xi/dt"),
+              opt("max_initial_overlap", real(0.0), "0.01", "",
+                  "largest overlap allowed in the initial state (after building, restarting, "
+                  "or creating an inflow layer), as a fraction of the smaller radius of the "
+                  "pair; a larger overlap stops the run, since the error reduction would blast "
+                  "the bodies apart"),
           }),
           "", "", "contact model"),
       opt("solver",

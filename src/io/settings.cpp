@@ -36,6 +36,10 @@ DomainSettings domain(const YAML::Node& d) {
   const std::string faces[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
   for (const auto& face : d["outflow"])
     for (int f = 0; f < 6; ++f) s.outflow[f] = s.outflow[f] || face.as<std::string>() == faces[f];
+  const std::string on_lost = d["on_lost"].as<std::string>();
+  s.on_lost = on_lost == "error"  ? LostPolicy::error
+              : on_lost == "warn" ? LostPolicy::warn
+                                  : LostPolicy::ignore;
   s.decomposition = array<int, 3>(d["decomposition"]);
   return s;
 }
@@ -47,6 +51,7 @@ ContactSettings contact_settings(const YAML::Node& c) {
   s.model.golden_iterations = c["golden_iterations"].as<int>();
   s.threshold = c["threshold"].as<double>();
   s.error_reduction = c["error_reduction"].as<double>();
+  s.max_initial_overlap = c["max_initial_overlap"].as<double>();
   return s;
 }
 

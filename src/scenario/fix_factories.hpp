@@ -21,8 +21,8 @@ std::ofstream open_table(const RunContext& run, const std::string& file_name,
                          const std::string& header, bool append);
 
 std::unique_ptr<Fix> make_inflow(const config::InflowSettings& settings, BodyId first_id,
-                                 std::uint64_t seed, double dt);
-std::unique_ptr<Fix> make_outflow(const Domain& domain);
+                                 std::uint64_t seed, double dt, double max_overlap);
+std::unique_ptr<Fix> make_outflow(const Domain& domain, config::LostPolicy on_lost);
 std::unique_ptr<Fix> make_statistics(const config::StatisticsSettings& settings,
                                      const config::DomainSettings& domain, const std::string& model,
                                      RunContext& run, double dt, bool restarting);

@@ -1,6 +1,10 @@
 // The inflow fix: after every step the resetting piston advances and, when it has travelled
-// a layer's distance, a new lattice layer is created (scenario/inflow.hpp).
+// a layer's distance, a new lattice layer is created (scenario/inflow.hpp) and checked like an
+// initial state (scenario/initial_state.hpp): overlapping the particles still near the piston
+// beyond contact.max_initial_overlap is an error.
 #include "fix_factories.hpp"
+
+#include "granite/scenario/initial_state.hpp"
 
 #include <optional>
 
@@ -9,10 +13,10 @@ namespace {
 
 class InflowFix final : public Fix {
 public:
-  InflowFix(const config::InflowSettings& settings, BodyId first_id, std::uint64_t seed,
-            double dt) :
+  InflowFix(const config::InflowSettings& settings, BodyId first_id, std::uint64_t seed, double dt,
+            double max_overlap) :
       settings_(settings),
-      inflow_(settings, first_id, seed), dt_(dt) {}
+      inflow_(settings, first_id, seed), dt_(dt), max_overlap_(max_overlap) {}
 
   const char* name() const override { return "inflow"; }
   std::string description() const override {
@@ -23,7 +27,12 @@ public:
   Phase phase() const override { return Phase::other; }
 
   void end_of_step(RunContext& run, const timestep::StepStatistics&, const StepEnd&) override {
-    run.counters.generated += inflow_.after_step(run.sim, dt_, run.owns);
+    const std::size_t created = inflow_.after_step(run.sim, dt_, run.owns);
+    if (created == 0) return;
+    run.counters.generated += created;
+    check_new_layer(run.sim, inflow_.layer_centres(), settings_.layer.radius,
+                    settings_.layer.material, inflow_.next_id() - BodyId(created), max_overlap_,
+                    "inflow layer at step " + std::to_string(run.sim.steps()), run.comm);
   }
 
   bool has_state() const override { return true; }
@@ -34,13 +43,14 @@ private:
   config::InflowSettings settings_;
   Inflow inflow_;
   double dt_;
+  double max_overlap_;
 };
 
 }  // namespace
 
 std::unique_ptr<Fix> make_inflow(const config::InflowSettings& settings, BodyId first_id,
-                                 std::uint64_t seed, double dt) {
-  return std::make_unique<InflowFix>(settings, first_id, seed, dt);
+                                 std::uint64_t seed, double dt, double max_overlap) {
+  return std::make_unique<InflowFix>(settings, first_id, seed, dt, max_overlap);
 }
 
 }  // namespace granite::scenario::detail

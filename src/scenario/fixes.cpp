@@ -36,8 +36,9 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
   // change the initial particles.
   if (settings.inflow)
     fixes.push_back(detail::make_inflow(*settings.inflow, next_id,
-                                        settings.run.seed ^ 0x9e3779b97f4a7c15ULL, dt));
-  fixes.push_back(detail::make_outflow(domain_of(settings.domain)));
+                                        settings.run.seed ^ 0x9e3779b97f4a7c15ULL, dt,
+                                        settings.contact.max_initial_overlap));
+  fixes.push_back(detail::make_outflow(domain_of(settings.domain), settings.domain.on_lost));
   if (settings.statistics)
     fixes.push_back(detail::make_statistics(
         *settings.statistics, settings.domain,

@@ -12,6 +12,7 @@
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/fixes.hpp"
+#include "granite/scenario/initial_state.hpp"
 #include "granite/scenario/run_report.hpp"
 
 #include <chrono>
@@ -142,7 +143,8 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
   summary.particles = comm::sum(sim.particles().size(), run.comm);
   summary.generated = run.counters.generated;
   summary.deleted = comm::sum(run.counters.deleted, run.comm);
-  summary.escaped = comm::sum(run.counters.escaped, run.comm);
+  summary.lost = comm::sum(run.counters.lost, run.comm);
+  summary.moved_beyond_radius = comm::sum(run.counters.moved_beyond_radius, run.comm);
   const std::uint64_t bytes = comm::sum(exchange_bytes, run.comm);
   summary.bytes_per_sweep = summary.sweeps > 0 ? double(bytes) / double(summary.sweeps) : 0.0;
   return summary;
@@ -178,6 +180,9 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   run.fixes = &fixes;
   const nlohmann::ordered_json restarted =
       restart.empty() ? nlohmann::ordered_json(nullptr) : restore(restart, cfg, run, fixes);
+  check_initial_state(sim, &distributed, domain, settings.contact.max_initial_overlap,
+                      restart.empty() ? cfg.file + ": initial state" : restart + ": restart state",
+                      comm);
 
   const auto steps =
       static_cast<std::int64_t>(std::ceil(settings.run.end_time / settings.run.dt - 1e-9));

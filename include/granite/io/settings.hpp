@@ -26,17 +26,23 @@ struct RunSettings {
   std::uint64_t seed = 0;
 };
 
+/// What a run does with a lost particle (one that left through a non-periodic face that is
+/// not an outflow face): stop, log and continue, or only count it.
+enum class LostPolicy { error, warn, ignore };
+
 struct DomainSettings {
   Vec3 min = Vec3::Zero(), max = Vec3::Zero();
   std::array<bool, 3> periodic{};
   std::array<bool, 6> outflow{};       // face 2·axis (lower) and 2·axis + 1 (upper)
   std::array<int, 3> decomposition{};  // subdomains per axis; 0: chosen by Granite
+  LostPolicy on_lost = LostPolicy::error;
 };
 
 struct ContactSettings {
   contact::ModelSettings model;  // model and golden_iterations
   double threshold = 0.0;        // m
   double error_reduction = 0.0;
+  double max_initial_overlap = 0.0;  // fraction of the smaller radius of a pair
 };
 
 struct SolverSettings {

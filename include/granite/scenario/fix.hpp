@@ -24,9 +24,10 @@ class Fix;
 /// Counts a run reports at its end (each rank counts its own; summed over ranks at the end,
 /// except `generated`, which every rank counts in full).
 struct RunCounters {
-  std::uint64_t generated = 0;  // particles created by inflow (over all ranks)
-  std::uint64_t deleted = 0;    // left through an outflow face (this rank)
-  std::uint64_t escaped = 0;    // left through another non-periodic face (this rank)
+  std::uint64_t generated = 0;            // particles created by inflow (over all ranks)
+  std::uint64_t deleted = 0;              // left through an outflow face (this rank)
+  std::uint64_t lost = 0;                 // left through another non-periodic face (this rank)
+  std::uint64_t moved_beyond_radius = 0;  // particle-steps with a move > radius (this rank)
 };
 
 /// What the fixes share: the simulation, the ranks, where output goes, and the run's counts.

@@ -24,6 +24,9 @@ public:
   std::string state() const;
   void restore(const std::string& text);
   std::size_t layer_size() const { return centres_.size(); }
+  /// The centres of every layer (the same on every process) and the next layer's first id.
+  const std::vector<Vec3>& layer_centres() const { return centres_; }
+  BodyId next_id() const { return next_id_; }
 
 private:
   config::InflowSettings settings_;

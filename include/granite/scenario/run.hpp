@@ -21,7 +21,8 @@ struct RunSummary {
   std::uint64_t particles = 0;              // over all ranks, at the end
   std::uint64_t generated = 0;              // by inflow (all ranks: each layer counted once)
   std::uint64_t deleted = 0;                // by outflow, over all ranks
-  std::uint64_t escaped = 0;                // left through a face that is not an outflow face
+  std::uint64_t lost = 0;                   // left through a face that is not an outflow face
+  std::uint64_t moved_beyond_radius = 0;    // particle-steps that moved farther than the radius
   double wall_seconds = 0.0;
   bool stopped_early = false;           // by request_stop(); a checkpoint was written
   std::uint64_t sweeps = 0;             // relaxation sweeps in all

@@ -28,8 +28,9 @@ std::string timing_table(const std::vector<PhaseSpread>& spreads);
 /// phase_spreads() + timing_table(). Collective.
 std::string timing_table(const PhaseTimers& timers, const comm::Communicator& comm);
 
-/// The run log's closing lines: "done: ...", the relaxation exchange, a warning for escaped
-/// particles, the timing table.
+/// The run log's closing lines: "done: ..." (with the outflow and lost counts and the
+/// particle-steps that moved farther than the radius), the relaxation exchange, the timing
+/// table.
 std::string closing_report(const RunSummary& summary, const std::vector<PhaseSpread>& spreads);
 
 /// Fills the closing sections of the run record (OUTPUT/run.json, docs/output.md): status,

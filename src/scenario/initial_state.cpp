@@ -1,0 +1,162 @@
+// Initial-state checks (see initial_state.hpp): outside the domain, too large, overlapping.
+#include "granite/scenario/initial_state.hpp"
+
+#include "granite/comm/collectives.hpp"
+#include "granite/core/error.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+namespace granite::scenario {
+
+namespace {
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+std::string point(const Vec3& x) {
+  char text[96];
+  std::snprintf(text, sizeof text, "(%.6g, %.6g, %.6g)", x[0], x[1], x[2]);
+  return text;
+}
+
+std::string particle(const body::Particles& p, std::size_t i) {
+  return "particle " + std::to_string(p.id[i]) + " at " + point(p.position[i]);
+}
+
+double smallest_extent(const Domain& domain) { return (domain.max - domain.min).minCoeff(); }
+
+}  // namespace
+
+void Offenders::add(const std::string& description) {
+  if (first.size() < kNamed) first.push_back(description);
+  ++count;
+}
+
+Offenders outside_domain(const body::Particles& particles, std::size_t owned,
+                         const Domain& domain) {
+  Offenders found;
+  for (std::size_t i = 0; i < owned; ++i) {
+    const Vec3& x = particles.position[i];
+    if ((x.array() < domain.min.array()).any() || (x.array() > domain.max.array()).any())
+      found.add(particle(particles, i));
+  }
+  return found;
+}
+
+Offenders too_large(const body::Particles& particles, std::size_t owned, const Domain& domain) {
+  Offenders found;
+  const double limit = 0.5 * smallest_extent(domain);
+  for (std::size_t i = 0; i < owned; ++i)
+    if (particles.radius[i] > limit)
+      found.add(particle(particles, i) + " of radius " + number(particles.radius[i]) + " m");
+  return found;
+}
+
+Offenders overlaps(const body::Particles& particles, const collision::ContactList& contacts,
+                   double max_overlap, BodyId first_new) {
+  Offenders found;
+  for (std::size_t j = 0; j < contacts.size(); ++j) {
+    const std::size_t a = contacts.body1[j];
+    const bool global = contacts.involves_global(j);
+    const std::size_t b = global ? a : contacts.body2[j];
+    if (particles.id[a] < first_new && particles.id[b] < first_new) continue;
+    const double smaller = std::min(particles.radius[a], particles.radius[b]);
+    const double overlap = -contacts.gap[j];
+    if (overlap <= max_overlap * smaller) continue;
+    const std::string other =
+        global ? "global body " + std::to_string(contacts.global_index(j)) : particle(particles, b);
+    found.add(particle(particles, a) + " and " + other + " overlap by " + number(overlap) + " m (" +
+              number(100.0 * overlap / smaller) + " % of the smaller radius)");
+  }
+  return found;
+}
+
+void throw_if_offenders(const Offenders& local, const std::string& origin,
+                        const std::string& problem, const std::string& hint,
+                        const comm::Communicator& comm) {
+  const std::uint64_t count = comm::sum(local.count, comm);
+  if (count == 0) return;
+  std::string message;
+  if (local.count > 0) {
+    message = origin + ": " + std::to_string(count) + " " + problem + ": ";
+    for (std::size_t k = 0; k < local.first.size(); ++k)
+      message += (k > 0 ? "; " : "") + local.first[k];
+    if (local.count > local.first.size()) message += "; ...";
+    message += " (" + hint + ")";
+  }
+  comm::throw_if_any_failed(message, comm);
+}
+
+void check_initial_state(timestep::Simulation& sim, timestep::StepHooks* hooks,
+                         const Domain& domain, double max_overlap, const std::string& origin,
+                         const comm::Communicator& comm) {
+  body::Particles& particles = sim.particles();
+  throw_if_offenders(outside_domain(particles, particles.size(), domain), origin,
+                     "particle(s) with the centre outside the domain",
+                     "move them inside domain.min/domain.max", comm);
+  throw_if_offenders(too_large(particles, particles.size(), domain), origin,
+                     "particle(s) too large for the domain",
+                     "a radius may be at most half the smallest domain extent, " +
+                         number(0.5 * smallest_extent(domain)) + " m",
+                     comm);
+  // The run's own detection, with the ghosts of a distributed run, each contact counted by
+  // the one rank responsible for it (as in a step).
+  const std::size_t owned = hooks ? hooks->synchronise(particles) : particles.size();
+  collision::ContactDetection detection;
+  collision::ContactList contacts;
+  detection.detect(particles, sim.globals(), sim.materials(), 0.0, contacts);
+  if (hooks) hooks->retain_responsible_contacts(contacts, particles, owned);
+  const Offenders overlapping = overlaps(particles, contacts, max_overlap);
+  if (hooks) hooks->end_step(particles, owned);
+  throw_if_offenders(overlapping, origin,
+                     "overlap(s) beyond contact.max_initial_overlap = " + number(max_overlap),
+                     "allow them with a larger contact.max_initial_overlap", comm);
+}
+
+void check_new_layer(const timestep::Simulation& sim, const std::vector<Vec3>& centres,
+                     double radius, body::MaterialIndex material, BodyId first_id,
+                     double max_overlap, const std::string& origin,
+                     const comm::Communicator& comm) {
+  // The whole layer, then this rank's older particles that could touch it.
+  body::Particles near;
+  Vec3 low = Vec3::Constant(std::numeric_limits<double>::max()), high = -low;
+  for (std::size_t k = 0; k < centres.size(); ++k) {
+    near.add_sphere(sim.materials(), material, centres[k], radius, Vec3::Zero(),
+                    first_id + BodyId(k));
+    low = low.cwiseMin(centres[k]);
+    high = high.cwiseMax(centres[k]);
+  }
+  const body::Particles& p = sim.particles();
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p.id[i] >= first_id) continue;
+    const Vec3 outside = (low - p.position[i]).cwiseMax(p.position[i] - high).cwiseMax(0.0);
+    if (outside.norm() < radius + p.radius[i])
+      near.add_sphere(sim.materials(), p.material[i], p.position[i], p.radius[i], Vec3::Zero(),
+                      p.id[i]);
+  }
+  collision::ContactDetection detection;
+  collision::ContactList contacts;
+  detection.detect(near, sim.globals(), sim.materials(), 0.0, contacts);
+  // Contacts within the layer or with a global body are the same on every rank: rank 0
+  // counts them.
+  const std::size_t layer = centres.size();
+  contacts.retain([&](std::size_t j) {
+    const bool global = contacts.involves_global(j);
+    const bool new1 = contacts.body1[j] < layer, new2 = !global && contacts.body2[j] < layer;
+    if (!new1 && !new2) return false;  // older particles among themselves: the dynamics' business
+    return (global || (new1 && new2)) ? comm.is_root() : true;
+  });
+  throw_if_offenders(overlaps(near, contacts, max_overlap, first_id), origin,
+                     "overlap(s) beyond contact.max_initial_overlap = " + number(max_overlap),
+                     "the layer is created where the piston was; lower the piston speed or "
+                     "raise inflow.layer_every, or allow them with a larger "
+                     "contact.max_initial_overlap",
+                     comm);
+}
+
+}  // namespace granite::scenario
