@@ -3,8 +3,11 @@
 
 #include "granite/core/error.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace {
@@ -27,8 +30,32 @@ constexpr const char* kUsage =
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int dispatch(std::string_view command, const granite::app::Args& args) {
   using namespace granite::app;
+  if (command == "run") return run_command(args);
+  if (command == "check") return check_command(args);
+  if (command == "version" || command == "--version") return version_command(args);
+  if (command == "contact") return contact_command(args);
+  if (command == "fclib") return fclib_command(args);
+  std::fprintf(stderr,
+               "granite: unknown command '%s' (expected run, check, contact or version; "
+               "see granite --help)\n",
+               std::string(command).c_str());
+  return granite::kInputErrorExit;
+}
+
+// The last resort: one line, never an abort. The commands turn what a user can cause into
+// "error: ..." themselves; anything that still escapes is a bug (or out of memory).
+void print_one_line(const std::string& prefix, std::string what) {
+  std::replace(what.begin(), what.end(), '\n', ' ');
+  std::fprintf(stderr, "%s%s\n", prefix.c_str(), what.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
   if (argc < 2) {
     std::fputs("granite: missing COMMAND (run, check, contact or version; see granite --help)\n",
                stderr);
@@ -38,16 +65,16 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  const std::string_view command = argv[1];
-  const Args args(argv + 2, argv + argc);
-  if (command == "run") return run_command(args);
-  if (command == "check") return check_command(args);
-  if (command == "version" || command == "--version") return version_command(args);
-  if (command == "contact") return contact_command(args);
-  if (command == "fclib") return fclib_command(args);
-  std::fprintf(stderr,
-               "granite: unknown command '%s' (expected run, check, contact or version; "
-               "see granite --help)\n",
-               argv[1]);
-  return granite::kInputErrorExit;
+  const std::string command = argv[1];
+  try {
+    return dispatch(command, granite::app::Args(argv + 2, argv + argc));
+  } catch (const granite::InputError& e) {
+    print_one_line("error: ", e.what());
+    return granite::kInputErrorExit;
+  } catch (const std::exception& e) {
+    print_one_line("granite " + command + ": internal error: ", e.what());
+  } catch (...) {
+    print_one_line("granite " + command + ": internal error: ", "unknown exception");
+  }
+  return 1;
 }

@@ -1,11 +1,12 @@
 #include "granite/io/config.hpp"
 
 #include "granite/core/error.hpp"
+#include "granite/io/input_file.hpp"
 #include "granite/io/scenario_schema.hpp"
+#include "granite/io/yaml_duplicate_keys.hpp"
 
 #include <Eigen/Core>
 
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -40,7 +41,10 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
   const std::vector<std::string> keys = split(dotted, '.');
   YAML::Node value;
   try {
-    value = YAML::Load(text.substr(eq + 1));
+    const std::string yaml = text.substr(eq + 1);
+    if (const auto duplicate = io::find_duplicate_key(yaml))
+      throw InputError("--set " + text + ": duplicate key '" + duplicate->key + "'");
+    value = YAML::Load(yaml);
   } catch (const YAML::Exception& e) {
     throw InputError("--set " + text + ": value is not valid YAML (" + e.msg + ")");
   }
@@ -76,17 +80,25 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
   return path;
 }
 
+[[noreturn]] void syntax_error(const std::string& source, const YAML::Exception& e) {
+  throw InputError(source + ":" + std::to_string(e.mark.line + 1) + ":" +
+                   std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+}
+
 YAML::Node parse_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open the configuration file");
+  const std::string text = io::read_input_file(path, "configuration file");
   try {
-    YAML::Node root = YAML::Load(in);
-    if (!root.IsDefined() || root.IsNull()) throw InputError(path + ": the file is empty");
+    if (const auto duplicate = io::find_duplicate_key(text))
+      throw InputError(path + ":" + std::to_string(duplicate->line) + ":" +
+                       std::to_string(duplicate->column) + ": duplicate key '" + duplicate->key +
+                       "' (first at line " + std::to_string(duplicate->first_line) + ")");
+    YAML::Node root = YAML::Load(text);
+    if (!root.IsDefined() || root.IsNull())
+      throw InputError(path + ": the configuration file is empty");
     if (!root.IsMap()) throw InputError(path + ":1:1: (top level): expected a map of sections");
     return root;
   } catch (const YAML::ParserException& e) {
-    throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ":" +
-                     std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+    syntax_error(path, e);
   }
 }
 

@@ -2,6 +2,7 @@
 #include "granite/io/fclib.hpp"
 
 #include "granite/core/error.hpp"
+#include "granite/io/input_file.hpp"
 #include "hdf5_util.hpp"
 
 #include <Eigen/SparseCholesky>
@@ -151,8 +152,8 @@ Eigen::SparseMatrix<double> symmetrise_one_sided(const Eigen::SparseMatrix<doubl
 
 std::string stem_of(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
-hid_t open_file(const std::string& path) {
-  if (!std::filesystem::is_regular_file(path)) fail(path, "no such file");
+hid_t open_file(const std::string& path, const std::string& kind) {
+  check_input_file(path, kind);
   if (H5Fis_hdf5(path.c_str()) <= 0) fail(path, "not an HDF5 file");
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file < 0) fail(path, "cannot open as HDF5");
@@ -220,7 +221,7 @@ FclibProblem read_global(const std::string& path, hid_t file) {
 
 FclibProblem read_fclib(const std::string& path) {
   detail::SilenceHdf5Errors silence;
-  Handle file(open_file(path), H5Fclose);
+  Handle file(open_file(path, "FCLIB file"), H5Fclose);
   FclibProblem problem;
   if (link_exists(file.get(), "/fclib_local"))
     problem = read_local(path, file.get());
@@ -234,7 +235,7 @@ FclibProblem read_fclib(const std::string& path) {
 
 FclibReference read_fclib_reference(const std::string& path) {
   detail::SilenceHdf5Errors silence;
-  Handle file(open_file(path), H5Fclose);
+  Handle file(open_file(path, "reference solution"), H5Fclose);
   FclibReference reference;
   const auto r = read_array<double>(path, file.get(), "/r");
   reference.r = Eigen::Map<const Eigen::VectorXd>(r.data(), static_cast<Eigen::Index>(r.size()));
