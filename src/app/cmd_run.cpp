@@ -1,4 +1,5 @@
 #include "commands.hpp"
+#include "error_line.hpp"
 #include "options.hpp"
 
 #include "granite/comm/collectives.hpp"
@@ -9,7 +10,6 @@
 #include "granite/io/input_file.hpp"
 #include "granite/scenario/run.hpp"
 
-#include <algorithm>
 #include <csignal>
 #include <iostream>
 #include <optional>
@@ -45,10 +45,9 @@ config::ScenarioConfig load_on_every_rank(const std::string& file,
 // memory). Alone, the rank returns exit code 1 after one line; with other ranks it cannot know
 // whether they saw it too (they may wait in a collective), so it aborts them all.
 int internal_error(const comm::Communicator& world, const std::string& what) {
-  std::string line = "granite run: internal error: " + what;
-  std::replace(line.begin(), line.end(), '\n', ' ');
-  if (world.size() > 1) line += " (rank " + std::to_string(world.rank()) + ")";
-  std::cerr << line << std::endl;
+  const std::string rank =
+      world.size() > 1 ? " (rank " + std::to_string(world.rank()) + ")" : std::string();
+  print_error_line("granite run: internal error: ", what + rank);
   if (world.size() > 1) comm::abort(world, 1);
   return 1;
 }
@@ -68,7 +67,7 @@ int run_initialised(const std::string& file, const std::vector<std::string>& ove
     std::signal(SIGUSR1, on_stop_signal);
     scenario::run_scenario(cfg, output, world, restart);
   } catch (const InputError& e) {
-    if (rank == 0) std::cerr << "error: " << e.what() << '\n';
+    if (rank == 0) print_error_line("error: ", e.what());
     return kInputErrorExit;
   } catch (const std::exception& e) {
     return internal_error(world, e.what());

@@ -1,9 +1,9 @@
 // granite — command-line entry point: dispatches to the sub-commands in src/app/cmd_*.cpp.
 #include "commands.hpp"
+#include "error_line.hpp"
 
 #include "granite/core/error.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <cstring>
@@ -28,10 +28,6 @@ constexpr const char* kUsage =
     "\n"
     "`granite COMMAND --help` describes each command; docs/config.md lists every config key.\n";
 
-}  // namespace
-
-namespace {
-
 int dispatch(std::string_view command, const granite::app::Args& args) {
   using namespace granite::app;
   if (command == "run") return run_command(args);
@@ -44,13 +40,6 @@ int dispatch(std::string_view command, const granite::app::Args& args) {
                "see granite --help)\n",
                std::string(command).c_str());
   return granite::kInputErrorExit;
-}
-
-// The last resort: one line, never an abort. The commands turn what a user can cause into
-// "error: ..." themselves; anything that still escapes is a bug (or out of memory).
-void print_one_line(const std::string& prefix, std::string what) {
-  std::replace(what.begin(), what.end(), '\n', ' ');
-  std::fprintf(stderr, "%s%s\n", prefix.c_str(), what.c_str());
 }
 
 }  // namespace
@@ -66,15 +55,16 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::string command = argv[1];
+  using granite::app::print_error_line;
   try {
     return dispatch(command, granite::app::Args(argv + 2, argv + argc));
-  } catch (const granite::InputError& e) {
-    print_one_line("error: ", e.what());
+  } catch (const granite::InputError& e) {  // the commands report these themselves
+    print_error_line("error: ", e.what());
     return granite::kInputErrorExit;
-  } catch (const std::exception& e) {
-    print_one_line("granite " + command + ": internal error: ", e.what());
+  } catch (const std::exception& e) {  // a bug (or out of memory): one line, never an abort
+    print_error_line("granite " + command + ": internal error: ", e.what());
   } catch (...) {
-    print_one_line("granite " + command + ": internal error: ", "unknown exception");
+    print_error_line("granite " + command + ": internal error: ", "unknown exception");
   }
   return 1;
 }

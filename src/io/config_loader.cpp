@@ -7,6 +7,8 @@
 
 #include <Eigen/Core>
 
+#include <charconv>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -24,6 +26,13 @@ std::vector<std::string> split(const std::string& text, char sep) {
 
 bool is_index(const std::string& s) {
   return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// The value of an index key; one too large for size_t is past the end of any list.
+std::size_t index_of(const std::string& key) {
+  std::size_t index = 0;
+  const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), index);
+  return error == std::errc() ? index : std::numeric_limits<std::size_t>::max();
 }
 
 // Applies one "a.b.0.c=value" or "a.b[0].c=value" override to the parsed document and returns
@@ -57,7 +66,7 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
     YAML::Node parent = chain.back();
     YAML::Node child;
     if (is_index(key)) {
-      const std::size_t index = std::stoul(key);
+      const std::size_t index = index_of(key);
       if (!parent.IsSequence() || index >= parent.size())
         throw InputError("--set " + text + ": " + (path.empty() ? "(top level)" : path) +
                          " has no entry " + key);
@@ -71,7 +80,7 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
     }
     if (i + 1 == keys.size()) {
       if (is_index(key))
-        parent[std::stoul(key)] = value;
+        parent[index_of(key)] = value;
       else
         parent[key] = value;
     }
