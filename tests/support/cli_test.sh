@@ -89,6 +89,12 @@ expect 2 "mdp"                              -- bash -c "echo '$good' | '$granite
 fclib=$src/tests/data/fclib
 expect 0 "Box_Stacks-i0122-82-5 +82 "     -- "$granite" fclib solve "$fclib/problems/Box_Stacks-i0122-82-5.hdf5" --reference "$fclib/references"
 expect 2 "none.hdf5"                        -- "$granite" fclib solve "$tmp/none.hdf5"
+# A damaged matrix size (on a CSR matrix the column count is not bounded by the pointer array;
+# it hung allocating gigabytes) is one error line.
+cp "$fclib/problems/local_problem_test.hdf5" "$tmp/huge_n.hdf5"
+/usr/bin/python3 -c 'import h5py, sys; h5py.File(sys.argv[1], "r+")["fclib_local/W/n"][...] = 2**31 - 1' "$tmp/huge_n.hdf5"
+expect 2 "^error: .*/huge_n.hdf5: /fclib_local/W: size 144 x 2147483647 larger than /fclib_local/vectors/q \(144 entries\)$" -- \
+  "$granite" fclib solve "$tmp/huge_n.hdf5"
 
 # A tiny run: a sphere dropped onto a floor for 50 steps.
 expect 0 "done: 50 steps"                   -- "$granite" run "$tmp/drop.yaml" --output "$tmp/out"
