@@ -84,6 +84,7 @@ good='{"A": [[2,0,0],[0,2,0],[0,0,2]], "b": [1, 0, 0], "mu": 0.5}'
 expect 0 '"case": ?"sticking"|"case": ?"frictionless"' -- bash -c "echo '$good' | '$granite' contact --model mdp"
 expect 2 "line 2"                           -- bash -c "printf '%s\n%s\n' '$good' '{\"A\": 1}' | '$granite' contact --model mdp"
 expect 2 "mdp"                              -- bash -c "echo '$good' | '$granite' contact --model nonsense"
+expect 2 "^error: cannot read the standard input \(Is a directory\)$" -- bash -c "'$granite' contact --model mdp < '$tmp/dir'"
 
 # FCLIB problems: solved against the Siconos reference; a missing file is one error line.
 fclib=$src/tests/data/fclib
