@@ -4,9 +4,11 @@
 
 #include "granite/core/error.hpp"
 
+#include <hdf5.h>
+
 #include <cstdio>
-#include <exception>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <string_view>
 
@@ -55,6 +57,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::string command = argv[1];
+  // HDF5 failures reach the user as one error line (io/ turns them into exceptions naming the
+  // call); the library's own error-stack printing stays off, also at exit, where HDF5 1.10
+  // would otherwise print "infinite loop closing library" after a failed open of a damaged file.
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   using granite::app::print_error_line;
   try {
     return dispatch(command, granite::app::Args(argv + 2, argv + argc));

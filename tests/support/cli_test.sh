@@ -96,6 +96,11 @@ cp "$fclib/problems/local_problem_test.hdf5" "$tmp/huge_n.hdf5"
 /usr/bin/python3 -c 'import h5py, sys; h5py.File(sys.argv[1], "r+")["fclib_local/W/n"][...] = 2**31 - 1' "$tmp/huge_n.hdf5"
 expect 2 "^error: .*/huge_n.hdf5: /fclib_local/W: size 144 x 2147483647 larger than /fclib_local/vectors/q \(144 entries\)$" -- \
   "$granite" fclib solve "$tmp/huge_n.hdf5"
+# Found by tests/support/fuzz_inputs.py (--seed 2): one damaged byte in the superblock region
+# makes H5Fopen fail and leak, and HDF5 printed "infinite loop closing library" at exit.
+cp "$fclib/problems/local_problem_test.hdf5" "$tmp/damaged.hdf5"
+printf '\002' | dd of="$tmp/damaged.hdf5" bs=1 seek=106 conv=notrunc status=none
+expect 2 "^error: .*/damaged.hdf5: cannot open as HDF5$" -- "$granite" fclib solve "$tmp/damaged.hdf5"
 
 # A tiny run: a sphere dropped onto a floor for 50 steps.
 expect 0 "done: 50 steps"                   -- "$granite" run "$tmp/drop.yaml" --output "$tmp/out"
