@@ -1,4 +1,5 @@
 #include "commands.hpp"
+#include "error_line.hpp"
 #include "options.hpp"
 
 #include "granite/core/error.hpp"
@@ -37,7 +38,7 @@ int check_command(const Args& args) {
     std::cout << "# " << cfg.file << ": valid; resolved configuration with defaults:\n"
               << config::to_text(cfg.resolved);
   } catch (const InputError& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    print_error_line("error: ", e.what());
     return kInputErrorExit;
   }
   return 0;

@@ -2,8 +2,12 @@
 #include "options.hpp"
 
 #include "granite/contact/single_contact.hpp"
+#include "granite/core/error.hpp"
 #include "granite/io/contact_jsonl.hpp"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 namespace granite::app {
@@ -24,8 +28,18 @@ int contact_command(const Args& args) {
           "\"case\": ..}. The first bad line stops the run with exit code 2.",
           args, options, positional, vm))
     return *exit;
-  return io::solve_contact_stream(vm["model"].as<std::string>(), vm["golden-iterations"].as<int>(),
-                                  std::cin, std::cout, std::cerr);
+  errno = 0;
+  const int exit =
+      io::solve_contact_stream(vm["model"].as<std::string>(), vm["golden-iterations"].as<int>(),
+                               std::cin, std::cout, std::cerr);
+  // std::cin reads through stdio (synchronised): a read error, e.g. a directory as input
+  // (`granite contact < DIR`), ends the stream like end-of-file and shows only in ferror.
+  if (exit == 0 && std::ferror(stdin)) {
+    std::cerr << "error: cannot read the standard input ("
+              << (errno != 0 ? std::strerror(errno) : "read error") << ")\n";
+    return kInputErrorExit;
+  }
+  return exit;
 }
 
 }  // namespace granite::app

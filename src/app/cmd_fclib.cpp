@@ -1,4 +1,5 @@
 #include "commands.hpp"
+#include "error_line.hpp"
 #include "options.hpp"
 
 #include "granite/contact/single_contact.hpp"
@@ -92,7 +93,7 @@ int fclib_command(const Args& args) {
       }
     }
   } catch (const InputError& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    print_error_line("error: ", e.what());
     return kInputErrorExit;
   }
 

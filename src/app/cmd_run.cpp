@@ -1,41 +1,78 @@
 #include "commands.hpp"
+#include "error_line.hpp"
 #include "options.hpp"
 
+#include "granite/comm/collectives.hpp"
 #include "granite/comm/environment.hpp"
 #include "granite/core/error.hpp"
 #include "granite/core/log.hpp"
 #include "granite/io/config.hpp"
+#include "granite/io/input_file.hpp"
 #include "granite/scenario/run.hpp"
 
 #include <csignal>
 #include <iostream>
+#include <optional>
+#include <utility>
 
 namespace granite::app {
 
 namespace {
 
-// Runs inside the MPI environment; every rank reads and validates the config itself, so a
-// bad file ends every rank with exit code 2 and rank 0 prints the one error line.
 void on_stop_signal(int) { scenario::request_stop(); }
 
+// Every rank reads and validates the configuration (and checks the restart file) itself. A
+// failure on some ranks only (a file system that differs between nodes, a file changed while
+// the ranks read it) must still end every rank with exit code 2 and rank 0's one line, so the
+// ranks agree before going on.
+config::ScenarioConfig load_on_every_rank(const std::string& file,
+                                          const std::vector<std::string>& overrides,
+                                          const std::string& restart,
+                                          const comm::Communicator& world) {
+  std::optional<config::ScenarioConfig> cfg;
+  std::string failure;
+  try {
+    cfg = config::load_scenario(file, overrides);
+    if (!restart.empty()) io::check_input_file(restart, "checkpoint");
+  } catch (const InputError& e) {
+    failure = e.what();
+  }
+  comm::throw_if_any_failed(failure, world);
+  return std::move(*cfg);
+}
+
+// An exception that is not an InputError is a bug or a failure of the machine (HDF5, MPI,
+// memory). Alone, the rank returns exit code 1 after one line; with other ranks it cannot know
+// whether they saw it too (they may wait in a collective), so it aborts them all.
+int internal_error(const comm::Communicator& world, const std::string& what) {
+  const std::string rank =
+      world.size() > 1 ? " (rank " + std::to_string(world.rank()) + ")" : std::string();
+  print_error_line("granite run: internal error: ", what + rank);
+  if (world.size() > 1) comm::abort(world, 1);
+  return 1;
+}
+
+// Runs inside the MPI environment; InputErrors after loading are collective (every rank throws
+// the same one), so every rank returns exit code 2 and rank 0 prints the line.
 int run_initialised(const std::string& file, const std::vector<std::string>& overrides,
                     std::string output, const std::string& restart) {
   const comm::Communicator world;
   const int rank = world.rank();
   log::set_rank(rank, world.size());
   try {
-    const auto cfg = config::load_scenario(file, overrides);
+    const auto cfg = load_on_every_rank(file, overrides, restart, world);
     if (output.empty()) output = cfg.settings.output.directory;
     // SLURM sends SIGUSR1 (--signal) or SIGTERM before the time limit: checkpoint and stop.
     std::signal(SIGTERM, on_stop_signal);
     std::signal(SIGUSR1, on_stop_signal);
     scenario::run_scenario(cfg, output, world, restart);
   } catch (const InputError& e) {
-    if (rank == 0) std::cerr << "error: " << e.what() << '\n';
+    if (rank == 0) print_error_line("error: ", e.what());
     return kInputErrorExit;
   } catch (const std::exception& e) {
-    log::error(e.what());
-    comm::abort(world, 1);
+    return internal_error(world, e.what());
+  } catch (...) {
+    return internal_error(world, "unknown exception");
   }
   return 0;
 }

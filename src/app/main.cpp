@@ -1,10 +1,15 @@
 // granite — command-line entry point: dispatches to the sub-commands in src/app/cmd_*.cpp.
 #include "commands.hpp"
+#include "error_line.hpp"
 
 #include "granite/core/error.hpp"
 
+#include <hdf5.h>
+
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <string>
 #include <string_view>
 
 namespace {
@@ -25,10 +30,23 @@ constexpr const char* kUsage =
     "\n"
     "`granite COMMAND --help` describes each command; docs/config.md lists every config key.\n";
 
+int dispatch(std::string_view command, const granite::app::Args& args) {
+  using namespace granite::app;
+  if (command == "run") return run_command(args);
+  if (command == "check") return check_command(args);
+  if (command == "version" || command == "--version") return version_command(args);
+  if (command == "contact") return contact_command(args);
+  if (command == "fclib") return fclib_command(args);
+  std::fprintf(stderr,
+               "granite: unknown command '%s' (expected run, check, contact or version; "
+               "see granite --help)\n",
+               std::string(command).c_str());
+  return granite::kInputErrorExit;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  using namespace granite::app;
   if (argc < 2) {
     std::fputs("granite: missing COMMAND (run, check, contact or version; see granite --help)\n",
                stderr);
@@ -38,16 +56,21 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  const std::string_view command = argv[1];
-  const Args args(argv + 2, argv + argc);
-  if (command == "run") return run_command(args);
-  if (command == "check") return check_command(args);
-  if (command == "version" || command == "--version") return version_command(args);
-  if (command == "contact") return contact_command(args);
-  if (command == "fclib") return fclib_command(args);
-  std::fprintf(stderr,
-               "granite: unknown command '%s' (expected run, check, contact or version; "
-               "see granite --help)\n",
-               argv[1]);
-  return granite::kInputErrorExit;
+  const std::string command = argv[1];
+  // HDF5 failures reach the user as one error line (io/ turns them into exceptions naming the
+  // call); the library's own error-stack printing stays off, also at exit, where HDF5 1.10
+  // would otherwise print "infinite loop closing library" after a failed open of a damaged file.
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  using granite::app::print_error_line;
+  try {
+    return dispatch(command, granite::app::Args(argv + 2, argv + argc));
+  } catch (const granite::InputError& e) {  // the commands report these themselves
+    print_error_line("error: ", e.what());
+    return granite::kInputErrorExit;
+  } catch (const std::exception& e) {  // a bug (or out of memory): one line, never an abort
+    print_error_line("granite " + command + ": internal error: ", e.what());
+  } catch (...) {
+    print_error_line("granite " + command + ": internal error: ", "unknown exception");
+  }
+  return 1;
 }

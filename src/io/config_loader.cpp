@@ -1,11 +1,14 @@
 #include "granite/io/config.hpp"
 
 #include "granite/core/error.hpp"
+#include "granite/io/input_file.hpp"
 #include "granite/io/scenario_schema.hpp"
+#include "granite/io/yaml_duplicate_keys.hpp"
 
 #include <Eigen/Core>
 
-#include <fstream>
+#include <charconv>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -25,6 +28,13 @@ bool is_index(const std::string& s) {
   return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
+// The value of an index key; one too large for size_t is past the end of any list.
+std::size_t index_of(const std::string& key) {
+  std::size_t index = 0;
+  const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), index);
+  return error == std::errc() ? index : std::numeric_limits<std::size_t>::max();
+}
+
 // Applies one "a.b.0.c=value" or "a.b[0].c=value" override to the parsed document and returns
 // the schema-style path ("a.b[0].c") it set.
 std::string apply_override(YAML::Node& root, const std::string& text) {
@@ -40,7 +50,10 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
   const std::vector<std::string> keys = split(dotted, '.');
   YAML::Node value;
   try {
-    value = YAML::Load(text.substr(eq + 1));
+    const std::string yaml = text.substr(eq + 1);
+    if (const auto duplicate = io::find_duplicate_key(yaml))
+      throw InputError("--set " + text + ": duplicate key '" + duplicate->key + "'");
+    value = YAML::Load(yaml);
   } catch (const YAML::Exception& e) {
     throw InputError("--set " + text + ": value is not valid YAML (" + e.msg + ")");
   }
@@ -53,7 +66,7 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
     YAML::Node parent = chain.back();
     YAML::Node child;
     if (is_index(key)) {
-      const std::size_t index = std::stoul(key);
+      const std::size_t index = index_of(key);
       if (!parent.IsSequence() || index >= parent.size())
         throw InputError("--set " + text + ": " + (path.empty() ? "(top level)" : path) +
                          " has no entry " + key);
@@ -67,7 +80,7 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
     }
     if (i + 1 == keys.size()) {
       if (is_index(key))
-        parent[std::stoul(key)] = value;
+        parent[index_of(key)] = value;
       else
         parent[key] = value;
     }
@@ -76,17 +89,25 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
   return path;
 }
 
+[[noreturn]] void syntax_error(const std::string& source, const YAML::Exception& e) {
+  throw InputError(source + ":" + std::to_string(e.mark.line + 1) + ":" +
+                   std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+}
+
 YAML::Node parse_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open the configuration file");
+  const std::string text = io::read_input_file(path, "configuration file");
   try {
-    YAML::Node root = YAML::Load(in);
-    if (!root.IsDefined() || root.IsNull()) throw InputError(path + ": the file is empty");
+    if (const auto duplicate = io::find_duplicate_key(text))
+      throw InputError(path + ":" + std::to_string(duplicate->line) + ":" +
+                       std::to_string(duplicate->column) + ": duplicate key '" + duplicate->key +
+                       "' (first at line " + std::to_string(duplicate->first_line) + ")");
+    YAML::Node root = YAML::Load(text);
+    if (!root.IsDefined() || root.IsNull())
+      throw InputError(path + ": the configuration file is empty");
     if (!root.IsMap()) throw InputError(path + ":1:1: (top level): expected a map of sections");
     return root;
   } catch (const YAML::ParserException& e) {
-    throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ":" +
-                     std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+    syntax_error(path, e);
   }
 }
 

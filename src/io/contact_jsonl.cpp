@@ -68,7 +68,7 @@ std::optional<std::string> parse_problem(const std::string& line, Problem& probl
   }
   for (const auto& item : doc.items()) {
     if (item.key() != "A" && item.key() != "b" && item.key() != "mu") {
-      return "unknown key \"" + item.key() + "\" (expected A, b, mu)";
+      return "unknown key " + json(item.key()).dump() + " (expected A, b, mu)";
     }
   }
   for (const char* key : {"A", "b", "mu"}) {

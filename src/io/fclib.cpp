@@ -2,6 +2,7 @@
 #include "granite/io/fclib.hpp"
 
 #include "granite/core/error.hpp"
+#include "granite/io/input_file.hpp"
 #include "hdf5_util.hpp"
 
 #include <Eigen/SparseCholesky>
@@ -10,6 +11,7 @@
 #include <hdf5.h>
 
 #include <cmath>
+#include <exception>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -48,7 +50,12 @@ std::vector<T> read_array(const std::string& path, hid_t file, const std::string
   Handle space(H5Dget_space(dataset.get()), H5Sclose);
   const hssize_t count = H5Sget_simple_extent_npoints(space.get());
   if (count < 0) fail(path, name + ": unreadable dataspace");
-  std::vector<T> values(static_cast<std::size_t>(count));
+  std::vector<T> values;
+  try {  // a damaged dataspace can claim more values than memory holds
+    values.resize(static_cast<std::size_t>(count));
+  } catch (const std::exception&) {
+    fail(path, name + ": " + std::to_string(count) + " values do not fit in memory");
+  }
   if (count > 0 && H5Dread(dataset.get(), integral ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE, H5S_ALL,
                            H5S_ALL, H5P_DEFAULT, values.data()) < 0)
     fail(path, name + ": read failed");
@@ -67,23 +74,38 @@ int read_int(const std::string& path, hid_t file, const std::string& name) {
   return values[0];
 }
 
-Eigen::VectorXd read_vector(const std::string& path, hid_t file, const std::string& name,
-                            std::size_t expected) {
-  const auto values = read_array<double>(path, file, name);
+Eigen::VectorXd to_vector(const std::string& path, const std::string& name,
+                          const std::vector<double>& values, std::size_t expected) {
   if (values.size() != expected)
     fail(path, name + ": expected " + std::to_string(expected) + " values, got " +
                    std::to_string(values.size()));
   return Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
 }
 
+Eigen::VectorXd read_vector(const std::string& path, hid_t file, const std::string& name,
+                            std::size_t expected) {
+  return to_vector(path, name, read_array<double>(path, file, name), expected);
+}
+
+// The largest size a matrix can have: that of the problem's vectors (`from`). A damaged m or n
+// would otherwise allocate gigabytes before any consistency check.
+struct SizeLimit {
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  std::string from;
+};
+
 // A CSparse matrix (CSC nz = -1, CSR nz = -2, triplet nz >= 0 with i = rows, p = columns).
 Eigen::SparseMatrix<double> read_csparse(const std::string& path, hid_t file,
-                                         const std::string& name) {
+                                         const std::string& name, const SizeLimit& limit) {
   const int m = read_int(path, file, name + "/m");
   const int n = read_int(path, file, name + "/n");
   const int nz = read_int(path, file, name + "/nz");
   if (m < 0 || n < 0)
     fail(path, name + ": negative size " + std::to_string(m) + " x " + std::to_string(n));
+  if (static_cast<std::size_t>(m) > limit.rows || static_cast<std::size_t>(n) > limit.cols)
+    fail(path, name + ": size " + std::to_string(m) + " x " + std::to_string(n) + " larger than " +
+                   limit.from);
   if (nz < -2) fail(path, name + ": unknown storage nz = " + std::to_string(nz));
   const auto p = read_array<int>(path, file, name + "/p");
   const auto i = read_array<int>(path, file, name + "/i");
@@ -151,8 +173,8 @@ Eigen::SparseMatrix<double> symmetrise_one_sided(const Eigen::SparseMatrix<doubl
 
 std::string stem_of(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
-hid_t open_file(const std::string& path) {
-  if (!std::filesystem::is_regular_file(path)) fail(path, "no such file");
+hid_t open_file(const std::string& path, const std::string& kind) {
+  check_input_file(path, kind);
   if (H5Fis_hdf5(path.c_str()) <= 0) fail(path, "not an HDF5 file");
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file < 0) fail(path, "cannot open as HDF5");
@@ -168,13 +190,16 @@ void check_mu(const std::string& path, const Eigen::VectorXd& mu, const std::str
 FclibProblem read_local(const std::string& path, hid_t file) {
   FclibProblem problem;
   problem.form = "local";
-  const Eigen::SparseMatrix<double> W = read_csparse(path, file, "/fclib_local/W");
+  const auto q = read_array<double>(path, file, "/fclib_local/vectors/q");
+  const Eigen::SparseMatrix<double> W = read_csparse(
+      path, file, "/fclib_local/W",
+      {q.size(), q.size(), "/fclib_local/vectors/q (" + std::to_string(q.size()) + " entries)"});
   if (W.rows() != W.cols() || W.rows() % 3 != 0)
     fail(path, "/fclib_local/W: expected a square 3nc x 3nc matrix, got " +
                    std::to_string(W.rows()) + " x " + std::to_string(W.cols()));
   const auto n = static_cast<std::size_t>(W.rows());
   problem.W = W;
-  problem.q = read_vector(path, file, "/fclib_local/vectors/q", n);
+  problem.q = to_vector(path, "/fclib_local/vectors/q", q, n);
   problem.mu = read_vector(path, file, "/fclib_local/vectors/mu", n / 3);
   check_mu(path, problem.mu, "/fclib_local/vectors/mu");
   return problem;
@@ -185,9 +210,14 @@ FclibProblem read_global(const std::string& path, hid_t file) {
   problem.form = "global";
   if (link_exists(file, "/fclib_global/G"))
     fail(path, "/fclib_global/G: equality constraints are not supported");
-  const Eigen::SparseMatrix<double> M =
-      symmetrise_one_sided(read_csparse(path, file, "/fclib_global/M"));
-  const Eigen::SparseMatrix<double> H = read_csparse(path, file, "/fclib_global/H");
+  const auto f_values = read_array<double>(path, file, "/fclib_global/vectors/f");
+  const auto w_values = read_array<double>(path, file, "/fclib_global/vectors/w");
+  const std::string sizes = "/fclib_global/vectors/f and w (" + std::to_string(f_values.size()) +
+                            " and " + std::to_string(w_values.size()) + " entries)";
+  const Eigen::SparseMatrix<double> M = symmetrise_one_sided(
+      read_csparse(path, file, "/fclib_global/M", {f_values.size(), f_values.size(), sizes}));
+  const Eigen::SparseMatrix<double> H =
+      read_csparse(path, file, "/fclib_global/H", {f_values.size(), w_values.size(), sizes});
   if (M.rows() != M.cols())
     fail(path, "/fclib_global/M: not square (" + std::to_string(M.rows()) + " x " +
                    std::to_string(M.cols()) + ")");
@@ -196,8 +226,8 @@ FclibProblem read_global(const std::string& path, hid_t file) {
                    std::to_string(H.rows()) + " x " + std::to_string(H.cols()));
   const auto ndof = static_cast<std::size_t>(M.rows());
   const auto n = static_cast<std::size_t>(H.cols());
-  const Eigen::VectorXd f = read_vector(path, file, "/fclib_global/vectors/f", ndof);
-  const Eigen::VectorXd w = read_vector(path, file, "/fclib_global/vectors/w", n);
+  const Eigen::VectorXd f = to_vector(path, "/fclib_global/vectors/f", f_values, ndof);
+  const Eigen::VectorXd w = to_vector(path, "/fclib_global/vectors/w", w_values, n);
   problem.mu = read_vector(path, file, "/fclib_global/vectors/mu", n / 3);
   check_mu(path, problem.mu, "/fclib_global/vectors/mu");
   Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
@@ -220,7 +250,7 @@ FclibProblem read_global(const std::string& path, hid_t file) {
 
 FclibProblem read_fclib(const std::string& path) {
   detail::SilenceHdf5Errors silence;
-  Handle file(open_file(path), H5Fclose);
+  Handle file(open_file(path, "FCLIB file"), H5Fclose);
   FclibProblem problem;
   if (link_exists(file.get(), "/fclib_local"))
     problem = read_local(path, file.get());
@@ -234,7 +264,7 @@ FclibProblem read_fclib(const std::string& path) {
 
 FclibReference read_fclib_reference(const std::string& path) {
   detail::SilenceHdf5Errors silence;
-  Handle file(open_file(path), H5Fclose);
+  Handle file(open_file(path, "reference solution"), H5Fclose);
   FclibReference reference;
   const auto r = read_array<double>(path, file.get(), "/r");
   reference.r = Eigen::Map<const Eigen::VectorXd>(r.data(), static_cast<Eigen::Index>(r.size()));

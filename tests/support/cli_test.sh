@@ -48,16 +48,59 @@ expect 2 "bad.yaml:1:11: run.dt"            -- "$granite" run "$tmp/bad.yaml" --
 expect 2 "cannot open the configuration file" -- "$granite" run "$tmp/none.yaml"
 expect 0 "Granite configuration reference"  -- "$granite" check --schema
 
+# Every path the CLI opens is checked: missing, a directory, empty, unreadable.
+mkdir "$tmp/dir"; : > "$tmp/empty.yaml"; : > "$tmp/empty.h5"
+expect 2 "^error: .*/dir: cannot open the configuration file \(it is a directory\)$" -- "$granite" check "$tmp/dir"
+expect 2 "^error: .*/dir: cannot open the configuration file \(it is a directory\)$" -- "$granite" run "$tmp/dir"
+expect 2 "^error: .*/none.yaml: cannot open the configuration file \(no such file\)$" -- "$granite" check "$tmp/none.yaml"
+expect 2 "^error: .*/empty.yaml: the configuration file is empty$" -- "$granite" check "$tmp/empty.yaml"
+if [ "$(id -u)" -eq 0 ]; then
+  echo "note: running as root, who can read any file: the unreadable-file check is skipped (empty files are checked instead)"
+  expect 2 "^error: .*/empty.yaml: the configuration file is empty$" -- "$granite" run "$tmp/empty.yaml"
+else
+  cp "$tmp/drop.yaml" "$tmp/unreadable.yaml"; chmod 000 "$tmp/unreadable.yaml"
+  expect 2 "^error: .*/unreadable.yaml: cannot open the configuration file \(Permission denied\)$" -- "$granite" check "$tmp/unreadable.yaml"
+fi
+expect 2 "^error: .*/none.h5: cannot open the checkpoint \(no such file\)$" -- "$granite" run "$tmp/drop.yaml" --output "$tmp/r" --restart "$tmp/none.h5"
+expect 2 "^error: .*/dir: cannot open the checkpoint \(it is a directory\)$" -- "$granite" run "$tmp/drop.yaml" --output "$tmp/r" --restart "$tmp/dir"
+expect 2 "^error: .*/empty.h5: the checkpoint is empty$" -- "$granite" run "$tmp/drop.yaml" --output "$tmp/r" --restart "$tmp/empty.h5"
+expect 2 "^error: .*/dir: cannot open the FCLIB file \(it is a directory\)$" -- "$granite" fclib solve "$tmp/dir"
+expect 2 "^error: .*/empty.h5: the FCLIB file is empty$" -- "$granite" fclib solve "$tmp/empty.h5"
+expect 2 "^error: .*/dir/Box_Stacks-i0122-82-5.h5: cannot open the reference solution \(no such file\)$" -- \
+  "$granite" fclib solve "$src/tests/data/fclib/problems/Box_Stacks-i0122-82-5.hdf5" --reference "$tmp/dir"
+# A key given twice (top level, nested, in a list entry) is an error naming both lines.
+{ cat "$tmp/drop.yaml"; echo "run: {dt: 1.0}"; } > "$tmp/dup.yaml"
+expect 2 "^error: .*/dup.yaml:6:1: duplicate key 'run' \(first at line 1\)$" -- "$granite" check "$tmp/dup.yaml"
+sed 's/material: m}]/material: m, radius: 0.02}]/' "$tmp/drop.yaml" > "$tmp/dup2.yaml"
+expect 2 "^error: .*/dup2.yaml:5:78: duplicate key 'radius' \(first at line 5\)$" -- "$granite" check "$tmp/dup2.yaml"
+expect 2 "^error: --set run=\{dt: 1, dt: 2\}: duplicate key 'dt'$" -- "$granite" check "$tmp/drop.yaml" --set "run={dt: 1, dt: 2}"
+# Found by tests/support/fuzz_inputs.py: an index beyond size_t, a value with a line break.
+expect 2 "^error: .*materials has no entry 99999999999999999999999$" -- "$granite" check "$tmp/drop.yaml" --set "materials[99999999999999999999999].name=x"
+expect 2 "^error: --set run.dt=-1[\\]n\.\.\.: run.dt: expected a number > 0" -- "$granite" check "$tmp/drop.yaml" --set "run.dt=-1
+..."
+
 # Single-contact problems as JSON Lines.
 good='{"A": [[2,0,0],[0,2,0],[0,0,2]], "b": [1, 0, 0], "mu": 0.5}'
 expect 0 '"case": ?"sticking"|"case": ?"frictionless"' -- bash -c "echo '$good' | '$granite' contact --model mdp"
 expect 2 "line 2"                           -- bash -c "printf '%s\n%s\n' '$good' '{\"A\": 1}' | '$granite' contact --model mdp"
 expect 2 "mdp"                              -- bash -c "echo '$good' | '$granite' contact --model nonsense"
+expect 2 "^error: cannot read the standard input \(Is a directory\)$" -- bash -c "'$granite' contact --model mdp < '$tmp/dir'"
 
 # FCLIB problems: solved against the Siconos reference; a missing file is one error line.
 fclib=$src/tests/data/fclib
 expect 0 "Box_Stacks-i0122-82-5 +82 "     -- "$granite" fclib solve "$fclib/problems/Box_Stacks-i0122-82-5.hdf5" --reference "$fclib/references"
 expect 2 "none.hdf5"                        -- "$granite" fclib solve "$tmp/none.hdf5"
+# A damaged matrix size (on a CSR matrix the column count is not bounded by the pointer array;
+# it hung allocating gigabytes) is one error line.
+cp "$fclib/problems/local_problem_test.hdf5" "$tmp/huge_n.hdf5"
+/usr/bin/python3 -c 'import h5py, sys; h5py.File(sys.argv[1], "r+")["fclib_local/W/n"][...] = 2**31 - 1' "$tmp/huge_n.hdf5"
+expect 2 "^error: .*/huge_n.hdf5: /fclib_local/W: size 144 x 2147483647 larger than /fclib_local/vectors/q \(144 entries\)$" -- \
+  "$granite" fclib solve "$tmp/huge_n.hdf5"
+# Found by tests/support/fuzz_inputs.py (--seed 2): one damaged byte in the superblock region
+# makes H5Fopen fail and leak, and HDF5 printed "infinite loop closing library" at exit.
+cp "$fclib/problems/local_problem_test.hdf5" "$tmp/damaged.hdf5"
+printf '\002' | dd of="$tmp/damaged.hdf5" bs=1 seek=106 conv=notrunc status=none
+expect 2 "^error: .*/damaged.hdf5: cannot open as HDF5$" -- "$granite" fclib solve "$tmp/damaged.hdf5"
 
 # A tiny run: a sphere dropped onto a floor for 50 steps.
 expect 0 "done: 50 steps"                   -- "$granite" run "$tmp/drop.yaml" --output "$tmp/out"
