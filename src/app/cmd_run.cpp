@@ -33,6 +33,9 @@ int run_initialised(const std::string& file, const std::vector<std::string>& ove
   } catch (const InputError& e) {
     if (rank == 0) std::cerr << "error: " << e.what() << '\n';
     return kInputErrorExit;
+  } catch (const RunFailure& e) {  // every rank stopped at the same step; run.json says why
+    if (rank == 0) std::cerr << "error: " << e.what() << '\n';
+    return kRunFailureExit;
   } catch (const std::exception& e) {
     log::error(e.what());
     comm::abort(world, 1);
