@@ -69,6 +69,9 @@ int run_initialised(const std::string& file, const std::vector<std::string>& ove
   } catch (const InputError& e) {
     if (rank == 0) print_error_line("error: ", e.what());
     return kInputErrorExit;
+  } catch (const RunFailure& e) {  // every rank stopped at the same step; run.json says why
+    if (rank == 0) std::cerr << "error: " << e.what() << '\n';
+    return kRunFailureExit;
   } catch (const std::exception& e) {
     return internal_error(world, e.what());
   } catch (...) {

@@ -69,12 +69,17 @@ void broadcast_bytes(void* data, std::size_t bytes, const Communicator& comm, in
   MPI_Bcast(data, int(bytes), MPI_BYTE, root, comm.native());
 }
 
-void throw_if_any_failed(const std::string& message, const Communicator& comm) {
+std::string first_failure(const std::string& message, const Communicator& comm) {
   const int first_failed = min(message.empty() ? comm.size() : comm.rank(), comm);
-  if (first_failed == comm.size()) return;
+  if (first_failed == comm.size()) return "";
   std::string text = message;
   broadcast_container(text, comm, first_failed);
-  throw InputError(text);
+  return text;
+}
+
+void throw_if_any_failed(const std::string& message, const Communicator& comm) {
+  const std::string text = first_failure(message, comm);
+  if (!text.empty()) throw InputError(text);
 }
 
 }  // namespace granite::comm

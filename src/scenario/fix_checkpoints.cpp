@@ -35,6 +35,7 @@ public:
     state.config = config_text_;
     const std::string path = (std::filesystem::path(run.output_dir) / "checkpoint.h5").string();
     io::write_checkpoint(path, run.sim.particles(), state, run.comm);
+    run.last_checkpoint = path + " (step " + std::to_string(state.step) + ")";
     if (end.stop)
       log::info("stopped on request at step " + std::to_string(stats.step) +
                 "; continue with: granite run " + run.config_file + " --output " + run.output_dir +

@@ -14,6 +14,7 @@
 #include "granite/scenario/fixes.hpp"
 #include "granite/scenario/initial_state.hpp"
 #include "granite/scenario/run_report.hpp"
+#include "granite/timestep/finite_state.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -71,6 +72,7 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
       log::info(std::string("warning: ") + restart + " has no state of '" + fix->name() +
                 "'; it starts afresh");
   }
+  run.last_checkpoint = restart + " (step " + std::to_string(state.step) + ")";
   log::info("restarted from " + restart + " at step " + std::to_string(state.step) +
             ", t = " + std::to_string(state.time) + " s");
   return {{"from", restart}, {"step", state.step}, {"time", state.time}};
@@ -114,7 +116,19 @@ nlohmann::ordered_json begin_record(const config::ScenarioConfig& cfg, const Run
   return record;
 }
 
-// The time loop: a step, then every fix, until step `last` or a stop request on any rank.
+// "" if every rank's state is finite after the step; otherwise the line that stops the run,
+// naming the first offender of the lowest rank that has one.
+std::string non_finite_failure(const RunContext& run) {
+  const std::string found = comm::first_failure(timestep::non_finite_state(run.sim), run.comm);
+  if (found.empty()) return "";
+  return "non-finite state at step " + std::to_string(run.sim.steps()) + ": " + found +
+         "; last checkpoint: " +
+         (run.last_checkpoint.empty() ? "no checkpoint yet" : run.last_checkpoint);
+}
+
+// The time loop: a step, then every fix, until step `last`, a stop request on any rank, or a
+// non-finite state on any rank. The state is checked before the fixes so that no snapshot or
+// checkpoint holds it: the checkpoint on disk stays the last good one.
 RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
                    const parallel::DistributedDomain& distributed) {
   timestep::Simulation& sim = run.sim;
@@ -126,6 +140,8 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
   const auto start = std::chrono::steady_clock::now();
   for (std::int64_t n = sim.steps(); n < last && !summary.stopped_early; ++n) {
     const timestep::StepStatistics& stats = sim.step();
+    summary.failure = non_finite_failure(run);
+    if (!summary.failure.empty()) break;
     exchange_bytes += distributed.relaxation_bytes();
     summary.sweeps += std::uint64_t(stats.sweeps);
     summary.unconverged_steps += stats.converged ? 0 : 1;
@@ -175,7 +191,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
       settings, sim, rng, restart.empty() ? owns : OwnsPosition([](const Vec3&) { return false; }));
   sim.set_hooks(&distributed);
 
-  RunContext run{sim, comm, output_dir, cfg.file, decomposition.dims(), owns, {}, nullptr};
+  RunContext run{sim, comm, output_dir, cfg.file, decomposition.dims(), owns, {}, nullptr, {}};
   const Fixes fixes = make_fixes(cfg, run, next_id, !restart.empty());
   run.fixes = &fixes;
   const nlohmann::ordered_json restarted =
@@ -195,12 +211,15 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   RunSummary summary = step_to(steps, run, fixes, distributed);
   summary.initial_particles = initial_particles;
   const std::vector<PhaseSpread> spreads = phase_spreads(sim.timers(), comm);
-  log::info(closing_report(summary, spreads));
-  for (const auto& fix : fixes) fix->finish(run);
+  if (summary.failure.empty()) {
+    log::info(closing_report(summary, spreads));
+    for (const auto& fix : fixes) fix->finish(run);
+  }
 
   complete_record(record, summary, spreads, settings.run, sim.statistics());
   for (const auto& fix : fixes) fix->add_to_record(record);
   comm::on_root(comm, [&] { io::write_run_record(output_dir, record); });
+  if (!summary.failure.empty()) throw RunFailure(summary.failure);
   return summary;
 }
 

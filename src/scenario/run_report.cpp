@@ -62,7 +62,8 @@ std::string closing_report(const RunSummary& s, const std::vector<PhaseSpread>& 
 void complete_record(nlohmann::ordered_json& record, const RunSummary& s,
                      const std::vector<PhaseSpread>& spreads, const config::RunSettings& run,
                      const timestep::StepStatistics& last) {
-  record["status"] = s.stopped_early ? "stopped" : "completed";
+  record["status"] = !s.failure.empty() ? "failed" : s.stopped_early ? "stopped" : "completed";
+  if (!s.failure.empty()) record["failure"] = s.failure;
   record["steps"] = {{"first", s.first_step},
                      {"last", s.first_step + s.steps},
                      {"done", s.steps},

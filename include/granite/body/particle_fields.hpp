@@ -158,11 +158,12 @@ namespace detail {
 constexpr bool fields_are_consistent() {
   bool ok = true;
   for_each_particle_field([&](const auto& field) {
-    // Derived fields are recomputed, never stored; stored fields have a source in ParticleInit.
-    ok = ok &&
-         (field.derived() ? field.flags == 0 && field.source == nullptr : field.source != nullptr);
-    // A restart must restore every stored field.
-    ok = ok && (field.derived() || field.has(kCheckpointed));
+    // A stored field has a source in ParticleInit and no derive function, and a restart must
+    // restore it; a derived field is recomputed, never stored. Told apart by `source`: with
+    // sanitizers GCC does not assume function addresses are non-null, so comparing `derive`
+    // (a lambda's address) with nullptr is not a constant expression there.
+    ok = ok && (field.source != nullptr ? field.derive == nullptr && field.has(kCheckpointed)
+                                        : field.flags == 0);
   });
   return ok;
 }

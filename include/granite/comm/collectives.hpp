@@ -58,6 +58,10 @@ void broadcast_container(Container& values, const Communicator& comm, int root =
                   root);
 }
 
+/// Every rank passes its own error message ("" = success); returns on every rank the message
+/// of the lowest failing rank ("" if none failed).
+std::string first_failure(const std::string& message, const Communicator& comm);
+
 /// Every rank passes its own error message ("" = success); if any rank failed, throws
 /// InputError on every rank with the message of the lowest failing rank.
 void throw_if_any_failed(const std::string& message, const Communicator& comm);

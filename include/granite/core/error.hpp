@@ -1,14 +1,22 @@
 #pragma once
 // Errors a user can cause (bad config, command line, input file). They are reported as one
 // line naming what is wrong and end the program with exit code 2 (kInputErrorExit).
+// A run that cannot go on (its state turned non-finite) is a RunFailure: one line, exit 1.
 #include <stdexcept>
 #include <string>
 
 namespace granite {
 
 inline constexpr int kInputErrorExit = 2;
+inline constexpr int kRunFailureExit = 1;
 
 class InputError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Thrown on every rank alike (see comm::throw_if_any_failed), after the run has recorded it.
+class RunFailure : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
 };

@@ -40,6 +40,8 @@ struct RunContext {
   OwnsPosition owns;                          // does this rank create a particle at x?
   RunCounters counters;
   const std::vector<std::unique_ptr<Fix>>* fixes = nullptr;  // all fixes of the run
+  // "PATH (step N)": the checkpoint written last, or the one the run restarted from; "" before.
+  std::string last_checkpoint;
 };
 
 /// Where the run stands after a step.

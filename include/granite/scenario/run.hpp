@@ -25,13 +25,16 @@ struct RunSummary {
   std::uint64_t moved_beyond_radius = 0;    // particle-steps that moved farther than the radius
   double wall_seconds = 0.0;
   bool stopped_early = false;           // by request_stop(); a checkpoint was written
+  std::string failure;                  // why the run stopped at its last step ("" if it did not)
   std::uint64_t sweeps = 0;             // relaxation sweeps in all
   std::uint64_t unconverged_steps = 0;  // steps whose relaxation stopped at max_sweeps
   double bytes_per_sweep = 0.0;         // relaxation exchange, all ranks
 };
 
 /// Collective over `comm`. Throws InputError (on every rank) for an unusable output directory,
-/// decomposition or restart file. With `restart` (a checkpoint written by a run of the same
+/// decomposition or restart file, and RunFailure (on every rank, after writing run.json with
+/// status "failed") when a step leaves a non-finite position, velocity or impulse on any rank;
+/// the run stops at that step, before its snapshot or checkpoint. With `restart` (a checkpoint written by a run of the same
 /// configuration) the run continues from it; on the same rank count the continuation is bit
 /// for bit the uninterrupted run.
 ///
