@@ -11,7 +11,6 @@
 #include "granite/core/log.hpp"
 
 #include <cstdio>
-#include <limits>
 
 namespace granite::scenario::detail {
 namespace {
@@ -26,14 +25,6 @@ std::string particle(const body::Particles& p, std::size_t i) {
                 static_cast<long long>(p.id[i]), p.position[i][0], p.position[i][1],
                 p.position[i][2]);
   return text;
-}
-
-// The text of the lowest rank with a non-empty one, on every rank (some rank must have one).
-std::string from_lowest_rank(const std::string& text, const comm::Communicator& comm) {
-  const int root = comm::min(text.empty() ? std::numeric_limits<int>::max() : comm.rank(), comm);
-  std::string out = text;
-  comm::broadcast_container(out, comm, root);
-  return out;
 }
 
 class OutflowFix final : public Fix {
@@ -89,7 +80,7 @@ public:
     if (counts[1] > 0 && !warned_fast_) {
       warned_fast_ = true;
       log::info("warning: step " + std::to_string(step) + ": " +
-                from_lowest_rank(first_fast, run.comm) + " in one step (" +
+                comm::first_failure(first_fast, run.comm) + " in one step (" +
                 std::to_string(counts[1]) +
                 " particles did): the time step is too long for that speed (warned once; "
                 "run.json counts them in particles.moved_beyond_radius)");
@@ -102,7 +93,7 @@ private:
   void report_lost(const RunContext& run, std::int64_t step, std::uint64_t lost,
                    const std::string& first_lost) {
     const std::string what = "step " + std::to_string(step) + ": " +
-                             from_lowest_rank(first_lost, run.comm) +
+                             comm::first_failure(first_lost, run.comm) +
                              ", which is not an outflow face (domain.outflow)";
     if (on_lost_ == config::LostPolicy::error)
       throw InputError(what + "; " + std::to_string(lost) +
