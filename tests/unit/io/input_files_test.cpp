@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace {
 
 using granite::InputError;
@@ -70,9 +72,11 @@ TEST(DuplicateKeys, AliasBombIsScannedWithoutExpanding) {
 class InputFiles : public ::testing::Test {
 protected:
   void SetUp() override {
+    // One directory per test: ctest runs the tests of this fixture in parallel processes.
     dir_ = std::filesystem::temp_directory_path() /
-           ("granite_input_files_" +
-            std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+           (std::string("granite_input_files_") +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+            std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
