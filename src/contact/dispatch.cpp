@@ -59,6 +59,8 @@ Impulse solve(const ModelSettings& settings, const Mat3& A, const Vec3& b, doubl
     return coulomb_impulse(A, b, mu);
   case Model::coulomb_approx:
     return coulomb_approx_impulse(A, b, mu);
+  case Model::ccp:
+    return ccp_impulse(A, b, mu);
   }
   return max_dissipation_impulse(A, b, mu);
 }

@@ -1,4 +1,5 @@
-// Siconos' fc3d_compute_error (see include/granite/solver/fc3d_error.hpp).
+// The Coulomb (fc3d) and CCP errors of a local contact problem (see
+// include/granite/solver/fc3d_error.hpp).
 #include "granite/solver/fc3d_error.hpp"
 
 #include <algorithm>
@@ -6,32 +7,54 @@
 
 namespace granite::solver {
 
-double fc3d_error(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W, const Eigen::VectorXd& q,
-                  const Eigen::VectorXd& mu, const Eigen::VectorXd& r) {
+namespace {
+
+// P_K(z) for K = {‖z_T‖ ≤ μ z_N} (Euclidean projection onto the friction cone).
+Eigen::Vector3d project_onto_cone(const Eigen::Vector3d& z, double mu) {
+  const double zt = z.tail<2>().norm();
+  if (zt <= mu * z[0]) return z;
+  if (mu * zt <= -z[0]) return Eigen::Vector3d::Zero();
+  const double rn = (mu * zt + z[0]) / (1.0 + mu * mu);
+  Eigen::Vector3d p;
+  p[0] = rn;
+  p.tail<2>() = mu * rn * z.tail<2>() / zt;
+  return p;
+}
+
+// ‖r − P_K(r − u − shift · μ‖u_T‖ e_N)‖ / max(‖q‖, ‖r‖, ‖u‖) with u = W r + q: shift = 1 is
+// Siconos' Coulomb (fc3d) error, shift = 0 the natural map of the cone complementarity problem.
+double natural_map_error(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W,
+                         const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
+                         const Eigen::VectorXd& r, double shift) {
   const Eigen::VectorXd u = W * r + q;
   double squared = 0.0;
   for (Eigen::Index a = 0; a < mu.size(); ++a) {
-    const double m = mu[a];
     const Eigen::Vector3d ra = r.segment<3>(3 * a);
     const Eigen::Vector3d ua = u.segment<3>(3 * a);
     Eigen::Vector3d z = ra - ua;
-    z[0] -= m * ua.tail<2>().norm();
-    const double zt = z.tail<2>().norm();
-    Eigen::Vector3d projected;
-    if (zt <= m * z[0]) {
-      projected = z;
-    } else if (m * zt <= -z[0]) {
-      projected.setZero();
-    } else {
-      const double rn = (m * zt + z[0]) / (1.0 + m * m);
-      projected[0] = rn;
-      projected.tail<2>() = m * rn * z.tail<2>() / zt;
-    }
-    squared += (ra - projected).squaredNorm();
+    z[0] -= shift * mu[a] * ua.tail<2>().norm();
+    squared += (ra - project_onto_cone(z, mu[a])).squaredNorm();
   }
   const double norm = std::max({q.norm(), r.norm(), u.norm()});
   const double absolute = std::sqrt(squared);
   return norm > 0.0 ? absolute / norm : absolute;
+}
+
+}  // namespace
+
+double fc3d_error(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W, const Eigen::VectorXd& q,
+                  const Eigen::VectorXd& mu, const Eigen::VectorXd& r) {
+  return natural_map_error(W, q, mu, r, 1.0);
+}
+
+double ccp_error(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W, const Eigen::VectorXd& q,
+                 const Eigen::VectorXd& mu, const Eigen::VectorXd& r) {
+  return natural_map_error(W, q, mu, r, 0.0);
+}
+
+double model_error(contact::Model model, const Eigen::SparseMatrix<double, Eigen::RowMajor>& W,
+                   const Eigen::VectorXd& q, const Eigen::VectorXd& mu, const Eigen::VectorXd& r) {
+  return model == contact::Model::ccp ? ccp_error(W, q, mu, r) : fc3d_error(W, q, mu, r);
 }
 
 }  // namespace granite::solver

@@ -51,7 +51,7 @@ MatrixRelaxationResult relax_matrix(const Eigen::SparseMatrix<double, Eigen::Row
       const Vec3 b = -(q.segment<3>(3 * j) + coupling - symmetric[jj] * rj);
       r.segment<3>(3 * j) = contact::solve(settings, symmetric[jj], b, mu[j]).x;
     }
-    const double error = fc3d_error(W, q, mu, r);
+    const double error = model_error(settings.model, W, q, mu, r);
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     result.sweeps = sweep;
     result.error = error;

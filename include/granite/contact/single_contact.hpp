@@ -39,9 +39,12 @@ Impulse max_dissipation_golden_impulse(const Mat3& A, const Vec3& b, double mu, 
 Impulse coulomb_impulse(const Mat3& A, const Vec3& b, double mu);
 /// Single-pass decoupling (pe's default ApproximateInelasticCoulombContactByDecoupling).
 Impulse coulomb_approx_impulse(const Mat3& A, const Vec3& b, double mu);
+/// The cone complementarity model (Tasora–Anitescu): argmin ½xᵀAx − xᵀb over the friction cone
+/// alone, without Signorini; sliding contacts leave with u_n = μ‖u_to‖ > 0. Exact (KKT quartic).
+Impulse ccp_impulse(const Mat3& A, const Vec3& b, double mu);
 
 /// The models selectable in a config / on the command line.
-enum class Model { frictionless, mdp, mdp_golden, coulomb, coulomb_approx };
+enum class Model { frictionless, mdp, mdp_golden, coulomb, coulomb_approx, ccp };
 
 /// The one list of model names (configuration choices, parse_model, command-line help), in the
 /// order users see them: the paper's model first.
@@ -49,11 +52,12 @@ struct ModelName {
   Model model;
   std::string_view name;
 };
-inline constexpr std::array<ModelName, 5> kModelNames{{
+inline constexpr std::array<ModelName, 6> kModelNames{{
     {Model::mdp, "mdp"},
     {Model::mdp_golden, "mdp_golden"},
     {Model::coulomb, "coulomb"},
     {Model::coulomb_approx, "coulomb_approx"},
+    {Model::ccp, "ccp"},
     {Model::frictionless, "frictionless"},
 }};
 /// The names of kModelNames joined by `separator`, e.g. "mdp | mdp_golden | ...".

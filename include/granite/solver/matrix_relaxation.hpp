@@ -6,7 +6,8 @@
 // antisymmetric part of an asymmetric diagonal block (Capsules: 3e-4) is lagged at the current
 // r_j, so a fixed point satisfies the contact law for the true u = W r + q (with plain
 // b = −(q_j + Σ_{k≠j} W_jk r_k) Capsules stalls at 2.5e-5; lagged, it reaches 1e-8 in 2302
-// sweeps like Siconos NSGS). Convergence is decided by fc3d_error after every sweep.
+// sweeps like Siconos NSGS). Convergence is decided after every sweep by the model's error
+// (model_error: the CCP error for the cone complementarity model, fc3d_error otherwise).
 #include "granite/contact/single_contact.hpp"
 
 #include <Eigen/Core>
