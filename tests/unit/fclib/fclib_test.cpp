@@ -1,5 +1,6 @@
 // FCLIB reader, error measure and matrix relaxation on tests/data/fclib (a copy of the
 // team's shared set; tests/data/fclib/README.md documents it).
+#include "granite/contact/single_contact.hpp"
 #include "granite/core/error.hpp"
 #include "granite/io/fclib.hpp"
 #include "granite/solver/fc3d_error.hpp"
@@ -94,6 +95,31 @@ TEST(Fclib, ErrorOfZeroImpulseOnSeparatingContactIsZero) {
   const Eigen::VectorXd q2 = Eigen::Vector3d(-1.0, 0.1, 0.0);
   EXPECT_GT(solver::fc3d_error(W, q2, mu, Eigen::VectorXd::Zero(3)), 0.1);
   EXPECT_LT(solver::fc3d_error(W, q2, mu, -q2), 1e-15);
+}
+
+// One sliding contact (W = A of a sphere on a plane, q = −b): the CCP solution has zero CCP
+// error but a Coulomb error (it lifts, u_n = μ‖u_T‖ > 0); the maximum-dissipation solution is a
+// Coulomb solution (fc3d error 0) with a positive CCP error. Both errors are 0 for frictionless
+// contacts, where the two problems coincide. Tolerances: rounding of one 3×3 problem (1e-14).
+TEST(Fclib, CcpAndCoulombErrorsTellTheModelsApart) {
+  Mat3 A = Mat3::Zero();
+  A.diagonal() << 1.0, 3.5, 3.5;
+  const Vec3 b(0.01, -1.0, 0.0);
+  const double mu = 0.3;
+  io::FclibMatrix W(3, 3);
+  for (int i = 0; i < 3; ++i) W.insert(i, i) = A(i, i);
+  const Eigen::VectorXd q = -b;
+  const Eigen::VectorXd mus = Eigen::VectorXd::Constant(1, mu);
+  const Eigen::VectorXd ccp = contact::ccp_impulse(A, b, mu).x;
+  const Eigen::VectorXd mdp = contact::max_dissipation_impulse(A, b, mu).x;
+  EXPECT_LT(solver::ccp_error(W, q, mus, ccp), 1e-14);
+  EXPECT_GT(solver::fc3d_error(W, q, mus, ccp), 1e-3);
+  EXPECT_LT(solver::fc3d_error(W, q, mus, mdp), 1e-14);
+  EXPECT_GT(solver::ccp_error(W, q, mus, mdp), 1e-3);
+  const Eigen::VectorXd mu0 = Eigen::VectorXd::Zero(1);
+  const Eigen::VectorXd frictionless = contact::frictionless_impulse(A, b, 0.0).x;
+  EXPECT_LT(solver::ccp_error(W, q, mu0, frictionless), 1e-14);
+  EXPECT_LT(solver::fc3d_error(W, q, mu0, frictionless), 1e-14);
 }
 
 // Full-rank problems (rank W = 3nc): coulomb relaxation reaches 1e-8 from r = 0 with the
