@@ -38,7 +38,11 @@ int fclib_command(const Args& args) {
                                           "golden-section iterations of mdp_golden")(
       "tolerance", po::value<double>()->default_value(1e-8),
       "stop at this error (the model's: CCP error for ccp, fc3d otherwise)")(
-      "max-sweeps", po::value<int>()->default_value(100000), "sweep limit per problem")(
+      "solver", po::value<std::string>()->default_value("gs"),
+      "gs (block Gauss-Seidel with --model) | apgd (accelerated projected gradient on the "
+      "cone complementarity model, --model ccp)")(
+      "max-sweeps", po::value<int>()->default_value(100000),
+      "sweep (gs) or iteration (apgd) limit per problem")(
       "output", po::value<std::string>(), "write one CSV row per problem to this file")(
       "reference", po::value<std::string>(),
       "directory of reference solutions <name>.h5 (datasets r, u): report ‖u − u_ref‖");
@@ -47,10 +51,12 @@ int fclib_command(const Args& args) {
   po::variables_map vm;
   if (auto exit = parse_options(
           "fclib",
-          "solve FILE... [--model coulomb] [--tolerance 1e-8] [--max-sweeps N]\n"
+          "solve FILE... [--solver gs|apgd] [--model coulomb] [--tolerance 1e-8]\n"
+          "                    [--max-sweeps N]\n"
           "                    [--output results.csv] [--reference DIR]\n\n"
           "Solves FCLIB frictional contact problems (local, or global condensed to\n"
-          "W = Hᵀ M⁻¹ H) by block Gauss–Seidel with a single-contact model, from r = 0, and\n"
+          "W = Hᵀ M⁻¹ H) by block Gauss–Seidel with a single-contact model (or by APGD on the\n"
+          "cone complementarity model), from r = 0, and\n"
           "reports the sweeps and time to reach error 1e-4 and 1e-8 (Siconos fc3d error; the CCP\n"
           "error for --model ccp), and both errors of the final r.",
           args, options, positional, vm))
@@ -68,6 +74,20 @@ int fclib_command(const Args& args) {
     std::cerr << "granite fclib: unknown --model '" << vm["model"].as<std::string>() << "' (one of "
               << contact::model_names(", ") << ")\n";
     return kInputErrorExit;
+  }
+  const std::string solver_name = vm["solver"].as<std::string>();
+  if (solver_name != "gs" && solver_name != "apgd") {
+    print_error_line("granite fclib: unknown --solver '", solver_name + "' (one of gs, apgd)");
+    return kInputErrorExit;
+  }
+  const bool use_apgd = solver_name == "apgd";
+  if (use_apgd) {
+    if (!vm["model"].defaulted() && settings.model != contact::Model::ccp) {
+      std::cerr << "granite fclib: --solver apgd solves the cone complementarity model only "
+                   "(--model ccp)\n";
+      return kInputErrorExit;
+    }
+    settings.model = contact::Model::ccp;
   }
   settings.golden_iterations = vm["golden-iterations"].as<int>();
   const double tolerance = vm["tolerance"].as<double>();
@@ -109,17 +129,20 @@ int fclib_command(const Args& args) {
     }
     csv << "problem,form,contacts,model,sweeps,seconds,sweeps_to_1e-4,seconds_to_1e-4,"
            "sweeps_to_1e-8,seconds_to_1e-8,final_error,best_error,u_difference,fc3d_error,"
-           "ccp_error\n";
+           "ccp_error,solver,products\n";
   }
-  std::printf("# model %s, tolerance %g, at most %d sweeps\n",
-              std::string(contact::model_name(settings.model)).c_str(), tolerance, max_sweeps);
+  std::printf("# solver %s, model %s, tolerance %g, at most %d %s\n", solver_name.c_str(),
+              std::string(contact::model_name(settings.model)).c_str(), tolerance, max_sweeps,
+              use_apgd ? "iterations" : "sweeps");
   std::printf("%-40s %6s %8s %18s %18s %10s %10s %10s %10s%s\n", "problem", "nc", "sweeps",
               "to 1e-4", "to 1e-8", "error", "best", "fc3d", "ccp",
               with_reference ? "  u_diff" : "");
   for (std::size_t k = 0; k < problems.size(); ++k) {
     const auto& p = problems[k];
     Eigen::VectorXd r;
-    const auto result = solver::relax_matrix(p.W, p.q, p.mu, settings, tolerance, max_sweeps, r);
+    const auto result =
+        use_apgd ? solver::apgd_matrix(p.W, p.q, p.mu, tolerance, max_sweeps, r)
+                 : solver::relax_matrix(p.W, p.q, p.mu, settings, tolerance, max_sweeps, r);
     double u_difference = -1.0;
     if (with_reference) {
       const Eigen::VectorXd u = p.W * r + p.q;
@@ -143,7 +166,7 @@ int fclib_command(const Args& args) {
           << result.sweeps_to_1e8 << ',' << result.seconds_to_1e8 << ',' << result.error << ','
           << result.best_error << ',';
       if (with_reference) csv << u_difference;
-      csv << ',' << fc3d << ',' << ccp << '\n';
+      csv << ',' << fc3d << ',' << ccp << ',' << solver_name << ',' << result.products << '\n';
     }
   }
   return 0;

@@ -2,24 +2,14 @@
 // include/granite/solver/fc3d_error.hpp).
 #include "granite/solver/fc3d_error.hpp"
 
+#include "granite/contact/friction_cone.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace granite::solver {
 
 namespace {
-
-// P_K(z) for K = {‖z_T‖ ≤ μ z_N} (Euclidean projection onto the friction cone).
-Eigen::Vector3d project_onto_cone(const Eigen::Vector3d& z, double mu) {
-  const double zt = z.tail<2>().norm();
-  if (zt <= mu * z[0]) return z;
-  if (mu * zt <= -z[0]) return Eigen::Vector3d::Zero();
-  const double rn = (mu * zt + z[0]) / (1.0 + mu * mu);
-  Eigen::Vector3d p;
-  p[0] = rn;
-  p.tail<2>() = mu * rn * z.tail<2>() / zt;
-  return p;
-}
 
 // ‖r − P_K(r − u − shift · μ‖u_T‖ e_N)‖ / max(‖q‖, ‖r‖, ‖u‖) with u = W r + q: shift = 1 is
 // Siconos' Coulomb (fc3d) error, shift = 0 the natural map of the cone complementarity problem.
@@ -33,7 +23,7 @@ double natural_map_error(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W,
     const Eigen::Vector3d ua = u.segment<3>(3 * a);
     Eigen::Vector3d z = ra - ua;
     z[0] -= shift * mu[a] * ua.tail<2>().norm();
-    squared += (ra - project_onto_cone(z, mu[a])).squaredNorm();
+    squared += (ra - contact::project_onto_friction_cone(z, mu[a])).squaredNorm();
   }
   const double norm = std::max({q.norm(), r.norm(), u.norm()});
   const double absolute = std::sqrt(squared);

@@ -10,6 +10,23 @@
 
 namespace granite::solver {
 
+void MatrixRelaxationResult::record(int sweep, double error, double elapsed) {
+  sweeps = sweep;
+  this->error = error;
+  if (error < best_error) {
+    best_error = error;
+    best_sweep = sweep;
+  }
+  if (sweeps_to_1e4 < 0 && error <= 1e-4) {
+    sweeps_to_1e4 = sweep;
+    seconds_to_1e4 = elapsed;
+  }
+  if (sweeps_to_1e8 < 0 && error <= 1e-8) {
+    sweeps_to_1e8 = sweep;
+    seconds_to_1e8 = elapsed;
+  }
+}
+
 MatrixRelaxationResult relax_matrix(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W,
                                     const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
                                     const contact::ModelSettings& settings, double tolerance,
@@ -52,21 +69,7 @@ MatrixRelaxationResult relax_matrix(const Eigen::SparseMatrix<double, Eigen::Row
       r.segment<3>(3 * j) = contact::solve(settings, symmetric[jj], b, mu[j]).x;
     }
     const double error = model_error(settings.model, W, q, mu, r);
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    result.sweeps = sweep;
-    result.error = error;
-    if (error < result.best_error) {
-      result.best_error = error;
-      result.best_sweep = sweep;
-    }
-    if (result.sweeps_to_1e4 < 0 && error <= 1e-4) {
-      result.sweeps_to_1e4 = sweep;
-      result.seconds_to_1e4 = elapsed;
-    }
-    if (result.sweeps_to_1e8 < 0 && error <= 1e-8) {
-      result.sweeps_to_1e8 = sweep;
-      result.seconds_to_1e8 = elapsed;
-    }
+    result.record(sweep, error, std::chrono::duration<double>(Clock::now() - start).count());
     if (error <= tolerance) {
       result.converged = true;
       break;

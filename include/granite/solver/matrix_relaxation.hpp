@@ -27,6 +27,10 @@ struct MatrixRelaxationResult {
   double seconds_to_1e4 = 0.0;
   int sweeps_to_1e8 = -1;
   double seconds_to_1e8 = 0.0;
+  int products = 0;  // products W x (APGD; Gauss–Seidel does one row pass per sweep instead)
+
+  /// Records the error after sweep (or iteration) `sweep`, `elapsed` seconds after the start.
+  void record(int sweep, double error, double elapsed);
 };
 
 /// Relaxes from the given r (resized and zeroed if its size is not 3nc) for at most
@@ -36,5 +40,12 @@ MatrixRelaxationResult relax_matrix(const Eigen::SparseMatrix<double, Eigen::Row
                                     const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
                                     const contact::ModelSettings& settings, double tolerance,
                                     int max_sweeps, Eigen::VectorXd& r);
+
+/// APGD (solver/apgd.hpp) on the same assembled problem, the cone complementarity model
+/// (stops on the CCP error); r is the start (resized and zeroed if its size is not 3nc) and
+/// returns the best iterate. `sweeps` counts iterations.
+MatrixRelaxationResult apgd_matrix(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W,
+                                   const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
+                                   double tolerance, int max_iterations, Eigen::VectorXd& r);
 
 }  // namespace granite::solver

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -120,6 +121,57 @@ TEST(Fclib, CcpAndCoulombErrorsTellTheModelsApart) {
   const Eigen::VectorXd frictionless = contact::frictionless_impulse(A, b, 0.0).x;
   EXPECT_LT(solver::ccp_error(W, q, mu0, frictionless), 1e-14);
   EXPECT_LT(solver::fc3d_error(W, q, mu0, frictionless), 1e-14);
+}
+
+// The cone complementarity problem has one u (W is positive semidefinite: the objective is
+// convex, strictly in u) even where r is not unique. Gauss–Seidel with the exact CCP contact
+// solution and APGD, both run to CCP error 1e-9, must agree on u and on the objective
+// ½rᵀWr + qᵀr: at error ε both are within O(ε) of the solution, so 1e-6 relative to the
+// problem's scale leaves a factor 1000 for the conditioning of these problems.
+TEST(Fclib, GaussSeidelCcpAndApgdReachTheSameSolution) {
+  ASSERT_TRUE(data_available()) << kDir << " not present";
+  const contact::ModelSettings ccp{contact::Model::ccp, 20};
+  int compared = 0;
+  for (const auto& e : kProblems) {
+    SCOPED_TRACE(e.name);
+    const auto p = io::read_fclib(problem_path(e.name));
+    Eigen::VectorXd r_gs, r_apgd;
+    const auto gs = solver::relax_matrix(p.W, p.q, p.mu, ccp, 1e-9, 3000, r_gs);
+    const auto apgd = solver::apgd_matrix(p.W, p.q, p.mu, 1e-9, 5000, r_apgd);
+    EXPECT_LE(solver::ccp_error(p.W, p.q, p.mu, r_apgd), apgd.error * (1 + 1e-12));
+    if (!gs.converged || !apgd.converged) continue;  // compare where both converge
+    ++compared;
+    const Eigen::VectorXd u_gs = p.W * r_gs + p.q, u_apgd = p.W * r_apgd + p.q;
+    const double scale = std::max({p.q.norm(), u_gs.norm(), r_gs.norm()});
+    EXPECT_LE((u_gs - u_apgd).norm(), 1e-6 * scale);
+    const auto objective = [&](const Eigen::VectorXd& r) {
+      return 0.5 * r.dot(p.W * r) + p.q.dot(r);
+    };
+    EXPECT_NEAR(objective(r_gs), objective(r_apgd), 1e-6 * scale * r_gs.norm());
+  }
+  EXPECT_GE(compared, 6);  // Box_Stacks, CubeH8, PerioBox, both GFC3D, 00046, Spheres-356
+}
+
+// Where Siconos' reference solution is also a CCP solution (its CCP error is below 1e-10: no
+// contact slides), APGD reaches the reference u. The u error of an iterate is about the error
+// times the condition of W on its range (PerioBox: 5e-5 at error 1e-10, 5e-8 at 1e-13), so
+// APGD runs to 1e-13 here and u must agree to 1e-6.
+TEST(Fclib, ApgdReachesTheReferenceWhereItIsACcpSolution) {
+  ASSERT_TRUE(data_available()) << kDir << " not present";
+  int compared = 0;
+  for (const auto& e : kProblems) {
+    SCOPED_TRACE(e.name);
+    const auto p = io::read_fclib(problem_path(e.name));
+    const auto ref = io::read_fclib_reference(reference_path(e.name));
+    if (!(solver::ccp_error(p.W, p.q, p.mu, ref.r) < 1e-10)) continue;
+    ++compared;
+    Eigen::VectorXd r;
+    const auto apgd = solver::apgd_matrix(p.W, p.q, p.mu, 1e-13, 20000, r);
+    EXPECT_TRUE(apgd.converged) << "error " << apgd.error;
+    const Eigen::VectorXd u = p.W * r + p.q;
+    EXPECT_LE((u - ref.u).norm(), 1e-6 * std::max(ref.u.norm(), p.q.norm()));
+  }
+  EXPECT_GE(compared, 1);
 }
 
 // Full-rank problems (rank W = 3nc): coulomb relaxation reaches 1e-8 from r = 0 with the

@@ -1,0 +1,20 @@
+#pragma once
+// The friction cone K_μ = {x : ‖x_to‖ ≤ μ x_n} in a contact frame (n, t, o) and its Euclidean
+// projection, used by the error measures (fc3d, CCP) and the projected-gradient solvers.
+#include "granite/core/types.hpp"
+
+#include <cmath>
+
+namespace granite::contact {
+
+/// P_K(z): z itself inside K, 0 inside the polar cone −K* (μ‖z_to‖ ≤ −z_n), otherwise the
+/// nearest point of the boundary, x_n = (μ‖z_to‖ + z_n)/(1 + μ²), x_to = μ x_n z_to/‖z_to‖.
+inline Vec3 project_onto_friction_cone(const Vec3& z, double mu) {
+  const double zt = std::hypot(z[1], z[2]);
+  if (zt <= mu * z[0]) return z;
+  if (mu * zt <= -z[0]) return Vec3::Zero();
+  const double xn = (mu * zt + z[0]) / (1.0 + mu * mu);
+  return {xn, mu * xn * z[1] / zt, mu * xn * z[2] / zt};
+}
+
+}  // namespace granite::contact
