@@ -1,0 +1,34 @@
+#pragma once
+// APGD (solver/apgd.hpp) on a time step's contacts, matrix-free: N = J M⁻¹ Jᵀ is never formed.
+// One product N γ is "zero the corrections, apply the impulses γ to the bodies, exchange the
+// ghost corrections (distributed runs: the same halo exchange as after a Gauss–Seidel sweep),
+// read the contacts' relative velocities". The linear term is the contacts' predicted relative
+// velocity plus the gap term, p_j = Q_jᵀ u_j(v, ω) + g_j e_n, so that one contact alone is the
+// single-contact problem with b = −p (include/granite/contact/single_contact.hpp).
+#include "granite/solver/apgd.hpp"
+#include "granite/solver/body_state.hpp"
+#include "granite/solver/contact_setup.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+namespace granite::solver {
+
+/// What a distributed run supplies (all no-ops in a serial run).
+struct StepCommunication {
+  /// Called after the corrections were zeroed, before impulses are applied (ghost bookkeeping).
+  std::function<void(std::vector<BodyState>&)> reset_corrections;
+  /// Sums the ghosts' corrections into their owners and sends the totals back.
+  std::function<void(std::vector<BodyState>&)> exchange_corrections;
+  /// Sums `count` doubles over all processes, in place (one reduction).
+  std::function<void(double*, std::size_t)> sum;
+};
+
+/// Runs APGD on the contacts from the start `impulses` (contact frames; one per contact) and
+/// leaves the best iterate in `impulses` and its velocity corrections in `bodies`.
+ApgdResult apgd_step(const ApgdSettings& settings, const std::vector<SolverContact>& contacts,
+                     std::vector<Vec3>& impulses, std::vector<BodyState>& bodies,
+                     const StepCommunication& communication = {});
+
+}  // namespace granite::solver

@@ -1,0 +1,28 @@
+#pragma once
+// The two operations every contact solver performs on a contact's bodies: read the relative
+// velocity at the contact (the current corrections included) and apply a world-frame impulse
+// to the corrections. Inline: they are the inner loop of the relaxation and of APGD's product.
+#include "granite/solver/body_state.hpp"
+#include "granite/solver/contact_setup.hpp"
+
+namespace granite::solver {
+
+/// u = v1 + ω1×r1 − v2 − ω2×r2 with the current corrections included (world frame).
+inline Vec3 relative_velocity(const SolverContact& c, const BodyState& b1, const BodyState& b2) {
+  return (b1.v + b1.dv) + (b1.w + b1.dw).cross(c.r1) - (b2.v + b2.dv) - (b2.w + b2.dw).cross(c.r2);
+}
+
+/// The corrections' part of the relative velocity alone: dv1 + dω1×r1 − dv2 − dω2×r2.
+inline Vec3 relative_correction(const SolverContact& c, const BodyState& b1, const BodyState& b2) {
+  return b1.dv + b1.dw.cross(c.r1) - b2.dv - b2.dw.cross(c.r2);
+}
+
+/// Applies the world-frame impulse p (+ on body 1, − on body 2) to the corrections.
+inline void apply_impulse(const SolverContact& c, const Vec3& p, BodyState& b1, BodyState& b2) {
+  b1.dv += b1.inverse_mass * p;
+  b1.dw += b1.inverse_inertia * c.r1.cross(p);
+  b2.dv -= b2.inverse_mass * p;
+  b2.dw -= b2.inverse_inertia * c.r2.cross(p);
+}
+
+}  // namespace granite::solver
