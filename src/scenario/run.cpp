@@ -13,6 +13,7 @@
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/fixes.hpp"
 #include "granite/scenario/initial_state.hpp"
+#include "granite/scenario/progress.hpp"
 #include "granite/scenario/run_report.hpp"
 #include "granite/timestep/finite_state.hpp"
 
@@ -61,7 +62,7 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
   if (state.config != config::to_text(cfg.resolved))
     log::info("warning: " + restart + " was written with a different configuration; " +
               "continuing with " + cfg.file);
-  run.sim.set_clock(state.step, state.time);
+  run.sim.set_clock(state.step);
   run.sim.globals().set_anchors(state.global_anchors);
   for (const auto& fix : fixes) {
     if (!fix->has_state()) continue;
@@ -73,9 +74,16 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
                 "'; it starts afresh");
   }
   run.last_checkpoint = restart + " (step " + std::to_string(state.step) + ")";
+  std::error_code ec;
+  const auto written = std::filesystem::last_write_time(restart, ec);
+  const double written_unix = ec ? 0.0
+                                 : std::chrono::duration<double>(
+                                       std::chrono::file_clock::to_sys(written).time_since_epoch())
+                                       .count();
+  run.checkpoint = {restart, state.step, run.sim.time(), written_unix};
   log::info("restarted from " + restart + " at step " + std::to_string(state.step) +
-            ", t = " + std::to_string(state.time) + " s");
-  return {{"from", restart}, {"step", state.step}, {"time", state.time}};
+            ", t = " + std::to_string(run.sim.time()) + " s");
+  return {{"from", restart}, {"step", state.step}, {"time", run.sim.time()}};
 }
 
 // The run log's first lines: what runs, on how many ranks, and its end-of-step objects.
@@ -191,7 +199,8 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
       settings, sim, rng, restart.empty() ? owns : OwnsPosition([](const Vec3&) { return false; }));
   sim.set_hooks(&distributed);
 
-  RunContext run{sim, comm, output_dir, cfg.file, decomposition.dims(), owns, {}, nullptr, {}};
+  RunContext run{sim, comm, output_dir, cfg.file, decomposition.dims(), owns, {}, nullptr,
+                 {},  {},   nullptr,    {}};
   const Fixes fixes = make_fixes(cfg, run, next_id, !restart.empty());
   run.fixes = &fixes;
   const nlohmann::ordered_json restarted =
@@ -200,11 +209,11 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
                       restart.empty() ? cfg.file + ": initial state" : restart + ": restart state",
                       comm);
 
-  const auto steps =
-      static_cast<std::int64_t>(std::ceil(settings.run.end_time / settings.run.dt - 1e-9));
+  const std::int64_t steps = planned_steps(settings.run);
   const std::uint64_t initial_particles = comm::sum(sim.particles().size(), comm);
   log_header(cfg, run, fixes, initial_particles, steps);
   nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted);
+  run.record = &record;
   comm::on_root(comm, [&] { io::write_run_record(output_dir, record); });
 
   for (const auto& fix : fixes) fix->start(run);
