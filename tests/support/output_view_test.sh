@@ -9,7 +9,8 @@
 #     without run.json (exit 2, one line);
 #  3. ParaView's XDMF reader (python3-paraview) sees, at every time, the particles of the
 #     HDF5 snapshot with their velocity and radius, and the global bodies' surfaces with the
-#     obstacle where the configuration puts it (paraview_series_check.py).
+#     obstacle where the configuration puts it (paraview_series_check.py);
+#  4. scripts/paraview_view.py renders every step to PNG and writes a ParaView state.
 # usage: output_view_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
 granite=$1; src=$2
@@ -68,6 +69,25 @@ sleep 2
 # 3. ParaView.
 (cd "$tmp" && $py "$src/tests/support/paraview_series_check.py" "$tmp/run" "$cfg" 5 0.005) \
   || fail "ParaView's view of the series"
+
+# 4. scripts/paraview_view.py (pvbatch; xvfb-run gives it a display on a headless machine)
+# renders every step and writes a ParaView state.
+xvfb=()
+[ -z "${DISPLAY:-}" ] && xvfb=(xvfb-run -a)
+(cd "$tmp" && "${xvfb[@]}" pvbatch "$src/scripts/paraview_view.py" "$tmp/run" --png "$tmp/png" \
+  --state "$tmp/view.pvsm" --size 800 400 > "$tmp/pv.log" 2>&1) || fail "paraview_view.py: $(tail -3 "$tmp/pv.log")"
+$py - "$tmp/png" 0 125 250 <<'EOF' || fail "paraview_view.py images"
+import sys
+import matplotlib.image as image
+import numpy as np
+for step in sys.argv[2:]:
+    picture = image.imread(f"{sys.argv[1]}/view_{int(step):08d}.png")
+    assert picture.shape[:2] == (400, 800), picture.shape
+    # Not blank: a white background, grey walls and spheres in many colours of the speed map.
+    colours = len(np.unique((picture[..., :3] * 255).astype(int).reshape(-1, 3), axis=0))
+    assert colours > 50, f"step {step}: only {colours} colours"
+EOF
+grep -q '<ServerManagerState' "$tmp/view.pvsm" || fail "view.pvsm is not a ParaView state"
 
 # 1. Exact output times. The XDMF text is parsed as a double and compared with ==: the
 # time must be the double nearest step x dt, written so that it reads back exactly.
