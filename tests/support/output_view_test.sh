@@ -10,7 +10,8 @@
 #  3. ParaView's XDMF reader (python3-paraview) sees, at every time, the particles of the
 #     HDF5 snapshot with their velocity and radius, and the global bodies' surfaces with the
 #     obstacle where the configuration puts it (paraview_series_check.py);
-#  4. scripts/paraview_view.py renders every step to PNG and writes a ParaView state.
+#  4. scripts/paraview_view.py renders every step to PNG and writes a ParaView state;
+#  5. the run banner's memory estimate and the high-water mark per rank (log, run.json).
 # usage: output_view_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
 granite=$1; src=$2
@@ -65,6 +66,20 @@ sleep 2
 "$granite" status "$tmp/killed" --stall-after 1 > "$tmp/stalled.txt" 2>&1; rc=$?
 [ "$rc" -eq 1 ] && grep -q 'STALLED' "$tmp/stalled.txt" \
   || fail "status of the killed run after the stall limit: exit $rc: $(cat "$tmp/stalled.txt")"
+
+# 5. Memory: the banner's estimate and the high-water mark per rank (log and run.json).
+grep -q '^estimated memory per rank (largest rank): .* = particles .* + contacts .* + ghosts ' "$tmp/run.log" \
+  || fail "no memory estimate in the run banner"
+grep -q '^memory high-water mark per rank (ru_maxrss): min ' "$tmp/run.log" || fail "no high-water mark in the log"
+$py - "$tmp/run/run.json" <<'EOF' || fail "run.json memory"
+import json, sys
+m = json.load(open(sys.argv[1]))["memory"]
+peak = m["peak_resident_bytes"]
+assert len(peak["per_rank"]) == 2 and all(b > 1e6 for b in peak["per_rank"]), peak
+assert peak["min"] == min(peak["per_rank"]) and peak["max"] == max(peak["per_rank"]), peak
+# The estimate counts only the arrays that grow with the particles: below the process size.
+assert 0 < m["estimated_bytes_largest_rank"] < peak["max"], m
+EOF
 
 # 3. ParaView.
 (cd "$tmp" && $py "$src/tests/support/paraview_series_check.py" "$tmp/run" "$cfg" 5 0.005) \
