@@ -1,8 +1,10 @@
 #!/usr/bin/python3
-"""Top view (x-y) and side view (x-z) of a Granite HDF5 snapshot, particles coloured by speed.
+"""Top view (x-y) and side view (x-z) of a Granite HDF5 snapshot, particles coloured by speed:
+one wide panel per view laid out for the domain's aspect ratio, one shared colour bar.
 
 usage: plot_snapshot.py SNAPSHOT_H5 OUTPUT_PNG
 """
+import os
 import sys
 
 import matplotlib
@@ -10,10 +12,25 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import yaml  # noqa: E402
 
 import granite_io  # noqa: E402
 
 FIELDS = {"position": 3, "velocity": 3, "radius": 1}
+
+
+def domain_box(snapshot, x):
+    """The domain's corners from the configuration stored in the snapshot, else the particles'."""
+    try:
+        domain = yaml.safe_load(snapshot.attrs.get("config", ""))["domain"]
+        lo, hi = np.array(domain["min"], float), np.array(domain["max"], float)
+        if np.all(hi > lo):
+            return lo, hi
+    except Exception:  # no or a foreign configuration: fall back to the particles
+        pass
+    if len(x) == 0:
+        return np.zeros(3), np.ones(3)
+    return x.min(axis=0), np.maximum(x.max(axis=0), x.min(axis=0) + 1e-9)
 
 
 def main(argv):
@@ -26,18 +43,29 @@ def main(argv):
         return granite_io.print_error(e)
     x, v, r, time = snapshot["position"], snapshot["velocity"], snapshot["radius"], snapshot.time
     speed = np.linalg.norm(v, axis=1) if len(v) else np.zeros(0)
-    fig, axes = plt.subplots(2, 1, figsize=(9, 8))
+    lo, hi = domain_box(snapshot, x)
+    # One wide panel per view, each as tall as its extent (15 x 6.5 x 2 cm: the side view is a
+    # strip under the top view), and one colour bar for both.
+    width = 11.0
+    heights = [hi[1] - lo[1], hi[2] - lo[2]]
+    panel = width * 0.8 / (hi[0] - lo[0])  # inches per metre along x
+    fig, axes = plt.subplots(2, 1, figsize=(width, panel * sum(heights) + 1.6), sharex=True,
+                             gridspec_kw={"height_ratios": heights})
+    vmax = float(speed.max()) if len(speed) and speed.max() > 0 else 1.0
+    points_per_metre = 72 * panel * 0.85  # marker: the diameter in points (axes narrower than 0.8 w)
     for ax, (a, b, name) in zip(axes, [(0, 1, "y"), (0, 2, "z")]):
         order = np.argsort(x[:, 3 - b]) if len(x) else []  # draw the nearest particles last
-        sc = ax.scatter(x[order, a], x[order, b], c=speed[order], s=(72 * 2 * r[order] / 0.0254) ** 2 * 0.4,
-                        cmap="viridis", edgecolors="none")
+        sc = ax.scatter(x[order, a], x[order, b], c=speed[order], s=(points_per_metre * 2 * r[order]) ** 2,
+                        cmap="viridis", vmin=0.0, vmax=vmax, edgecolors="none")
+        ax.set_xlim(lo[0], hi[0])
+        ax.set_ylim(lo[b], hi[b])
         ax.set_aspect("equal")
-        ax.set_xlabel("x [m]")
         ax.set_ylabel(f"{name} [m]")
-        fig.colorbar(sc, ax=ax, label="speed [m/s]")
-    axes[0].set_title(f"{argv[1]}  t = {time:.4g} s, {len(x)} particles")
-    fig.tight_layout()
-    fig.savefig(argv[2], dpi=110)
+    axes[1].set_xlabel("x [m]")
+    axes[0].set_title(f"{os.path.basename(argv[1])}: t = {time:.4g} s, {len(x)} particles "
+                      "(top: x-y, bottom: x-z)", fontsize=10)
+    fig.colorbar(sc, ax=list(axes), label="speed [m/s]", fraction=0.04, pad=0.02)
+    fig.savefig(argv[2], dpi=110, bbox_inches="tight")
     return 0
 
 

@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """Post-processing of the channel flow (paper section 4.3: Table 2, velocity and angular
-velocity profiles, radial distribution function; "Figs. 8-10" of the issue).
+velocity profiles, radial distribution function: the paper's Figs. 8, 9 and 10).
 
 usage:
   postprocess_channel.py profile SNAPSHOT.h5 --out PNG [--csv CSV] [--cells 150 65]
                                  [--domain 0 0.15 0 0.065]
   postprocess_channel.py rdf SNAPSHOT.h5 --out PNG [--csv CSV]
                              [--region 0.12 0.14 0 0.065 0 0.02] [--rmax-diameters 5] [--bins 100]
+  postprocess_channel.py figures SNAPSHOT.h5 --dir DIR [profile and rdf options]
   postprocess_channel.py table STATISTICS.csv [MORE.csv ...] [--labels NAME ...]
   postprocess_channel.py compare COULOMB.h5 MDP.h5 --out PNG [--stats COULOMB.csv MDP.csv]
                                  [--labels NAME NAME] [profile and rdf options]
@@ -24,6 +25,11 @@ rdf      radial distribution function g(r) of the particles whose centres lie in
          for the region boundary: particles near it have fewer neighbours inside the region,
          so g(r) falls below 1 at large r (roughly by the fraction of the shell outside).
          --csv writes r_lo,r_hi (units of d),pairs,g with '#' header lines (N, volume, rho, d).
+figures  the paper's three figures of one snapshot, one file each, named and titled with the
+         paper's numbers: DIR/fig08_velocity_profile.png (mean speed per x-y cell),
+         DIR/fig09_angular_velocity_profile.png (mean angular speed per cell) and
+         DIR/fig10_radial_distribution.png (g(r) near the outflow); each profile is one wide
+         panel with the domain's aspect ratio.
 table    the Table 2 figures of one or more statistics.csv files (one column each): the
          averages over the samples (all, or those at t >= T with --from T; the samples are
          equally spaced in time, so this is the time average) of the particle count, solid
@@ -245,8 +251,9 @@ def plot_profiles(axes, fig, profiles, titles):
     """axes[0][k]: speed of profile k, axes[1][k]: angular speed; shared colour scales."""
     vmax, wmax = shared_max(profiles, "speed"), shared_max(profiles, "spin")
     for k, (profile, title) in enumerate(zip(profiles, titles)):
-        heat_map(axes[0][k], fig, profile, "speed", f"{title}: mean speed per cell", "|v| [m/s]", vmax)
-        heat_map(axes[1][k], fig, profile, "spin", f"{title}: mean angular speed per cell", "|ω| [rad/s]", wmax)
+        heat_map(axes[0][k], fig, profile, "speed", f"Fig. 8, {title}: mean speed per cell", "|v| [m/s]", vmax)
+        heat_map(axes[1][k], fig, profile, "spin", f"Fig. 9, {title}: mean angular speed per cell",
+                 "|ω| [rad/s]", wmax)
 
 
 def plot_rdfs(ax, rdfs, labels):
@@ -258,7 +265,7 @@ def plot_rdfs(ax, rdfs, labels):
     ax.axhline(1.0, color="k", linestyle=":", linewidth=1)
     ax.set_xlabel("r / d")
     ax.set_ylabel("g(r)")
-    ax.set_title("radial distribution function (no boundary correction)", fontsize=9)
+    ax.set_title("Fig. 10: radial distribution function (no boundary correction)", fontsize=9)
     ax.legend(fontsize=8)
 
 
@@ -298,6 +305,44 @@ def cmd_rdf(args):
     peak = int(np.argmax(rdf["g"]))
     print(f"{rdf['n']} particles in the region, d = {rdf['diameter']:.6g} m, rho = {rdf['rho']:.6g} /m^3")
     print(f"maximum g = {rdf['g'][peak]:.4g} at r/d in [{rdf['edges'][peak]:.4g}, {rdf['edges'][peak + 1]:.4g})")
+    return 0
+
+
+FIGURES = {  # the paper's figure number -> file name (README.md and scripts/demo name them too)
+    8: "fig08_velocity_profile.png",
+    9: "fig09_angular_velocity_profile.png",
+    10: "fig10_radial_distribution.png",
+}
+
+
+def wide_figure(domain, width=11.0):
+    """A figure with one panel shaped like the x-y extent of the domain (plus title, colour bar)."""
+    x0, x1, y0, y1 = domain
+    return plt.subplots(figsize=(width, max(2.5, 0.8 * width * (y1 - y0) / (x1 - x0) + 1.2)))
+
+
+def cmd_figures(args):
+    snapshot = load_snapshot(args.snapshot)
+    os.makedirs(args.dir, exist_ok=True)
+    profile = velocity_profile(snapshot, args.cells, args.domain)
+    title = snapshot_title(snapshot)
+    for number, key, what, label in [(8, "speed", "velocity profile: mean speed per cell", "|v| [m/s]"),
+                                     (9, "spin", "angular velocity profile: mean angular speed per cell",
+                                      "|ω| [rad/s]")]:
+        fig, ax = wide_figure(args.domain)
+        heat_map(ax, fig, profile, key, f"Fig. {number}: {what}, {title}", label, shared_max([profile], key))
+        fig.tight_layout()
+        fig.savefig(os.path.join(args.dir, FIGURES[number]), dpi=110)
+        plt.close(fig)
+    rdf = radial_distribution(snapshot, args.region, args.rmax_diameters, args.bins)
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    plot_rdfs(ax, [rdf], [title])
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.dir, FIGURES[10]), dpi=110)
+    plt.close(fig)
+    for number in sorted(FIGURES):
+        print(f"Fig. {number}: {os.path.join(args.dir, FIGURES[number])}")
+    print(describe_peak(None, profile))
     return 0
 
 
@@ -365,6 +410,12 @@ def build_parser():
     r.add_argument("--csv")
     add_rdf_options(r)
     r.set_defaults(func=cmd_rdf)
+    f = sub.add_parser("figures", help="the paper's Figs. 8, 9, 10 as fig08_*.png, fig09_*.png, fig10_*.png")
+    f.add_argument("snapshot")
+    f.add_argument("--dir", required=True, help="directory for the three PNG files")
+    add_profile_options(f)
+    add_rdf_options(f)
+    f.set_defaults(func=cmd_figures)
     t = sub.add_parser("table", help="Table 2 figures of statistics.csv files")
     t.add_argument("csv", nargs="+")
     t.add_argument("--labels", nargs="+")

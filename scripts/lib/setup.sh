@@ -12,6 +12,7 @@ GRANITE_PACKAGES=(
   libeigen3-dev libhdf5-openmpi-dev libyaml-cpp-dev libboost-program-options-dev
   nlohmann-json3-dev libgtest-dev libbenchmark-dev
   python3 python3-h5py python3-numpy python3-matplotlib python3-yaml
+  python3-paraview xvfb  # ParaView (pvbatch, XDMF reader; xvfb-run: a display for pvbatch)
   slurm-wlm munge
 )
 

@@ -91,13 +91,14 @@ int run_command(const Args& args) {
       "(repeatable)")("output", po::value<std::string>()->default_value(""),
                       "output directory (default: output.directory of the config)")(
       "restart", po::value<std::string>()->default_value(""),
-      "continue from a checkpoint (OUTPUT/checkpoint.h5) of a run of the same configuration");
+      "continue from a checkpoint (OUTPUT/checkpoint.h5) of a run of the same configuration")(
+      "quiet", "no status line on the terminal (it is shown only when stderr is a terminal)");
   po::positional_options_description positional;
   positional.add("config", 1);
   po::variables_map vm;
-  if (auto exit =
-          parse_options("run", "CONFIG [--set KEY=VALUE ...] [--output DIR] [--restart FILE]", args,
-                        options, positional, vm))
+  if (auto exit = parse_options(
+          "run", "CONFIG [--set KEY=VALUE ...] [--output DIR] [--restart FILE] [--quiet]", args,
+          options, positional, vm))
     return *exit;
   if (!vm.count("config")) {
     std::cerr << "granite run: missing CONFIG (see granite run --help)\n";
@@ -106,6 +107,7 @@ int run_command(const Args& args) {
   std::vector<std::string> overrides;
   if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
 
+  scenario::set_status_line(vm.count("quiet") == 0);
   const comm::Environment mpi;
   return run_initialised(vm["config"].as<std::string>(), overrides, vm["output"].as<std::string>(),
                          vm["restart"].as<std::string>());

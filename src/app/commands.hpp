@@ -13,5 +13,6 @@ int check_command(const Args& args);
 int version_command(const Args& args);
 int contact_command(const Args& args);
 int fclib_command(const Args& args);
+int status_command(const Args& args);
 
 }  // namespace granite::app

@@ -26,6 +26,7 @@ constexpr const char* kUsage =
     "  contact --model NAME                              solve single-contact problems (JSON "
     "Lines)\n"
     "  fclib solve FILE... [--model NAME]                solve FCLIB frictional contact problems\n"
+    "  status OUTPUT_DIR [--stall-after SECONDS]         progress, time left, checkpoint, alive?\n"
     "  version                                           version, commit, compiler, MPI, HDF5\n"
     "\n"
     "`granite COMMAND --help` describes each command; docs/config.md lists every config key.\n";
@@ -37,6 +38,7 @@ int dispatch(std::string_view command, const granite::app::Args& args) {
   if (command == "version" || command == "--version") return version_command(args);
   if (command == "contact") return contact_command(args);
   if (command == "fclib") return fclib_command(args);
+  if (command == "status") return status_command(args);
   std::fprintf(stderr,
                "granite: unknown command '%s' (expected run, check, contact or version; "
                "see granite --help)\n",

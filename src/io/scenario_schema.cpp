@@ -213,6 +213,9 @@ SchemaPtr build() {
               opt("snapshot_interval", real(0.0), "0", "s",
                   "simulated time between HDF5 snapshots (OUTPUT/snapshot_<step>.h5 + .xdmf, "
                   "series.xdmf); 0 writes only the final state"),
+              opt("snapshot_initial", boolean(), "true", "",
+                  "also write a snapshot of the initial state (t = 0) before the first step "
+                  "(not on a restart)"),
               opt("compression", integer(0, 9), "0", "",
                   "gzip level of the snapshot datasets (0: off)"),
               opt("export_fclib_steps", list(wide_integer(1)), "[]", "",

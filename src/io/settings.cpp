@@ -106,6 +106,7 @@ OutputSettings output(const YAML::Node& o) {
   s.directory = o["directory"].as<std::string>();
   s.thermo_file = o["thermo_file"].as<bool>();
   s.snapshot_interval = o["snapshot_interval"].as<double>();
+  s.snapshot_initial = o["snapshot_initial"].as<bool>();
   s.compression = o["compression"].as<int>();
   for (const auto& step : o["export_fclib_steps"])
     s.export_fclib_steps.push_back(step.as<std::int64_t>());

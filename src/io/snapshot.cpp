@@ -122,8 +122,9 @@ void write_snapshot(const std::string& path, const body::Particles& particles,
   comm::on_root(comm, [&] {
     detail::rename_into_place(tmp, path);
     const std::string h5_name = std::filesystem::path(path).filename().string();
-    detail::write_text_atomically(xdmf_path_for(path), detail::xdmf_document(detail::xdmf_grid(
-                                                           h5_name, total, info.time, info.step)));
+    detail::write_text_atomically(
+        xdmf_path_for(path), detail::xdmf_document(detail::xdmf_grid(h5_name, total, info.time,
+                                                                     info.step, info.extra_grids)));
   });
 }
 
@@ -155,7 +156,8 @@ std::string SnapshotWriter::write(const body::Particles& particles, const Snapsh
   const std::int64_t local = std::int64_t(particles.size());
   const std::int64_t total = comm::sum(local, comm_);
   comm::on_root(comm_, [&] {
-    series_[info.step] = detail::xdmf_grid(h5.filename().string(), total, info.time, info.step);
+    series_[info.step] =
+        detail::xdmf_grid(h5.filename().string(), total, info.time, info.step, info.extra_grids);
     detail::write_text_atomically((std::filesystem::path(dir_) / "series.xdmf").string(),
                                   detail::xdmf_series_document(series_));
   });

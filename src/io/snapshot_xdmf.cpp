@@ -9,6 +9,7 @@
 #include "granite/io/snapshot.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -48,10 +49,11 @@ std::string xml_escape(const std::string& text) {
   return out;
 }
 
+// The shortest text that reads back as the same double (0.025, not 0.025000000000000001).
 std::string format_double(double value) {
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
 }
 
 std::string data_item(const std::string& h5, std::int64_t count, const char* dataset,
@@ -65,33 +67,44 @@ std::string data_item(const std::string& h5, std::int64_t count, const char* dat
   return out.str();
 }
 
-}  // namespace
-
-std::string xdmf_grid(const std::string& h5_file_name, std::int64_t count, double time,
-                      std::int64_t step) {
-  const std::string h5 = xml_escape(h5_file_name);
+// The particles' <Grid>, every line prefixed by `in`; `step_and_time`: the <Information> and
+// <Time> lines of a grid that is a member of the temporal collection itself ("" otherwise).
+std::string particle_grid(const std::string& h5, std::int64_t count, const std::string& in,
+                          const std::string& step_and_time) {
   std::ostringstream out;
-  // The same grid name at every time: ParaView matches blocks across time steps by name.
-  out << "    <Grid Name=\"particles\" GridType=\"Uniform\">\n"
-      << "      <Information Name=\"step\" Value=\"" << step << "\"/>\n"
-      << "      <Time Value=\"" << format_double(time) << "\"/>\n"
-      << "      <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << count
-      << "\" NodesPerElement=\"1\"/>\n"
-      << "      <Geometry GeometryType=\"XYZ\">\n"
-      << data_item(h5, count, "position", "Float", 8, 3, "        ") << "      </Geometry>\n";
+  out << in << "<Grid Name=\"particles\" GridType=\"Uniform\">\n"
+      << step_and_time << in << "  <Topology TopologyType=\"Polyvertex\" NumberOfElements=\""
+      << count << "\" NodesPerElement=\"1\"/>\n"
+      << in << "  <Geometry GeometryType=\"XYZ\">\n"
+      << data_item(h5, count, "position", "Float", 8, 3, in + "    ") << in << "  </Geometry>\n";
   // Every other snapshot dataset ParaView can show: scalars and vectors (it has no quaternions).
   for_each_particle_dataset(
       body::kSnapshotted, [&](const char* name, auto type, std::size_t columns) {
         using Type = decltype(type);
         if (std::string_view(name) == "position" || (columns != 1 && columns != 3)) return;
-        out << "      <Attribute Name=\"" << name << "\" AttributeType=\""
+        out << in << "  <Attribute Name=\"" << name << "\" AttributeType=\""
             << (columns == 3 ? "Vector" : "Scalar") << "\" Center=\"Node\">\n"
             << data_item(h5, count, name, Type::xdmf, int(sizeof(typename Type::Scalar)),
-                         int(columns), "        ")
-            << "      </Attribute>\n";
+                         int(columns), in + "    ")
+            << in << "  </Attribute>\n";
       });
-  out << "    </Grid>\n";
+  out << in << "</Grid>\n";
   return out.str();
+}
+
+}  // namespace
+
+std::string xdmf_grid(const std::string& h5_file_name, std::int64_t count, double time,
+                      std::int64_t step, const std::string& extra_grids) {
+  const std::string h5 = xml_escape(h5_file_name);
+  const std::string step_and_time = "      <Information Name=\"step\" Value=\"" +
+                                    std::to_string(step) + "\"/>\n" + "      <Time Value=\"" +
+                                    format_double(time) + "\"/>\n";
+  // The same grid names at every time: ParaView matches blocks across time steps by name.
+  if (extra_grids.empty()) return particle_grid(h5, count, "    ", step_and_time);
+  // With further grids (the global bodies) the snapshot is a spatial collection of them.
+  return "    <Grid Name=\"snapshot\" GridType=\"Collection\" CollectionType=\"Spatial\">\n" +
+         step_and_time + particle_grid(h5, count, "      ", "") + extra_grids + "    </Grid>\n";
 }
 
 namespace {

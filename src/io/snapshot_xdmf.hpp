@@ -10,8 +10,10 @@ namespace granite::io::detail {
 
 /// One <Grid> block describing the snapshot `h5_file_name` (a name relative to the XDMF file)
 /// with `count` particles: Polyvertex topology, XYZ geometry and the per-particle attributes.
+/// With `extra_grids` (complete <Grid> blocks indented by six spaces, e.g. the global bodies)
+/// the block is a spatial collection "snapshot" of the particles and those grids.
 std::string xdmf_grid(const std::string& h5_file_name, std::int64_t count, double time,
-                      std::int64_t step);
+                      std::int64_t step, const std::string& extra_grids = "");
 /// A complete XDMF document holding one grid.
 std::string xdmf_document(const std::string& grid);
 /// A complete XDMF document with a temporal collection of the grids, in the map's order.

@@ -8,8 +8,14 @@
 #include "granite/io/checkpoint.hpp"
 #include "granite/scenario/fixes.hpp"
 
+#include <chrono>
+
 namespace granite::scenario::detail {
 namespace {
+
+double unix_seconds_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
 
 class CheckpointsFix final : public Fix {
 public:
@@ -36,6 +42,7 @@ public:
     const std::string path = (std::filesystem::path(run.output_dir) / "checkpoint.h5").string();
     io::write_checkpoint(path, run.sim.particles(), state, run.comm);
     run.last_checkpoint = path + " (step " + std::to_string(state.step) + ")";
+    run.checkpoint = {path, state.step, state.time, unix_seconds_now()};
     if (end.stop)
       log::info("stopped on request at step " + std::to_string(stats.step) +
                 "; continue with: granite run " + run.config_file + " --output " + run.output_dir +

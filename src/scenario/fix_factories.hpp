@@ -26,8 +26,13 @@ std::unique_ptr<Fix> make_outflow(const Domain& domain, config::LostPolicy on_lo
 std::unique_ptr<Fix> make_statistics(const config::StatisticsSettings& settings,
                                      const config::DomainSettings& domain, const std::string& model,
                                      RunContext& run, double dt, bool restarting);
+/// `planned_steps`: the run's last step (counted from 0).
+std::unique_ptr<Fix> make_progress(Cadence cadence, std::int64_t planned_steps);
 std::unique_ptr<Fix> make_thermo(Cadence cadence, bool write_csv, RunContext& run, bool restarting);
-std::unique_ptr<Fix> make_snapshots(Cadence cadence, const io::SnapshotInfo& info, RunContext& run);
+/// `initial`: also write the state before the first step (in start()); `domain`: the box the
+/// half-spaces are clipped to in the global bodies' grid.
+std::unique_ptr<Fix> make_snapshots(Cadence cadence, const io::SnapshotInfo& info, bool initial,
+                                    const Domain& domain, RunContext& run);
 std::unique_ptr<Fix> make_checkpoints(Cadence cadence, std::string config_text);
 std::unique_ptr<Fix> make_fclib_export(std::set<std::int64_t> steps, const RunContext& run);
 

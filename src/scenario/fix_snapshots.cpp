@@ -1,14 +1,20 @@
 // The snapshots fix: an HDF5 snapshot (with XDMF sidecars and series.xdmf) every
-// output.snapshot_interval and after the last step (io/snapshot.hpp).
+// output.snapshot_interval and after the last step, and of the initial state at t = 0 unless
+// output.snapshot_initial is false or the run restarts (io/snapshot.hpp). Each snapshot's XDMF
+// also holds the global bodies' surfaces at their current positions (io/global_body_mesh.hpp).
 #include "fix_factories.hpp"
+
+#include "granite/io/global_body_mesh.hpp"
 
 namespace granite::scenario::detail {
 namespace {
 
 class SnapshotsFix final : public Fix {
 public:
-  SnapshotsFix(Cadence cadence, const io::SnapshotInfo& info, RunContext& run) :
-      cadence_(cadence), info_(info), writer_(run.output_dir, run.comm) {}
+  SnapshotsFix(Cadence cadence, const io::SnapshotInfo& info, bool initial, const Domain& domain,
+               RunContext& run) :
+      cadence_(cadence),
+      info_(info), initial_(initial), domain_(domain), writer_(run.output_dir, run.comm) {}
 
   const char* name() const override { return "snapshots"; }
   std::string description() const override {
@@ -17,25 +23,37 @@ public:
                                 : "HDF5 snapshot of the final state";
   }
 
+  void start(RunContext& run) override {
+    if (initial_) write(run, run.sim.steps(), run.sim.time());
+  }
+
   void end_of_step(RunContext& run, const timestep::StepStatistics& stats,
                    const StepEnd& end) override {
     if (!cadence_.due(stats.step, end.last)) return;
-    info_.time = stats.time;
-    info_.step = stats.step;
-    writer_.write(run.sim.particles(), info_);
+    write(run, stats.step, stats.time);
   }
 
 private:
+  void write(RunContext& run, std::int64_t step, double time) {
+    info_.time = time;
+    info_.step = step;
+    info_.extra_grids = io::global_body_xdmf_grid(
+        io::global_body_mesh(run.sim.globals(), domain_.min, domain_.max), "      ");
+    writer_.write(run.sim.particles(), info_);
+  }
+
   Cadence cadence_;
   io::SnapshotInfo info_;
+  bool initial_;
+  Domain domain_;  // half-spaces are drawn clipped to it
   io::SnapshotWriter writer_;
 };
 
 }  // namespace
 
-std::unique_ptr<Fix> make_snapshots(Cadence cadence, const io::SnapshotInfo& info,
-                                    RunContext& run) {
-  return std::make_unique<SnapshotsFix>(cadence, info, run);
+std::unique_ptr<Fix> make_snapshots(Cadence cadence, const io::SnapshotInfo& info, bool initial,
+                                    const Domain& domain, RunContext& run) {
+  return std::make_unique<SnapshotsFix>(cadence, info, initial, domain, run);
 }
 
 }  // namespace granite::scenario::detail

@@ -35,12 +35,12 @@ public:
            (write_csv_ ? " (also thermo.csv)" : "");
   }
 
-  void start(RunContext&) override { log::info(timestep::thermo_header()); }
+  void start(RunContext&) override { log::info(timestep::thermo_header() + "  progress"); }
 
   void end_of_step(RunContext& run, const timestep::StepStatistics& stats,
                    const StepEnd& end) override {
     if (!cadence_.due(stats.step, end.last)) return;
-    log::info(timestep::thermo_line(stats));
+    log::info(timestep::thermo_line(stats) + "  " + run.progress_text);
     if (run.comm.is_root() && write_csv_) csv_ << csv_row(stats) << std::flush;
   }
 

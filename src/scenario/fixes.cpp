@@ -5,6 +5,7 @@
 
 #include "granite/comm/collectives.hpp"
 #include "granite/core/error.hpp"
+#include "granite/scenario/progress.hpp"
 
 namespace granite::scenario {
 
@@ -43,14 +44,17 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
     fixes.push_back(detail::make_statistics(
         *settings.statistics, settings.domain,
         std::string(contact::model_name(settings.contact.model.model)), run, dt, restarting));
+  fixes.push_back(detail::make_progress(Cadence::every_steps(settings.run.thermo_every),
+                                        planned_steps(settings.run)));
   fixes.push_back(detail::make_thermo(Cadence::every_steps(settings.run.thermo_every),
                                       output.thermo_file, run, restarting));
   io::SnapshotInfo info;
   info.config = config::to_text(cfg.resolved);
   info.decomposition = run.decomposition;
   info.compression = output.compression;
-  fixes.push_back(
-      detail::make_snapshots(Cadence::every_interval(output.snapshot_interval, dt), info, run));
+  fixes.push_back(detail::make_snapshots(Cadence::every_interval(output.snapshot_interval, dt),
+                                         info, output.snapshot_initial && !restarting,
+                                         domain_of(settings.domain), run));
   fixes.push_back(detail::make_checkpoints(Cadence::every_interval(output.checkpoint_interval, dt),
                                            config::to_text(cfg.resolved)));
   if (!output.export_fclib_steps.empty())

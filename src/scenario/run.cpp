@@ -13,9 +13,12 @@
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/fixes.hpp"
 #include "granite/scenario/initial_state.hpp"
+#include "granite/scenario/memory.hpp"
+#include "granite/scenario/progress.hpp"
 #include "granite/scenario/run_report.hpp"
 #include "granite/timestep/finite_state.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -61,7 +64,7 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
   if (state.config != config::to_text(cfg.resolved))
     log::info("warning: " + restart + " was written with a different configuration; " +
               "continuing with " + cfg.file);
-  run.sim.set_clock(state.step, state.time);
+  run.sim.set_clock(state.step);
   run.sim.globals().set_anchors(state.global_anchors);
   for (const auto& fix : fixes) {
     if (!fix->has_state()) continue;
@@ -73,9 +76,16 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
                 "'; it starts afresh");
   }
   run.last_checkpoint = restart + " (step " + std::to_string(state.step) + ")";
+  std::error_code ec;
+  const auto written = std::filesystem::last_write_time(restart, ec);
+  const double written_unix = ec ? 0.0
+                                 : std::chrono::duration<double>(
+                                       std::chrono::file_clock::to_sys(written).time_since_epoch())
+                                       .count();
+  run.checkpoint = {restart, state.step, run.sim.time(), written_unix};
   log::info("restarted from " + restart + " at step " + std::to_string(state.step) +
-            ", t = " + std::to_string(state.time) + " s");
-  return {{"from", restart}, {"step", state.step}, {"time", state.time}};
+            ", t = " + std::to_string(run.sim.time()) + " s");
+  return {{"from", restart}, {"step", state.step}, {"time", run.sim.time()}};
 }
 
 // The run log's first lines: what runs, on how many ranks, and its end-of-step objects.
@@ -91,6 +101,17 @@ void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const 
             run.output_dir);
   for (const auto& fix : fixes)
     log::info(std::string("  fix ") + fix->name() + ": " + fix->description());
+}
+
+// This rank's memory estimate at the start: its particles, their contacts, and the ghosts
+// within the halo width (2 r_max + contact threshold) of its subdomain.
+MemoryEstimate estimate_of(const RunContext& run, const parallel::Decomposition& decomposition,
+                           double threshold) {
+  const auto& radius = run.sim.particles().radius;
+  const double local_max = radius.empty() ? 0.0 : *std::max_element(radius.begin(), radius.end());
+  const double r_max = comm::max(local_max, run.comm);
+  const parallel::Box box = decomposition.subdomain(run.comm.rank());
+  return estimate_memory(run.sim.particles().size(), box.min, box.max, 2.0 * r_max + threshold);
 }
 
 // The run record's opening sections; the record on disk says "running" until the run ends.
@@ -191,7 +212,8 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
       settings, sim, rng, restart.empty() ? owns : OwnsPosition([](const Vec3&) { return false; }));
   sim.set_hooks(&distributed);
 
-  RunContext run{sim, comm, output_dir, cfg.file, decomposition.dims(), owns, {}, nullptr, {}};
+  RunContext run{sim, comm, output_dir, cfg.file, decomposition.dims(), owns, {}, nullptr,
+                 {},  {},   nullptr,    {}};
   const Fixes fixes = make_fixes(cfg, run, next_id, !restart.empty());
   run.fixes = &fixes;
   const nlohmann::ordered_json restarted =
@@ -200,11 +222,13 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
                       restart.empty() ? cfg.file + ": initial state" : restart + ": restart state",
                       comm);
 
-  const auto steps =
-      static_cast<std::int64_t>(std::ceil(settings.run.end_time / settings.run.dt - 1e-9));
+  const std::int64_t steps = planned_steps(settings.run);
   const std::uint64_t initial_particles = comm::sum(sim.particles().size(), comm);
   log_header(cfg, run, fixes, initial_particles, steps);
+  const MemoryEstimate memory = estimate_of(run, decomposition, settings.contact.threshold);
+  log::info(memory_estimate_line(memory, comm));
   nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted);
+  run.record = &record;
   comm::on_root(comm, [&] { io::write_run_record(output_dir, record); });
 
   for (const auto& fix : fixes) fix->start(run);
@@ -216,7 +240,13 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
     for (const auto& fix : fixes) fix->finish(run);
   }
 
+  std::string peak_line;
+  const nlohmann::ordered_json peak = peak_memory_record(comm, peak_line);
+  if (summary.failure.empty()) log::info(peak_line);
+
   complete_record(record, summary, spreads, settings.run, sim.statistics());
+  record["memory"] = {{"estimated_bytes_largest_rank", comm::max(memory.total(), comm)},
+                      {"peak_resident_bytes", peak}};
   for (const auto& fix : fixes) fix->add_to_record(record);
   comm::on_root(comm, [&] { io::write_run_record(output_dir, record); });
   if (!summary.failure.empty()) throw RunFailure(summary.failure);

@@ -112,7 +112,6 @@ void Simulation::integrate_bodies() {
     ScopedPhase t(timers_, Phase::integration);
     integrate(particles_, globals_, states_, parameters_.dt);
   }
-  time_ += parameters_.dt;
   ++steps_;
 }
 
@@ -120,7 +119,7 @@ void Simulation::collect_statistics(const solver::RelaxationResult& relaxation, 
   ScopedPhase t(timers_, Phase::other);
   StepStatistics s;
   s.step = steps_;
-  s.time = time_;
+  s.time = time();
   s.particles = owned;
   s.contacts = contacts_.size();
   s.sweeps = relaxation.sweeps;

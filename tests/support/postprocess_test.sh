@@ -166,6 +166,20 @@ if run granite_run 0 "$GRANITE" run "$SOURCE/configs/channel_ci.yaml" --output "
     && png_ok "$TMP/channel_profile.png" && sed 's/^/    /' "$TMP/channel_profile.out"
   run channel_rdf 0 "$SCRIPT" rdf "$SNAP" --out "$TMP/channel_rdf.png" \
     && png_ok "$TMP/channel_rdf.png" && sed 's/^/    /' "$TMP/channel_rdf.out"
+  # The demo's figures: the paper's Figs. 8, 9, 10 under the names the README gives them,
+  # and the snapshot picture.
+  if run channel_figures 0 "$SCRIPT" figures "$SNAP" --dir "$TMP/figures"; then
+    for name in fig08_velocity_profile.png fig09_angular_velocity_profile.png fig10_radial_distribution.png; do
+      png_ok "$TMP/figures/$name"
+      grep -q "$name" "$SOURCE/README.md" && grep -q "$name" "$SOURCE/scripts/demo" \
+        && pass "README.md and scripts/demo name $name" || fail "README.md or scripts/demo do not name $name"
+    done
+    grep -q "Fig. 8: .*fig08_velocity_profile.png" "$TMP/channel_figures.out" \
+      && grep -q "Fig. 10: .*fig10_radial_distribution.png" "$TMP/channel_figures.out" \
+      && pass "figures prints the paper's numbers with the files" || fail "figures output: $(cat "$TMP/channel_figures.out")"
+  fi
+  run snapshot_picture 0 /usr/bin/python3 "$SOURCE/scripts/plot_snapshot.py" "$SNAP" "$TMP/snapshot.png" \
+    && png_ok "$TMP/snapshot.png"
   if run channel_table 0 "$SCRIPT" table "$OUT/statistics.csv" "$OUT/statistics.csv" --labels Coulomb MDP; then
     sed 's/^/    /' "$TMP/channel_table.out"
     expected=$(sed -n 's/.*avg\. number of particles *\([0-9.]*\).*/\1/p' "$OUT/summary.txt")
@@ -200,7 +214,7 @@ assert int(rows[-1]["step"]) == run["final"]["step"] and int(rows[-1]["contacts"
 assert len(granite_io.load_snapshot(snap, fields=["id"])["id"]) == run["particles"]["final"]
 samples = len(list(csv.DictReader(open(f"{out}/statistics.csv"))))
 assert run["statistics"]["samples"] == samples, (run["statistics"]["samples"], samples)
-assert [f["name"] for f in run["fixes"]] == ["inflow", "outflow", "statistics", "thermo", "snapshots", "checkpoints"]
+assert [f["name"] for f in run["fixes"]] == ["inflow", "outflow", "statistics", "progress", "thermo", "snapshots", "checkpoints"]
 EOF
   # --from T keeps the samples at t >= T: as many as statistics.csv has rows with time >= T.
   if run channel_table_from 0 "$SCRIPT" table "$OUT/statistics.csv" --from 0.03; then

@@ -94,6 +94,7 @@ struct OutputSettings {
   std::string directory;
   bool thermo_file = false;
   double snapshot_interval = 0.0;  // s
+  bool snapshot_initial = true;    // a snapshot of the state before the first step
   int compression = 0;
   std::vector<std::int64_t> export_fclib_steps;
   double checkpoint_interval = 0.0;  // s

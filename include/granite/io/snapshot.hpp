@@ -28,6 +28,10 @@ struct SnapshotInfo {
   std::string config;     // the full resolved configuration text (stored verbatim)
   std::array<int, 3> decomposition{1, 1, 1};  // process grid dims (x, y, z)
   int compression = 0;  // gzip level 0 (off) .. 9; anything else is an InputError
+  // Further XDMF <Grid> blocks of this snapshot (e.g. io/global_body_mesh.hpp's grid), indented
+  // by six spaces; the snapshot's XDMF grid is then a spatial collection of the particles and
+  // these. Not stored in the HDF5 file.
+  std::string extra_grids;
 };
 
 /// Writes one snapshot to `path` (conventionally *.h5) and its XDMF sidecar next to it (same

@@ -30,6 +30,14 @@ struct RunCounters {
   std::uint64_t moved_beyond_radius = 0;  // particle-steps with a move > radius (this rank)
 };
 
+/// The checkpoint written last (or restarted from): for run.json and `granite status`.
+struct CheckpointRecord {
+  std::string path;  // "" before the first
+  std::int64_t step = 0;
+  double time = 0.0;          // s (simulated)
+  double written_unix = 0.0;  // wall clock when written (seconds since 1970, UTC)
+};
+
 /// What the fixes share: the simulation, the ranks, where output goes, and the run's counts.
 struct RunContext {
   timestep::Simulation& sim;
@@ -42,6 +50,11 @@ struct RunContext {
   const std::vector<std::unique_ptr<Fix>>* fixes = nullptr;  // all fixes of the run
   // "PATH (step N)": the checkpoint written last, or the one the run restarted from; "" before.
   std::string last_checkpoint;
+  CheckpointRecord checkpoint;  // the same, for run.json
+  // The run record (rank 0 writes it); the progress fix rewrites it at every thermo line.
+  nlohmann::ordered_json* record = nullptr;
+  // Set by the progress fix before the thermo fix runs: % done, rate, elapsed, time left.
+  std::string progress_text;
 };
 
 /// Where the run stands after a step.

@@ -3,6 +3,7 @@
 //   inflow       resetting piston that creates lattice layers (§4.3)       [inflow section]
 //   outflow      deletes particles whose centre left the domain            [always]
 //   statistics   flow statistics, statistics.csv, Table-2 summary          [statistics section]
+//   progress     % done, rate, time left: thermo line, run.json, status   [always]
 //   thermo       thermo line in the log and thermo.csv                     [always]
 //   snapshots    HDF5 snapshots + XDMF                                     [always]
 //   checkpoints  OUTPUT/checkpoint.h5, also when a stop is requested       [always]

@@ -47,4 +47,8 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
 /// Async-signal-safe: asks the running scenario to checkpoint and stop after the current step.
 void request_stop();
 
+/// Whether rank 0 keeps a status line (progress, time left) on stderr when stderr is a
+/// terminal (default true; `granite run --quiet` turns it off).
+void set_status_line(bool enabled);
+
 }  // namespace granite::scenario

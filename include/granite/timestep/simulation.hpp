@@ -122,13 +122,14 @@ public:
   std::size_t
   remove_particles(const std::function<bool(const body::Particles&, std::size_t)>& predicate);
 
-  double time() const { return time_; }
+  /// Simulated time, steps() × dt: derived from the step count rather than accumulated, so
+  /// output times are exact multiples of dt (no drift from repeated addition).
+  double time() const { return time_at(steps_); }
+  /// The simulated time after `step` steps of parameters().dt.
+  double time_at(std::int64_t step) const { return double(step) * parameters_.dt; }
   std::int64_t steps() const { return steps_; }
-  /// Sets the step counter and simulated time (restart from a checkpoint).
-  void set_clock(std::int64_t steps, double time) {
-    steps_ = steps;
-    time_ = time;
-  }
+  /// Sets the step counter (restart from a checkpoint); the time follows from it.
+  void set_clock(std::int64_t steps) { steps_ = steps; }
   const PhaseTimers& timers() const { return timers_; }
   PhaseTimers& timers() { return timers_; }
 
@@ -166,7 +167,6 @@ private:
 
   PhaseTimers timers_;
   StepStatistics stats_;
-  double time_ = 0.0;
   std::int64_t steps_ = 0;
 };
 

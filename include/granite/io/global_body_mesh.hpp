@@ -1,0 +1,34 @@
+#pragma once
+// The surfaces of the global bodies as a triangle mesh, for the snapshots' second XDMF grid
+// (ParaView shows the walls, the piston and the obstacle next to the particles):
+//   half-space  the polygon where its plane cuts the domain box (nothing if it misses it)
+//   box         its 6 faces (12 triangles)
+//   cylinder    its side and both caps, `segments` facets around the axis
+//   union       every part's surface (faces inside another part are kept)
+// Every triangle carries the index of its global body (the order of `bodies:` in the
+// configuration). The mesh is built from the bodies' current positions, so the piston moves.
+#include "granite/body/global_body.hpp"
+#include "granite/core/types.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace granite::io {
+
+struct SurfaceMesh {
+  std::vector<Vec3> points;
+  std::vector<std::array<std::int64_t, 3>> triangles;  // indices into points, outward normals
+  std::vector<std::int32_t> body;                      // per triangle: global body index
+};
+
+/// The mesh of every global body; half-spaces are clipped to the box [box_min, box_max].
+SurfaceMesh global_body_mesh(const body::GlobalBodies& bodies, const Vec3& box_min,
+                             const Vec3& box_max, int segments = 48);
+
+/// One XDMF <Grid Name="global_bodies"> block with the mesh inline (XML data items, no
+/// HDF5 file): Triangle topology, XYZ geometry and the cell attribute `body`. `indent`
+/// prefixes every line.
+std::string global_body_xdmf_grid(const SurfaceMesh& mesh, const std::string& indent);
+
+}  // namespace granite::io

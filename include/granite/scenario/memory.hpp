@@ -1,0 +1,51 @@
+#pragma once
+// Memory of a run per rank: an estimate from the particle count before the first step (the
+// run banner), and the measured high-water mark at the end (getrusage ru_maxrss; the closing
+// report and run.json).
+//
+// The estimate counts the arrays that grow with the problem: the particle storage (every field
+// of body/particle_fields.hpp plus the solver's body state), the contacts (the contact list,
+// the solver's contact blocks and impulses) at `contacts_per_particle`, and the ghosts (the
+// same per-particle storage for the copies of neighbours' bodies within the halo width of the
+// subdomain's faces, at the subdomain's mean particle density). Allocator slack, vector growth
+// (up to 2x), MPI and HDF5 buffers and the code are not in it, so the high-water mark is
+// larger — the estimate says how the memory scales with the particles, not the process size.
+#include "granite/comm/communicator.hpp"
+#include "granite/core/types.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace granite::scenario {
+
+/// Bytes one particle takes in the particle storage and the solver's body state.
+std::size_t bytes_per_particle();
+/// Bytes one contact takes in the contact list, the solver's contact block and the impulse.
+std::size_t bytes_per_contact();
+
+struct MemoryEstimate {
+  double particles = 0, contacts = 0, ghosts = 0;  // bytes on this rank
+  double total() const { return particles + contacts + ghosts; }
+};
+
+/// `owned` particles in the subdomain [lo, hi], ghosts within `halo` of its faces (faces on
+/// the domain's boundary included: an upper bound for the outer subdomains).
+MemoryEstimate estimate_memory(std::size_t owned, const Vec3& lo, const Vec3& hi, double halo,
+                               double contacts_per_particle = 6.0);
+
+/// This process's peak resident set size in bytes (getrusage ru_maxrss).
+double peak_resident_bytes();
+
+/// "12.3 MB"
+std::string format_bytes(double bytes);
+
+/// The banner line: the largest estimate over the ranks, split into its parts. Collective.
+std::string memory_estimate_line(const MemoryEstimate& local, const comm::Communicator& comm);
+
+/// The high-water mark per rank: {"min", "avg", "max", "per_rank": [...]} in bytes, and a log
+/// line. Collective; the JSON is complete on every rank.
+nlohmann::ordered_json peak_memory_record(const comm::Communicator& comm, std::string& line);
+
+}  // namespace granite::scenario

@@ -1,0 +1,88 @@
+// Memory per rank: the estimate and the measured high-water mark (granite/scenario/memory.hpp).
+#include "granite/scenario/memory.hpp"
+
+#include "granite/body/particle_fields.hpp"
+#include "granite/collision/contact.hpp"
+#include "granite/comm/collectives.hpp"
+#include "granite/solver/body_state.hpp"
+#include "granite/solver/contact_setup.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace granite::scenario {
+
+std::size_t bytes_per_particle() {
+  std::size_t bytes = sizeof(solver::BodyState);
+  body::for_each_particle_field([&](const auto& field) {
+    using Field = std::decay_t<decltype(field)>;
+    bytes += sizeof(typename Field::Element);
+  });
+  return bytes;
+}
+
+std::size_t bytes_per_contact() {
+  // collision::ContactList: two body indices, point, normal, tangent, bitangent, gap, friction.
+  const std::size_t list = 2 * sizeof(collision::BodyIndex) + 4 * sizeof(Vec3) + 2 * sizeof(double);
+  return list + sizeof(solver::SolverContact) + sizeof(Vec3);  // + the impulse
+}
+
+MemoryEstimate estimate_memory(std::size_t owned, const Vec3& lo, const Vec3& hi, double halo,
+                               double contacts_per_particle) {
+  MemoryEstimate m;
+  const Vec3 extent = (hi - lo).cwiseMax(0.0);
+  const double volume = extent.prod();
+  const double with_halo = (extent.array() + 2.0 * halo).prod();
+  const double ghosts = volume > 0 ? double(owned) * (with_halo - volume) / volume : 0.0;
+  m.particles = double(owned) * double(bytes_per_particle());
+  m.ghosts = ghosts * double(bytes_per_particle());
+  // Contacts with ghosts are in the list of one of the two ranks: count the owned particles'.
+  m.contacts = double(owned) * contacts_per_particle / 2.0 * double(bytes_per_contact());
+  return m;
+}
+
+double peak_resident_bytes() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0.0;
+  return double(usage.ru_maxrss) * 1024.0;  // Linux: kilobytes
+}
+
+std::string format_bytes(double bytes) {
+  char text[32];
+  if (bytes >= 1e9)
+    std::snprintf(text, sizeof text, "%.2f GB", bytes / 1e9);
+  else if (bytes >= 1e6)
+    std::snprintf(text, sizeof text, "%.1f MB", bytes / 1e6);
+  else
+    std::snprintf(text, sizeof text, "%.0f kB", bytes / 1e3);
+  return text;
+}
+
+std::string memory_estimate_line(const MemoryEstimate& local, const comm::Communicator& comm) {
+  std::vector<double> parts{local.particles, local.contacts, local.ghosts, local.total()};
+  comm::max_in_place(parts, comm);
+  return "estimated memory per rank (largest rank): " + format_bytes(parts[3]) + " = particles " +
+         format_bytes(parts[0]) + " + contacts " + format_bytes(parts[1]) +
+         " (6 per particle) + ghosts " + format_bytes(parts[2]) + " (" +
+         std::to_string(bytes_per_particle()) + " B per particle, " +
+         std::to_string(bytes_per_contact()) + " B per contact)";
+}
+
+nlohmann::ordered_json peak_memory_record(const comm::Communicator& comm, std::string& line) {
+  const double mine = peak_resident_bytes();
+  std::vector<double> every(std::size_t(comm.size()), 0.0);
+  every[std::size_t(comm.rank())] = mine;
+  comm::sum_in_place(every, comm);  // each rank fills its own slot
+  const double low = *std::min_element(every.begin(), every.end());
+  const double high = *std::max_element(every.begin(), every.end());
+  double sum = 0.0;
+  for (double b : every) sum += b;
+  const double avg = sum / double(every.size());
+  line = "memory high-water mark per rank (ru_maxrss): min " + format_bytes(low) + ", avg " +
+         format_bytes(avg) + ", max " + format_bytes(high);
+  return {{"min", low}, {"avg", avg}, {"max", high}, {"per_rank", every}};
+}
+
+}  // namespace granite::scenario
