@@ -27,10 +27,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-double unix_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 // run.json, or nullopt when `dir` holds no Granite run record.
 std::optional<Json> read_record(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -55,11 +51,7 @@ double number(const Json& object, const char* key, double fallback = 0.0) {
 double heartbeat_of(const Json& progress, const std::filesystem::path& file) {
   if (progress.is_object() && progress.contains("heartbeat_unix"))
     return number(progress, "heartbeat_unix");
-  std::error_code ec;
-  const auto written = std::filesystem::last_write_time(file, ec);
-  if (ec) return 0.0;
-  return std::chrono::duration<double>(std::chrono::file_clock::to_sys(written).time_since_epoch())
-      .count();
+  return scenario::file_written_unix(file.string());
 }
 
 // Without --stall-after: stalled when no thermo line came for 5 thermo intervals, and at least
@@ -74,7 +66,7 @@ int print_status(const Json& record, const std::filesystem::path& file,
                  std::optional<double> stall_after) {
   const std::string state = record.value("status", "unknown");
   const Json progress = record.value("progress", Json());
-  const double now = unix_now();
+  const double now = scenario::unix_seconds_now();
   const double age = now - heartbeat_of(progress, file);
   const double limit = stall_limit(progress, stall_after);
   const bool running = state == "running";

@@ -7,15 +7,10 @@
 #include "granite/core/log.hpp"
 #include "granite/io/checkpoint.hpp"
 #include "granite/scenario/fixes.hpp"
-
-#include <chrono>
+#include "granite/scenario/progress.hpp"
 
 namespace granite::scenario::detail {
 namespace {
-
-double unix_seconds_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 class CheckpointsFix final : public Fix {
 public:

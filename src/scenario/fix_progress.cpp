@@ -27,10 +27,6 @@ void set_status_line(bool enabled) { g_status_line = enabled; }
 namespace detail {
 namespace {
 
-double unix_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 nlohmann::ordered_json checkpoint_json(const CheckpointRecord& c) {
   if (c.path.empty()) return nullptr;
   return {{"path", c.path},
@@ -76,7 +72,7 @@ public:
   }
 
   void add_to_record(nlohmann::ordered_json& record) const override {
-    record["progress"] = progress_json(report_, unix_now(), interval_seconds_);
+    record["progress"] = progress_json(report_, unix_seconds_now(), interval_seconds_);
     record["last_checkpoint"] = checkpoint_json(checkpoint_);
   }
 
@@ -101,7 +97,7 @@ private:
     checkpoint_ = run.checkpoint;
     if (run.record && run.comm.is_root()) {
       nlohmann::ordered_json& record = *run.record;
-      record["progress"] = progress_json(report_, unix_now(), interval_seconds_);
+      record["progress"] = progress_json(report_, unix_seconds_now(), interval_seconds_);
       record["last_checkpoint"] = checkpoint_json(run.checkpoint);
       io::write_run_record(run.output_dir, record);
     }
@@ -109,11 +105,16 @@ private:
 
   void show_status(std::int64_t step, double elapsed) {
     status_shown_ = elapsed;
+    // Between thermo lines: the figures since the last one (the interval under way).
     ProgressReport now = report_;
     now.step = step;
     now.elapsed_seconds = elapsed;
-    if (const auto cost = estimator_.seconds_per_step())
-      now.seconds_left = double(std::max<std::int64_t>(planned_ - step, 0)) * *cost;
+    const double seconds = elapsed - sample_elapsed_;
+    if (seconds > 0 && step > report_.step) {
+      now.particle_steps_per_second = particle_steps_ / seconds;
+      now.seconds_left = double(std::max<std::int64_t>(planned_ - step, 0)) * seconds /
+                         double(step - report_.step);
+    }
     std::fprintf(stderr, "\rstep %lld/%lld %s\033[K", static_cast<long long>(step),
                  static_cast<long long>(planned_), progress_text(now).c_str());
     std::fflush(stderr);
@@ -136,7 +137,7 @@ private:
   double particle_steps_ = 0.0;    // since the last thermo line
   double sample_elapsed_ = 0.0;    // wall seconds at the last thermo line
   double interval_seconds_ = 0.0;  // wall seconds between the last two thermo lines
-  double status_shown_ = -1.0;
+  double status_shown_ = 0.0;      // the first status line after a second
   bool terminal_ = false;
   bool status_visible_ = false;
 };

@@ -2,9 +2,11 @@
 #include "granite/scenario/progress.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 
 namespace granite::scenario {
 
@@ -46,6 +48,18 @@ std::string progress_text(const ProgressReport& r) {
                 r.particle_steps_per_second, format_duration(r.elapsed_seconds).c_str(),
                 format_duration(r.seconds_left).c_str());
   return text;
+}
+
+double unix_seconds_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+double file_written_unix(const std::string& path) {
+  std::error_code ec;
+  const auto written = std::filesystem::last_write_time(path, ec);
+  if (ec) return 0.0;
+  return std::chrono::duration<double>(std::chrono::file_clock::to_sys(written).time_since_epoch())
+      .count();
 }
 
 std::string utc_text(double unix_seconds) {

@@ -76,13 +76,7 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
                 "'; it starts afresh");
   }
   run.last_checkpoint = restart + " (step " + std::to_string(state.step) + ")";
-  std::error_code ec;
-  const auto written = std::filesystem::last_write_time(restart, ec);
-  const double written_unix = ec ? 0.0
-                                 : std::chrono::duration<double>(
-                                       std::chrono::file_clock::to_sys(written).time_since_epoch())
-                                       .count();
-  run.checkpoint = {restart, state.step, run.sim.time(), written_unix};
+  run.checkpoint = {restart, state.step, run.sim.time(), file_written_unix(restart)};
   log::info("restarted from " + restart + " at step " + std::to_string(state.step) +
             ", t = " + std::to_string(run.sim.time()) + " s");
   return {{"from", restart}, {"step", state.step}, {"time", run.sim.time()}};

@@ -55,6 +55,10 @@ std::string progress_text(const ProgressReport& report);
 /// The "progress" section of run.json; `now_unix`: the heartbeat (seconds since 1970, UTC).
 nlohmann::ordered_json progress_json(const ProgressReport& report, double now_unix,
                                      double thermo_interval_seconds);
+/// The wall clock: seconds since 1970 (UTC), as run.json's heartbeat and checkpoint times.
+double unix_seconds_now();
+/// When `path` was last written, in seconds since 1970 (UTC); 0 if it cannot be read.
+double file_written_unix(const std::string& path);
 /// "2026-11-23T19:50:00Z" for seconds since 1970 (UTC).
 std::string utc_text(double unix_seconds);
 
