@@ -391,6 +391,55 @@ TEST(CompatibleInvariants, PileMatchesTheDisplacementSolveForHooke) {
   EXPECT_LE((r - net).cwiseAbs().maxCoeff(), 1e-11 * net.cwiseAbs().maxCoeff());
 }
 
+// A three-layer square pyramid of unit spheres in a box |x|, |y| ≤ 3 on a floor: 3 × 3 at
+// z = 1, 2 × 2 in the pockets at z = 1 + √2, one on top at z = 1 + 2√2 (every neighbour at
+// distance 2). Contacts: with the floor, the walls and every touching pair (57 in all). F̃ is
+// the weights (a static plain step: M dv = W e_z). Highly hyperstatic; the middle layer pushes
+// the base apart, so the active set opens some base contacts.
+TEST(CompatibleInvariants, ThreeLayerPyramidMatchesTheDisplacementSolveForHooke) {
+  std::vector<Vec3> centres;
+  for (int i = -1; i <= 1; ++i)
+    for (int j = -1; j <= 1; ++j) centres.emplace_back(2.0 * i, 2.0 * j, 1.0);
+  for (int i : {-1, 1})
+    for (int j : {-1, 1}) centres.emplace_back(i, j, 1.0 + std::sqrt(2.0));
+  centres.emplace_back(0.0, 0.0, 1.0 + 2.0 * std::sqrt(2.0));
+  const auto spheres = std::uint32_t(centres.size());
+  std::vector<BodyState> bodies;
+  for (std::uint32_t b = 0; b < spheres; ++b) bodies.push_back(sphere_state(1.0 + 0.05 * b, 1.0));
+  // Globals: the floor, then the walls x = ±3, y = ±3 (inward normals).
+  const std::vector<Vec3> wall_normals{Vec3::UnitZ(), -Vec3::UnitX(), Vec3::UnitX(), -Vec3::UnitY(),
+                                       Vec3::UnitY()};
+  const std::vector<double> wall_offsets{0.0, -3.0, -3.0, -3.0, -3.0};  // n·x = offset on plane
+  bodies.insert(bodies.end(), wall_normals.size(), global_state());
+  std::vector<SolverContact> contacts;
+  for (std::uint32_t b = 0; b < spheres; ++b)
+    for (std::size_t w = 0; w < wall_normals.size(); ++w)
+      if (std::fabs(wall_normals[w].dot(centres[b]) - wall_offsets[w] - 1.0) < 1e-12)
+        contacts.push_back(wall_contact(b, spheres + std::uint32_t(w), wall_normals[w], 1.0));
+  for (std::uint32_t a = 0; a < spheres; ++a)
+    for (std::uint32_t b = 0; b < a; ++b)
+      if ((centres[a] - centres[b]).norm() < 2.0 + 1e-12) {
+        const Vec3 n = (centres[a] - centres[b]).normalized();
+        contacts.push_back(contact(a, b, n, -n, n));
+      }
+  ASSERT_EQ(contacts.size(), 57u);  // 9 floor + 12 walls + 12 base + 16 + 4 + 4
+  for (std::uint32_t b = 0; b < spheres; ++b)
+    bodies[b].dv = bodies[b].inverse_mass * Vec3(0.0, 0.0, 1.0 + 0.05 * b);  // M dv = W e_z
+  VectorXd k(Eigen::Index(contacts.size()));
+  for (Eigen::Index i = 0; i < k.size(); ++i) k[i] = 0.5 + double((5 * i) % 13) / 12.0;
+
+  solver::SerialCompatibleOperator op(contacts, bodies);
+  const VectorXd net = op.net_contact_impulse(bodies);
+  const Eigen::MatrixXd B = dense_B(op);
+  const VectorXd reference = displacement_solve(B, k, net);
+  EXPECT_LT((B.transpose() * reference - net).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_GE(reference.minCoeff(), 0.0);
+  EXPECT_GT((reference.array() == 0.0).count(), 0);  // the active set did open contacts
+  const VectorXd f = solve_compatible(contacts, bodies, ContactLaw::hooke, k);
+  expect_forces(f, reference, "three-layer pyramid vs displacement solve");
+  EXPECT_GE(f.minCoeff(), 0.0);
+}
+
 TEST(CompatibleInvariants, PileDoesNotDependOnTheContactOrder) {
   for (auto law : {ContactLaw::hooke, ContactLaw::hertz}) {
     auto p = pile();
