@@ -463,6 +463,25 @@ TEST(CompatibleInvariants, PileDoesNotDependOnTheContactOrder) {
   }
 }
 
+// The answer is the problem's, not the solver's: other penalty schedules and Lipschitz
+// updates (and a zero start instead of the plain solution) reach the same forces (Hertz, the
+// law whose energy has unbounded curvature at f = 0).
+TEST(CompatibleInvariants, PileDoesNotDependOnTheSolverSettings) {
+  auto p = pile();
+  const VectorXd f = solve_compatible(p.contacts, p.bodies, ContactLaw::hertz, p.stiffness);
+  for (int variant = 0; variant < 3; ++variant) {
+    CompatibleSettings s = tight();
+    if (variant == 0) s.initial_penalty = 1000.0;
+    if (variant == 1) s.penalty_growth = 3.0, s.lipschitz_decay = 0.5;
+    if (variant == 2) s.lipschitz_growth = 5.0, s.lipschitz_decay = 1.0;
+    VectorXd g = p.plain;
+    const auto result =
+        solver::compatible_impulses(p.contacts, p.bodies, ContactLaw::hertz, p.stiffness, s, g);
+    ASSERT_TRUE(result.converged()) << "variant " << variant << ": " << to_string(result.status);
+    expect_forces(g, f, "other solver settings");
+  }
+}
+
 // Never claim success it did not reach: one outer iteration at a tight tolerance must report
 // a non-converged status with the violation it actually left.
 TEST(CompatibleStatus, ReportsNonConvergenceWithTheTrueViolation) {
