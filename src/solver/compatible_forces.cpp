@@ -1,5 +1,7 @@
 #include "granite/solver/compatible_forces.hpp"
 
+#include <limits>
+
 namespace granite::solver {
 
 std::string to_string(CompatibleStatus status) {
@@ -12,6 +14,25 @@ std::string to_string(CompatibleStatus status) {
     return "infeasible (a net contact force but no contact to carry it)";
   }
   return "unknown";
+}
+
+Eigen::VectorXd relative_stiffness(ContactLaw law, const collision::ContactList& contacts,
+                                   const body::Particles& particles,
+                                   const body::GlobalBodies& globals,
+                                   const std::vector<double>& youngs_by_material) {
+  Eigen::VectorXd k(Eigen::Index(contacts.size()));
+  for (std::size_t j = 0; j < contacts.size(); ++j) {
+    const auto b1 = contacts.body1[j], b2 = contacts.body2[j];
+    const bool wall = contacts.involves_global(j);
+    const double e1 = youngs_by_material[particles.material[b1]];
+    const double e2 = youngs_by_material[wall ? globals[contacts.global_index(j)].material
+                                              : particles.material[b2]];
+    const double r2 = wall ? std::numeric_limits<double>::infinity() : particles.radius[b2];
+    k[Eigen::Index(j)] = law == ContactLaw::hooke
+                             ? hooke_stiffness(e1, e2)
+                             : hertz_stiffness(e1, e2, particles.radius[b1], r2);
+  }
+  return k;
 }
 
 SerialCompatibleOperator::SerialCompatibleOperator(const std::vector<SolverContact>& contacts,

@@ -58,6 +58,14 @@ inline double hertz_stiffness(double youngs_a, double youngs_b, double radius_a,
   return 4.0 / 3.0 * hooke_stiffness(youngs_a, youngs_b) * std::sqrt(1.0 / inverse_radius);
 }
 
+/// The relative stiffness k̃ of every detected contact from the materials' Young's moduli
+/// (`youngs_by_material[material index]`, > 0): hooke_stiffness, or hertz_stiffness with the
+/// particles' radii; a global body counts as flat (R = ∞) for Hertz.
+Eigen::VectorXd relative_stiffness(ContactLaw law, const collision::ContactList& contacts,
+                                   const body::Particles& particles,
+                                   const body::GlobalBodies& globals,
+                                   const std::vector<double>& youngs_by_material);
+
 struct CompatibleSettings {
   // Stop when ‖Bᵀf − F̃‖∞ ≤ tolerance·‖F̃‖∞ and the Lagrangian's projected gradient (in the
   // scaled problem: F̃ and k̃ divided by their largest entries) is ≤ tolerance.

@@ -107,4 +107,36 @@ TEST(CompatibleAfterGaussSeidel, RemovesTheContactOrderDependence) {
   EXPECT_GT(std::fabs(plain[1][0] - plain[0][0]), 0.1 * W);
 }
 
+// Per-contact stiffness from the materials: two unit-radius spheres of E₀ = 1 and E₁ = 5 side
+// by side on a floor of E₁ (contacts: sphere 0–floor, sphere 1–floor, sphere 1–sphere 0).
+// Hooke (1/E_a + 1/E_b)⁻¹: floor–E₀ 5/6, floor–E₁ 5/2, E₀–E₁ 5/6. Hertz ×(4/3)√R*: R* = 1 on
+// the floor, 1/2 between the spheres.
+TEST(CompatibleStiffness, PerContactFromTheMaterials) {
+  timestep::Simulation sim;
+  sim.parameters().dt = 1e-3;
+  sim.parameters().contact_threshold = 1e-6;
+  const auto soft = sim.materials().add({1000.0, 0.0});
+  const auto stiff = sim.materials().add({1000.0, 0.0});
+  sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, stiff);
+  sim.particles().add_sphere(sim.materials(), soft, Vec3(0.0, 0.0, 1.0), 1.0);
+  sim.particles().add_sphere(sim.materials(), stiff, Vec3(2.0, 0.0, 1.0), 1.0);
+  sim.step();
+  const auto& contacts = sim.contacts();
+  ASSERT_EQ(contacts.size(), 3u);
+  const std::vector<double> youngs{1.0, 5.0};
+  const Eigen::VectorXd hooke = solver::relative_stiffness(solver::ContactLaw::hooke, contacts,
+                                                           sim.particles(), sim.globals(), youngs);
+  const Eigen::VectorXd hertz = solver::relative_stiffness(solver::ContactLaw::hertz, contacts,
+                                                           sim.particles(), sim.globals(), youngs);
+  for (std::size_t j = 0; j < contacts.size(); ++j) {
+    const bool wall = contacts.involves_global(j);
+    const bool has_soft = contacts.body1[j] == 0 || (!wall && contacts.body2[j] == 0);
+    const double expected_hooke = has_soft ? 5.0 / 6.0 : 5.0 / 2.0;
+    const double radius = wall ? 1.0 : 0.5;
+    EXPECT_DOUBLE_EQ(hooke[Eigen::Index(j)], expected_hooke) << "contact " << j;
+    EXPECT_DOUBLE_EQ(hertz[Eigen::Index(j)], 4.0 / 3.0 * expected_hooke * std::sqrt(radius))
+        << "contact " << j;
+  }
+}
+
 }  // namespace
