@@ -217,8 +217,8 @@ CompatibleResult compatible_forces(Operator& op, ContactLaw law, const Eigen::Ve
   const double omega_star = settings.tolerance, eta_star = settings.tolerance;
   double previous_violation = std::numeric_limits<double>::infinity();
   double L = 1.0;
-  VectorXd y(n), r_y(m), z_y(n), x_prev(n), r_prev(m), z_prev(n), trial(n), r_trial(m), z_trial(n),
-      g_trial(n), phi_grad(n);
+  VectorXd y(n), z_y(n), x_prev(n), z_prev(n), trial(n), r_trial(m), z_trial(n), g_trial(n),
+      phi_grad(n);
 
   for (int outer = 0; outer < settings.max_outer_iterations; ++outer) {
     ++result.outer_iterations;
@@ -226,10 +226,8 @@ CompatibleResult compatible_forces(Operator& op, ContactLaw law, const Eigen::Ve
     constraint(x, r);
     multiplier_term(r, mu, z);
     y = x;
-    r_y = r;
     z_y = z;
     x_prev = x;
-    r_prev = r;
     z_prev = z;
     double theta = 1.0;
     double stationarity = 0.0;
@@ -260,7 +258,6 @@ CompatibleResult compatible_forces(Operator& op, ContactLaw law, const Eigen::Ve
       std::array<double, 1> uphill{grad.dot(trial - x)};
       op.sum(uphill);
       x_prev.swap(x);  // x_prev ← the previous iterate, x ← the new one
-      r_prev.swap(r);
       z_prev.swap(z);
       x = trial;
       r = r_trial;
@@ -268,13 +265,11 @@ CompatibleResult compatible_forces(Operator& op, ContactLaw law, const Eigen::Ve
       if (stationarity <= omega) break;
       if (uphill[0] > 0.0) {
         y = x;
-        r_y = r;
         z_y = z;
         theta = 1.0;
       } else {
-        // y, c(y) and z(y) are affine in the iterate: extrapolate all three alike.
+        // z is affine in the iterate: z(y) is extrapolated like y, without an application.
         y = x + beta * (x - x_prev);
-        r_y = r + beta * (r - r_prev);
         z_y = z + beta * (z - z_prev);
         theta = theta_next;
       }
@@ -285,7 +280,7 @@ CompatibleResult compatible_forces(Operator& op, ContactLaw law, const Eigen::Ve
     result.violation = violation * force_scale;
     result.relative_violation = violation;
     result.penalty = mu;
-    // First-order multiplier update (Alg. 17.4, line 12); the new multipliers make ∇_x L_A the
+    // First-order multiplier update λ ← λ − μ c(x) (Alg. 17.4); the new multipliers make ∇_x L_A the
     // gradient of the Lagrangian at (x, λ_new), whose projected norm is `stationarity`.
     lambda -= mu * r;
     if (violation <= eta_star && stationarity <= omega_star) {
