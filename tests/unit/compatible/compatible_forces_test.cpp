@@ -396,7 +396,13 @@ TEST(CompatibleInvariants, PileMatchesTheDisplacementSolveForHooke) {
 // distance 2). Contacts: with the floor, the walls and every touching pair (57 in all). F̃ is
 // the weights (a static plain step: M dv = W e_z). Highly hyperstatic; the middle layer pushes
 // the base apart, so the active set opens some base contacts.
-TEST(CompatibleInvariants, ThreeLayerPyramidMatchesTheDisplacementSolveForHooke) {
+struct Packing {
+  std::vector<BodyState> bodies;
+  std::vector<SolverContact> contacts;
+  VectorXd k;
+};
+
+Packing three_layer_pyramid() {
   std::vector<Vec3> centres;
   for (int i = -1; i <= 1; ++i)
     for (int j = -1; j <= 1; ++j) centres.emplace_back(2.0 * i, 2.0 * j, 1.0);
@@ -422,12 +428,17 @@ TEST(CompatibleInvariants, ThreeLayerPyramidMatchesTheDisplacementSolveForHooke)
         const Vec3 n = (centres[a] - centres[b]).normalized();
         contacts.push_back(contact(a, b, n, -n, n));
       }
-  ASSERT_EQ(contacts.size(), 57u);  // 9 floor + 12 walls + 12 base + 16 + 4 + 4
+  EXPECT_EQ(contacts.size(), 57u);  // 9 floor + 12 walls + 12 base + 16 + 4 + 4
   for (std::uint32_t b = 0; b < spheres; ++b)
     bodies[b].dv = bodies[b].inverse_mass * Vec3(0.0, 0.0, 1.0 + 0.05 * b);  // M dv = W e_z
   VectorXd k(Eigen::Index(contacts.size()));
   for (Eigen::Index i = 0; i < k.size(); ++i) k[i] = 0.5 + double((5 * i) % 13) / 12.0;
 
+  return {bodies, contacts, k};
+}
+
+TEST(CompatibleInvariants, ThreeLayerPyramidMatchesTheDisplacementSolveForHooke) {
+  auto [bodies, contacts, k] = three_layer_pyramid();
   solver::SerialCompatibleOperator op(contacts, bodies);
   const VectorXd net = op.net_contact_impulse(bodies);
   const Eigen::MatrixXd B = dense_B(op);
@@ -438,6 +449,64 @@ TEST(CompatibleInvariants, ThreeLayerPyramidMatchesTheDisplacementSolveForHooke)
   const VectorXd f = solve_compatible(contacts, bodies, ContactLaw::hooke, k);
   expect_forces(f, reference, "three-layer pyramid vs displacement solve");
   EXPECT_GE(f.minCoeff(), 0.0);
+}
+
+// The independent check for Hertz: minimise the potential energy of the stiff-spring network
+// in the (negative) displacements λ, E(λ) = Σ (2/5) k_i max(0, c_i)^{5/2} − F̃·λ with c = Bλ
+// (Eq. 32 with Eq. 34's w = k c^p/p, p = 5/2; contacts in tension carry nothing, so no active
+// set is needed), by damped Newton from the Hooke solution; forces f_i = k_i max(0, c_i)^{3/2}.
+VectorXd hertz_displacement_solve(const Eigen::MatrixXd& B, const VectorXd& k,
+                                  const VectorXd& net) {
+  std::vector<Eigen::Index> used;
+  for (Eigen::Index j = 0; j < B.cols(); ++j)
+    if (B.col(j).norm() > 0.0) used.push_back(j);
+  Eigen::MatrixXd Bu(B.rows(), Eigen::Index(used.size()));
+  VectorXd Fu(Eigen::Index(used.size()));
+  for (std::size_t j = 0; j < used.size(); ++j) {
+    Bu.col(Eigen::Index(j)) = B.col(used[j]);
+    Fu[Eigen::Index(j)] = net[used[j]];
+  }
+  const auto energy = [&](const VectorXd& lambda) {
+    const VectorXd c = (Bu * lambda).cwiseMax(0.0);
+    double e = -Fu.dot(lambda);
+    for (Eigen::Index i = 0; i < c.size(); ++i) e += 0.4 * k[i] * std::pow(c[i], 2.5);
+    return e;
+  };
+  // Start: the Hooke displacements (a point where the loaded contacts overlap).
+  const VectorXd hooke = displacement_solve(B, k, net);
+  VectorXd lambda = (Bu.transpose() * Bu).ldlt().solve(Bu.transpose() * hooke.cwiseQuotient(k));
+  for (int it = 0; it < 200; ++it) {
+    const VectorXd c = (Bu * lambda).cwiseMax(0.0);
+    VectorXd g = -Fu;
+    Eigen::MatrixXd H = Eigen::MatrixXd::Zero(Bu.cols(), Bu.cols());
+    for (Eigen::Index i = 0; i < c.size(); ++i) {
+      g += k[i] * std::pow(c[i], 1.5) * Bu.row(i).transpose();
+      H += 1.5 * k[i] * std::sqrt(c[i]) * Bu.row(i).transpose() * Bu.row(i);
+    }
+    if (g.cwiseAbs().maxCoeff() < 1e-14 * Fu.cwiseAbs().maxCoeff()) break;
+    const VectorXd step = -H.ldlt().solve(g);
+    double t = 1.0;
+    const double e0 = energy(lambda);
+    while (energy(lambda + t * step) > e0 + 1e-4 * t * g.dot(step) && t > 1e-12) t *= 0.5;
+    lambda += t * step;
+  }
+  const VectorXd c = (Bu * lambda).cwiseMax(0.0);
+  VectorXd f(B.rows());
+  for (Eigen::Index i = 0; i < B.rows(); ++i) f[i] = k[i] * std::pow(c[i], 1.5);
+  return f;
+}
+
+TEST(CompatibleInvariants, ThreeLayerPyramidMatchesTheDisplacementSolveForHertz) {
+  auto [bodies, contacts, k] = three_layer_pyramid();
+  solver::SerialCompatibleOperator op(contacts, bodies);
+  const VectorXd net = op.net_contact_impulse(bodies);
+  const Eigen::MatrixXd B = dense_B(op);
+  const VectorXd reference = hertz_displacement_solve(B, k, net);
+  EXPECT_LT((B.transpose() * reference - net).cwiseAbs().maxCoeff(), 1e-12);
+  // Hertz and Hooke share the same network but split its load differently.
+  EXPECT_GT((reference - displacement_solve(B, k, net)).cwiseAbs().maxCoeff(), 1e-3);
+  expect_forces(solve_compatible(contacts, bodies, ContactLaw::hertz, k), reference,
+                "three-layer pyramid vs Hertz displacement solve");
 }
 
 TEST(CompatibleInvariants, PileDoesNotDependOnTheContactOrder) {
