@@ -31,6 +31,8 @@ void Simulation::validate() const {
     throw InputError("max sweeps must be >= 1, got " + std::to_string(p.max_sweeps));
   if (!(p.tolerance >= 0.0))
     throw InputError("relaxation tolerance must be >= 0, got " + std::to_string(p.tolerance));
+  if (!(p.warm_start >= 0.0 && p.warm_start <= 1.0))
+    throw InputError("warm start fraction must be in [0, 1], got " + std::to_string(p.warm_start));
   for (auto m : particles_.material)
     if (m >= materials_.size())
       throw InputError("a particle refers to material " + std::to_string(m) + " but only " +
