@@ -28,6 +28,7 @@ std::unique_ptr<Fix> make_statistics(const config::StatisticsSettings& settings,
                                      RunContext& run, double dt, bool restarting);
 std::unique_ptr<Fix> make_thermo(Cadence cadence, bool write_csv, RunContext& run, bool restarting);
 std::unique_ptr<Fix> make_snapshots(Cadence cadence, const io::SnapshotInfo& info, RunContext& run);
+std::unique_ptr<Fix> make_contact_history(RunContext& run);
 std::unique_ptr<Fix> make_checkpoints(Cadence cadence, std::string config_text);
 std::unique_ptr<Fix> make_fclib_export(std::set<std::int64_t> steps, const RunContext& run);
 
