@@ -64,6 +64,28 @@ std::vector<std::int64_t> gather(std::int64_t value, const Communicator& comm, i
   return all;
 }
 
+std::vector<std::string> all_gather_text(const std::string& text, const Communicator& comm) {
+  if (text.size() > std::size_t(INT_MAX)) throw std::runtime_error("gather larger than 2 GiB");
+  const int n = comm.size();
+  const int mine = int(text.size());
+  std::vector<int> sizes(static_cast<std::size_t>(n), 0), offsets(static_cast<std::size_t>(n), 0);
+  MPI_Allgather(&mine, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm.native());
+  std::size_t total = 0;
+  for (int r = 0; r < n; ++r) {
+    if (total > std::size_t(INT_MAX)) throw std::runtime_error("gather larger than 2 GiB");
+    offsets[std::size_t(r)] = int(total);
+    total += std::size_t(sizes[std::size_t(r)]);
+  }
+  std::string all(total, '\0');
+  MPI_Allgatherv(text.data(), mine, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR,
+                 comm.native());
+  std::vector<std::string> out(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r)
+    out[std::size_t(r)] =
+        all.substr(std::size_t(offsets[std::size_t(r)]), std::size_t(sizes[std::size_t(r)]));
+  return out;
+}
+
 void broadcast_bytes(void* data, std::size_t bytes, const Communicator& comm, int root) {
   if (bytes > std::size_t(INT_MAX)) throw std::runtime_error("broadcast larger than 2 GiB");
   MPI_Bcast(data, int(bytes), MPI_BYTE, root, comm.native());

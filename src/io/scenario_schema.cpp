@@ -1,6 +1,7 @@
 #include "granite/io/scenario_schema.hpp"
 
 #include "granite/contact/single_contact.hpp"
+#include "granite/solver/sweep_order.hpp"
 
 namespace granite::config {
 
@@ -47,6 +48,12 @@ std::vector<Field> cylinder_fields() {
 SchemaPtr model_choice() {
   std::vector<std::string> names;
   for (const contact::ModelName& entry : contact::kModelNames) names.emplace_back(entry.name);
+  return choice(std::move(names));
+}
+
+SchemaPtr ordering_choice() {
+  std::vector<std::string> names;
+  for (const solver::OrderingName& entry : solver::kOrderingNames) names.emplace_back(entry.name);
   return choice(std::move(names));
 }
 
@@ -155,8 +162,21 @@ SchemaPtr build() {
       opt("solver",
           map({
               opt("max_sweeps", integer(1), "100", "", "maximum relaxation sweeps per step"),
-              opt("tolerance", real(0.0, inf, true), "1e-6", "",
-                  "stop when the largest relative impulse change of a sweep is below this"),
+              opt("tolerance", real(0.0, inf, true), "1e-4", "",
+                  "stop when the convergence measure (solver.convergence) is below this"),
+              opt("convergence", choice({"fc3d", "impulse_change"}), "fc3d", "",
+                  "what solver.tolerance bounds: fc3d = Siconos' normalised error of the step's "
+                  "contact problem (feasibility and complementarity, the FCLIB measure); "
+                  "impulse_change = the largest relative impulse change of a sweep (cheaper, "
+                  "but small also when the relaxation is merely slow)"),
+              opt("ordering", ordering_choice(), "detection", "",
+                  "order of the contacts in a sweep: detection; symmetric (forwards, then "
+                  "backwards, alternating); gravity (by height along -g, lowest first); random "
+                  "(shuffled each step from run.seed and the step number)"),
+              opt("warm_start", real(0.0, 1.0), "0", "",
+                  "fraction of the previous step's impulse of the same contact (same two "
+                  "bodies) that starts the relaxation, rotated into the new contact frame and "
+                  "projected onto the friction cone; 0 starts from zero impulses"),
               opt("relaxation_weight", real(0.0, 1.0, true, false), "1", "",
                   "omega: under-relaxation of impulse updates of contacts with a body owned by "
                   "another rank (weighted Jacobi between ranks); lower it if the residual "

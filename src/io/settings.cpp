@@ -127,6 +127,14 @@ Settings settings_of(const YAML::Node& r) {
   const YAML::Node solver = r["solver"];
   s.solver = {solver["max_sweeps"].as<int>(), solver["tolerance"].as<double>(),
               solver["relaxation_weight"].as<double>(), solver["check_every"].as<int>()};
+  // The schema admits only these names.
+  s.solver.convergence = solver["convergence"].as<std::string>() == "fc3d"
+                             ? solver::Convergence::fc3d
+                             : solver::Convergence::impulse_change;
+  const std::string ordering = solver["ordering"].as<std::string>();
+  for (const solver::OrderingName& entry : solver::kOrderingNames)
+    if (entry.name == ordering) s.solver.ordering = entry.ordering;
+  s.solver.warm_start = solver["warm_start"].as<double>();
 
   // A material's index is its position in `materials` (the order build_simulation adds them).
   MaterialIndices indices;

@@ -5,8 +5,6 @@
 #include "granite/parallel/contact_ownership.hpp"
 #include "granite/parallel/migration.hpp"
 
-#include <limits>
-
 namespace granite::parallel {
 
 DistributedDomain::DistributedDomain(const comm::Communicator& comm,
@@ -44,13 +42,22 @@ void DistributedDomain::before_relaxation(const std::vector<solver::BodyState>& 
   relaxation_bytes_ = 0;
 }
 
-double DistributedDomain::after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
-                                      double local_residual, int sweep) {
+bool DistributedDomain::after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
+                                    int sweep) {
   const std::uint64_t before = exchange_.bytes_sent();
   halo_.exchange_corrections(states, owned, exchange_);
   relaxation_bytes_ += exchange_.bytes_sent() - before;
-  if (sweep % settings_.check_every != 0) return std::numeric_limits<double>::infinity();
-  return comm::max(local_residual, comm_);
+  return sweep % settings_.check_every == 0;
+}
+
+void DistributedDomain::reduce_convergence(solver::ConvergenceMeasure& m) {
+  if (m.kind == solver::Convergence::impulse_change) {
+    m.impulse_change = comm::max(m.impulse_change, comm_);
+    return;
+  }
+  std::vector<double> sums = {m.fc3d.residual2, m.fc3d.q2, m.fc3d.r2, m.fc3d.u2};
+  comm::sum_in_place(sums, comm_);  // one allreduce for the four sums
+  m.fc3d = {sums[0], sums[1], sums[2], sums[3]};
 }
 
 void DistributedDomain::reduce(timestep::StepStatistics& s) {
@@ -64,6 +71,7 @@ void DistributedDomain::reduce(timestep::StepStatistics& s) {
   s.normal_impulse_sum = sums[1];
   s.global_normal_impulse_sum = sums[2];
   s.max_penetration = comm::max(s.max_penetration, comm_);
+  s.residual = comm::max(s.residual, comm_);  // local in fc3d mode
   s.converged = comm::all_ok(s.converged, comm_);
 }
 

@@ -16,6 +16,10 @@ void set_parameters(const config::Settings& s, timestep::Parameters& p) {
   p.error_reduction = s.contact.error_reduction;
   p.max_sweeps = s.solver.max_sweeps;
   p.tolerance = s.solver.tolerance;
+  p.convergence = s.solver.convergence;
+  p.ordering = s.solver.ordering;
+  p.ordering_seed = s.run.seed;
+  p.warm_start = s.solver.warm_start;
 }
 
 }  // namespace

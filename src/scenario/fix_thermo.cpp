@@ -12,9 +12,9 @@ namespace {
 
 std::string csv_row(const timestep::StepStatistics& s) {
   char line[256];
-  std::snprintf(line, sizeof line, "%lld,%.9g,%zu,%zu,%d,%.3e,%.6e,%.9e\n",
+  std::snprintf(line, sizeof line, "%lld,%.9g,%zu,%zu,%d,%.3e,%.3e,%.6e,%.9e\n",
                 static_cast<long long>(s.step), s.time, s.particles, s.contacts, s.sweeps,
-                s.residual, s.max_penetration, s.kinetic_energy);
+                s.residual, s.fc3d_error, s.max_penetration, s.kinetic_energy);
   return line;
 }
 
@@ -23,10 +23,11 @@ public:
   ThermoFix(Cadence cadence, bool write_csv, RunContext& run, bool restarting) :
       cadence_(cadence), write_csv_(write_csv) {
     if (write_csv_)
-      csv_ = open_table(run, "thermo.csv",
-                        "step,time_s,particles,contacts,sweeps,residual,max_penetration_m,"
-                        "kinetic_energy_J\n",
-                        restarting);
+      csv_ =
+          open_table(run, "thermo.csv",
+                     "step,time_s,particles,contacts,sweeps,residual,fc3d_error,max_penetration_m,"
+                     "kinetic_energy_J\n",
+                     restarting);
   }
 
   const char* name() const override { return "thermo"; }

@@ -107,6 +107,7 @@ FlowSample FlowStatistics::sample(const timestep::Simulation& sim,
   s.max_penetration_percent = radius[0] > 0 ? 100.0 * st.max_penetration / radius[0] : 0.0;
   s.sweeps = st.sweeps;
   s.residual = st.residual;
+  s.fc3d_error = st.fc3d_error;
   samples_.push_back(s);
   return s;
 }
@@ -114,16 +115,17 @@ FlowSample FlowStatistics::sample(const timestep::Simulation& sim,
 std::string FlowStatistics::csv_header() {
   return "time_s,particles,contacts,contacts_per_particle,solid_fraction,max_penetration_m,"
          "max_penetration_percent_radius,kinetic_translational_J,kinetic_rotational_J,sweeps,"
-         "residual,channel_solid_fraction\n";
+         "residual,channel_solid_fraction,fc3d_error\n";
 }
 
 std::string FlowStatistics::csv_row(const FlowSample& s) {
   char line[352];
   std::snprintf(
-      line, sizeof line, "%.9g,%llu,%llu,%.6f,%.6f,%.6e,%.4f,%.9e,%.9e,%d,%.3e,%.6f\n", s.time,
+      line, sizeof line, "%.9g,%llu,%llu,%.6f,%.6f,%.6e,%.4f,%.9e,%.9e,%d,%.3e,%.6f,%.3e\n", s.time,
       static_cast<unsigned long long>(s.particles), static_cast<unsigned long long>(s.contacts),
       s.contacts_per_particle, s.solid_fraction, s.max_penetration, s.max_penetration_percent,
-      s.kinetic_translational, s.kinetic_rotational, s.sweeps, s.residual, s.channel_fraction);
+      s.kinetic_translational, s.kinetic_rotational, s.sweeps, s.residual, s.channel_fraction,
+      s.fc3d_error);
   return line;
 }
 
@@ -198,7 +200,7 @@ std::string FlowStatistics::state() const {
     os << s.time << ' ' << s.particles << ' ' << s.contacts << ' ' << s.contacts_per_particle << ' '
        << s.solid_fraction << ' ' << s.max_penetration << ' ' << s.max_penetration_percent << ' '
        << s.kinetic_translational << ' ' << s.kinetic_rotational << ' ' << s.sweeps << ' '
-       << s.residual << ' ' << s.channel_fraction << '\n';
+       << s.residual << ' ' << s.channel_fraction << ' ' << s.fc3d_error << '\n';
   return os.str();
 }
 
@@ -225,6 +227,7 @@ void FlowStatistics::restore(const std::string& text) {
     is >> s.sweeps;
     s.residual = real();
     s.channel_fraction = real();
+    s.fc3d_error = real();
   }
   if (!is) throw InputError("checkpoint: the statistics state is malformed");
 }

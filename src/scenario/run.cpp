@@ -160,6 +160,7 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
     exchange_bytes += distributed.relaxation_bytes();
     summary.sweeps += std::uint64_t(stats.sweeps);
     summary.unconverged_steps += stats.converged ? 0 : 1;
+    summary.fc3d_errors.push_back(stats.fc3d_error);
     const StepEnd end{n + 1 == last, !comm::all_ok(g_stop_requested == 0, run.comm)};
     for (const auto& fix : fixes) {
       ScopedPhase timer(sim.timers(), fix->phase());
@@ -228,6 +229,9 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   for (const auto& fix : fixes) fix->start(run);
   RunSummary summary = step_to(steps, run, fixes, distributed);
   summary.initial_particles = initial_particles;
+  summary.tolerance = settings.solver.tolerance;
+  summary.convergence =
+      settings.solver.convergence == solver::Convergence::fc3d ? "fc3d" : "impulse_change";
   const std::vector<PhaseSpread> spreads = phase_spreads(sim.timers(), comm);
   if (summary.failure.empty()) {
     log::info(closing_report(summary, spreads));

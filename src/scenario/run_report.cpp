@@ -1,6 +1,7 @@
 #include "granite/scenario/run_report.hpp"
 
 #include "granite/comm/collectives.hpp"
+#include "granite/scenario/convergence_report.hpp"
 
 #include <cstdio>
 
@@ -56,6 +57,7 @@ std::string closing_report(const RunSummary& s, const std::vector<PhaseSpread>& 
                 "relaxation exchange: %.0f bytes sent per sweep (all ranks), %llu sweeps in all\n",
                 s.bytes_per_sweep, static_cast<unsigned long long>(s.sweeps));
   out += line;
+  out += convergence_report(s);
   return out + timing_table(spreads);
 }
 
@@ -81,6 +83,7 @@ void complete_record(nlohmann::ordered_json& record, const RunSummary& s,
   record["relaxation"] = {{"sweeps", s.sweeps},
                           {"bytes_per_sweep", s.bytes_per_sweep},
                           {"unconverged_steps", s.unconverged_steps}};
+  add_convergence_record(record["relaxation"], s);
   nlohmann::ordered_json timings;
   double total = 0.0;
   for (std::size_t k = 0; k < spreads.size(); ++k) {
@@ -96,6 +99,7 @@ void complete_record(nlohmann::ordered_json& record, const RunSummary& s,
                      {"contacts", last.contacts},
                      {"sweeps", last.sweeps},
                      {"residual", last.residual},
+                     {"fc3d_error", last.fc3d_error},
                      {"max_penetration_m", last.max_penetration},
                      {"kinetic_energy_J", last.kinetic_energy},
                      {"converged", last.converged}};

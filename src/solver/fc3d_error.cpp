@@ -11,26 +11,43 @@ namespace granite::solver {
 
 namespace {
 
-// ‖r − P_K(r − u − shift · μ‖u_T‖ e_N)‖ / max(‖q‖, ‖r‖, ‖u‖) with u = W r + q: shift = 1 is
-// Siconos' Coulomb (fc3d) error, shift = 0 the natural map of the cone complementarity problem.
+// ‖r − P_K(r − u − shift · μ‖u_T‖ e_N)‖²: shift = 1 is Siconos' Coulomb (fc3d) term, shift = 0
+// the natural map of the cone complementarity problem.
+double natural_map_residual2(const Vec3& r, const Vec3& u, double mu, double shift) {
+  Vec3 z = r - u;
+  z[0] -= shift * mu * u.tail<2>().norm();
+  return (r - contact::project_onto_friction_cone(z, mu)).squaredNorm();
+}
+
 double natural_map_error(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W,
                          const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
                          const Eigen::VectorXd& r, double shift) {
   const Eigen::VectorXd u = W * r + q;
-  double squared = 0.0;
-  for (Eigen::Index a = 0; a < mu.size(); ++a) {
-    const Eigen::Vector3d ra = r.segment<3>(3 * a);
-    const Eigen::Vector3d ua = u.segment<3>(3 * a);
-    Eigen::Vector3d z = ra - ua;
-    z[0] -= shift * mu[a] * ua.tail<2>().norm();
-    squared += (ra - contact::project_onto_friction_cone(z, mu[a])).squaredNorm();
-  }
-  const double norm = std::max({q.norm(), r.norm(), u.norm()});
-  const double absolute = std::sqrt(squared);
-  return norm > 0.0 ? absolute / norm : absolute;
+  Fc3dSums sums;
+  for (Eigen::Index a = 0; a < mu.size(); ++a)
+    sums.residual2 +=
+        natural_map_residual2(r.segment<3>(3 * a), u.segment<3>(3 * a), mu[a], shift);
+  sums.q2 = q.squaredNorm();
+  sums.r2 = r.squaredNorm();
+  sums.u2 = u.squaredNorm();
+  return sums.error();
 }
 
 }  // namespace
+
+double fc3d_contact_residual2(const Vec3& r, const Vec3& u, double mu) {
+  return natural_map_residual2(r, u, mu, 1.0);
+}
+
+double ccp_contact_residual2(const Vec3& r, const Vec3& u, double mu) {
+  return natural_map_residual2(r, u, mu, 0.0);
+}
+
+double Fc3dSums::error() const {
+  const double norm = std::sqrt(std::max({q2, r2, u2}));
+  const double absolute = std::sqrt(residual2);
+  return norm > 0.0 ? absolute / norm : absolute;
+}
 
 double fc3d_error(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W, const Eigen::VectorXd& q,
                   const Eigen::VectorXd& mu, const Eigen::VectorXd& r) {

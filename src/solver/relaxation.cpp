@@ -27,10 +27,13 @@ constexpr double kTiny = 1e-300;
 
 double relaxation_sweep(const contact::ModelSettings& model,
                         const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
-                        std::vector<BodyState>& bodies) {
+                        std::vector<BodyState>& bodies, const SweepOrder& order, bool backward) {
   double max_change2 = 0.0, max_impulse2 = 0.0;
   const std::size_t m = contacts.size();
-  for (std::size_t j = 0; j < m; ++j) {
+  const bool ordered = !order.indices.empty();
+  for (std::size_t k = 0; k < m; ++k) {
+    const std::size_t position = backward ? m - 1 - k : k;
+    const std::size_t j = ordered ? order.indices[position] : position;
     const SolverContact& c = contacts[j];
     BodyState& b1 = bodies[c.body1];
     BodyState& b2 = bodies[c.body2];
@@ -50,21 +53,34 @@ double relaxation_sweep(const contact::ModelSettings& model,
   return std::sqrt(max_change2) / std::max(std::sqrt(max_impulse2), kTiny);
 }
 
+Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,
+                   const std::vector<BodyState>& bodies) {
+  Fc3dSums s;
+  for (std::size_t j = 0; j < contacts.size(); ++j) {
+    const SolverContact& c = contacts[j];
+    const BodyState& b1 = bodies[c.body1];
+    const BodyState& b2 = bodies[c.body2];
+    // FCLIB form u = W r + q: q from the predicted velocities, u with the corrections, both
+    // with the gap term on the normal component (as solver::export_contact_problem).
+    Vec3 q = c.frame.transpose() * (b1.v + b1.w.cross(c.r1) - b2.v - b2.w.cross(c.r2));
+    Vec3 u = c.frame.transpose() * relative_velocity(c, b1, b2);
+    q[0] += c.gap_term;
+    u[0] += c.gap_term;
+    s.residual2 += fc3d_contact_residual2(impulses[j], u, c.mu);
+    s.q2 += q.squaredNorm();
+    s.r2 += impulses[j].squaredNorm();
+    s.u2 += u.squaredNorm();
+  }
+  return s;
+}
+
 RelaxationResult relax(const RelaxationSettings& settings,
                        const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
-                       std::vector<BodyState>& bodies) {
-  RelaxationResult result;
-  if (contacts.empty()) return result;
-  result.converged = false;
-  while (result.sweeps < settings.max_sweeps) {
-    result.residual = relaxation_sweep(settings.model, contacts, impulses, bodies);
-    ++result.sweeps;
-    if (result.residual < settings.tolerance) {
-      result.converged = true;
-      break;
-    }
-  }
-  return result;
+                       std::vector<BodyState>& bodies, const SweepOrder& order) {
+  if (contacts.empty()) return RelaxationResult{};
+  return relax(
+      settings, contacts, impulses, bodies, order, [](int) { return true; },
+      [](ConvergenceMeasure&) {});
 }
 
 void apply_impulses(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,

@@ -6,16 +6,16 @@ namespace granite::timestep {
 
 std::string thermo_header() {
   char line[256];
-  std::snprintf(line, sizeof line, "%10s %12s %10s %10s %6s %10s %12s %14s", "step", "time[s]",
-                "particles", "contacts", "sweeps", "residual", "max_pen[m]", "kinetic[J]");
+  std::snprintf(line, sizeof line, "%10s %12s %10s %10s %6s %10s %10s %12s %14s", "step", "time[s]",
+                "particles", "contacts", "sweeps", "residual", "fc3d", "max_pen[m]", "kinetic[J]");
   return line;
 }
 
 std::string thermo_line(const StepStatistics& s) {
   char line[256];
-  std::snprintf(line, sizeof line, "%10lld %12.6e %10zu %10zu %6d %10.3e %12.4e %14.6e",
+  std::snprintf(line, sizeof line, "%10lld %12.6e %10zu %10zu %6d %10.3e %10.3e %12.4e %14.6e",
                 static_cast<long long>(s.step), s.time, s.particles, s.contacts, s.sweeps,
-                s.residual, s.max_penetration, s.kinetic_energy);
+                s.residual, s.fc3d_error, s.max_penetration, s.kinetic_energy);
   return line;
 }
 

@@ -31,6 +31,8 @@ void Simulation::validate() const {
     throw InputError("max sweeps must be >= 1, got " + std::to_string(p.max_sweeps));
   if (!(p.tolerance >= 0.0))
     throw InputError("relaxation tolerance must be >= 0, got " + std::to_string(p.tolerance));
+  if (!(p.warm_start >= 0.0 && p.warm_start <= 1.0))
+    throw InputError("warm start fraction must be in [0, 1], got " + std::to_string(p.warm_start));
   for (auto m : particles_.material)
     if (m >= materials_.size())
       throw InputError("a particle refers to material " + std::to_string(m) + " but only " +
@@ -79,6 +81,8 @@ void Simulation::set_up_contacts(std::size_t owned) {
     solver::setup_contacts(contacts_, particles_, states_, p.dt, p.error_reduction,
                            solver_contacts_);
     impulses_.assign(contacts_.size(), Vec3::Zero());
+    solver::build_sweep_order(p.ordering, contacts_.point, p.gravity, p.ordering_seed, steps_,
+                              order_);
     if (hooks_) hooks_->weigh_ghost_contacts(solver_contacts_, owned, particles_.size());
   }
   if (contact_problem_observer_) contact_problem_observer_(solver_contacts_, states_);
@@ -86,25 +90,59 @@ void Simulation::set_up_contacts(std::size_t owned) {
 
 solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
   const Parameters& p = parameters_;
-  const solver::RelaxationSettings settings{p.model, p.max_sweeps, p.tolerance};
+  const solver::RelaxationSettings settings{p.model, p.max_sweeps, p.tolerance, p.convergence};
   if (!hooks_) {
     ScopedPhase t(timers_, Phase::relaxation);
-    return solver::relax(settings, solver_contacts_, impulses_, states_);
+    warm_start();
+    const solver::RelaxationResult relaxation =
+        solver::relax(settings, solver_contacts_, impulses_, states_, order_);
+    remember_impulses();
+    return relaxation;
   }
   hooks_->before_relaxation(states_, owned);
+  {
+    // After before_relaxation(), so that the first exchange carries the warm impulses' ghost
+    // corrections to the owners like any other increment.
+    ScopedPhase t(timers_, Phase::relaxation);
+    warm_start();
+  }
   // The exchanges between sweeps are timed as communication, not relaxation.
   double exchange_seconds = 0.0;
   const auto start = std::chrono::steady_clock::now();
-  const solver::RelaxationResult relaxation =
-      solver::relax(settings, solver_contacts_, impulses_, states_, [&](double local, int sweep) {
+  const solver::RelaxationResult relaxation = solver::relax(
+      settings, solver_contacts_, impulses_, states_, order_,
+      [&](int sweep) {
         const auto t0 = std::chrono::steady_clock::now();
-        const double r = hooks_->after_sweep(states_, owned, local, sweep);
+        const bool test = hooks_->after_sweep(states_, owned, sweep);
         exchange_seconds += seconds_since(t0);
-        return r;
+        return test;
+      },
+      [&](solver::ConvergenceMeasure& m) {
+        const auto t0 = std::chrono::steady_clock::now();
+        hooks_->reduce_convergence(m);
+        exchange_seconds += seconds_since(t0);
       });
   timers_.add(Phase::relaxation, seconds_since(start) - exchange_seconds);
   timers_.add(Phase::communication, exchange_seconds);
+  {
+    ScopedPhase t(timers_, Phase::relaxation);
+    remember_impulses();
+  }
   return relaxation;
+}
+
+void Simulation::warm_start() {
+  if (parameters_.warm_start <= 0.0 || history_.size() == 0) return;
+  history_.warm_start(contacts_, particles_, solver_contacts_, parameters_.warm_start, impulses_);
+  solver::apply_impulses(solver_contacts_, impulses_, states_);
+}
+
+void Simulation::remember_impulses() {
+  if (parameters_.warm_start <= 0.0) {
+    history_.clear();
+    return;
+  }
+  history_.record(contacts_, particles_, solver_contacts_, impulses_);
 }
 
 void Simulation::integrate_bodies() {
@@ -124,6 +162,7 @@ void Simulation::collect_statistics(const solver::RelaxationResult& relaxation, 
   s.contacts = contacts_.size();
   s.sweeps = relaxation.sweeps;
   s.residual = relaxation.residual;
+  s.fc3d_error = relaxation.fc3d;
   s.converged = relaxation.converged;
   for (std::size_t j = 0; j < contacts_.size(); ++j) {
     s.max_penetration = std::max(s.max_penetration, -contacts_.gap[j]);

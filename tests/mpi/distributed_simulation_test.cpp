@@ -171,10 +171,10 @@ public:
   void before_relaxation(const std::vector<solver::BodyState>& st, std::size_t owned) override {
     inner_.before_relaxation(st, owned);
   }
-  double after_sweep(std::vector<solver::BodyState>& st, std::size_t owned, double r,
-                     int sweep) override {
-    return inner_.after_sweep(st, owned, r, sweep);
+  bool after_sweep(std::vector<solver::BodyState>& st, std::size_t owned, int sweep) override {
+    return inner_.after_sweep(st, owned, sweep);
   }
+  void reduce_convergence(solver::ConvergenceMeasure& m) override { inner_.reduce_convergence(m); }
   void reduce(timestep::StepStatistics& stats) override { inner_.reduce(stats); }
   void end_step(body::Particles& p, std::size_t owned) override { inner_.end_step(p, owned); }
 

@@ -49,6 +49,19 @@ mpiexec -n 2 --oversubscribe "$granite" run "$cfg" --output "$tmp/two" --restart
 $compare "$tmp/full/$final" "$tmp/two/$final" --tolerance 1e-3 > "$tmp/two.cmp" \
   || echo "note (not a failure): 2-rank continuation differs by relaxation order: $(cat "$tmp/two.cmp")"
 
+# 5. With warm start (the contact impulses are restart state): a short run continues bit for
+#    bit to the uninterrupted run, on 1 and on 2 ranks (the same decomposition each time).
+for n in 1 2; do
+  launch=("$granite"); [ "$n" -gt 1 ] && launch=(mpiexec -n "$n" --oversubscribe "$granite")
+  warm=(--set solver.warm_start=1 --set run.end_time=0.03)
+  "${launch[@]}" run "$cfg" --output "$tmp/wfull$n" "${warm[@]}" > "$tmp/wfull$n.log" 2>&1 || fail "warm-start run on $n rank(s): $(tail -3 "$tmp/wfull$n.log")"
+  "${launch[@]}" run "$cfg" --output "$tmp/wshort$n" --set solver.warm_start=1 --set run.end_time=0.015 > "$tmp/wshort$n.log" 2>&1 || fail "short warm-start run on $n rank(s)"
+  "${launch[@]}" run "$cfg" --output "$tmp/wshort$n" "${warm[@]}" --restart "$tmp/wshort$n/checkpoint.h5" > "$tmp/wshort2$n.log" 2>&1 \
+    || fail "warm-start restart on $n rank(s): $(tail -3 "$tmp/wshort2$n.log")"
+  wfinal=$(cd "$tmp/wfull$n" && ls snapshot_*.h5 | tail -1)
+  $compare "$tmp/wfull$n/$wfinal" "$tmp/wshort$n/$wfinal" || fail "warm start: restart on $n rank(s) differs from the uninterrupted run"
+done
+
 # 4. A truncated checkpoint.
 head -c 2000 "$tmp/short/checkpoint.h5" > "$tmp/bad.h5"
 out=$("$granite" run "$cfg" --output "$tmp/bad" --restart "$tmp/bad.h5" 2>&1 >/dev/null); rc=$?

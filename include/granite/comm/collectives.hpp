@@ -37,6 +37,9 @@ std::int64_t exclusive_prefix_sum(std::int64_t value, const Communicator& comm);
 /// Every rank's value, in rank order, on `root` (empty elsewhere).
 std::vector<std::int64_t> gather(std::int64_t value, const Communicator& comm, int root = 0);
 
+/// Every rank's text, in rank order, on every rank.
+std::vector<std::string> all_gather_text(const std::string& text, const Communicator& comm);
+
 /// `root`'s bytes on every rank.
 void broadcast_bytes(void* data, std::size_t bytes, const Communicator& comm, int root = 0);
 

@@ -7,6 +7,7 @@
 #include "granite/body/global_body.hpp"
 #include "granite/contact/single_contact.hpp"
 #include "granite/core/types.hpp"
+#include "granite/solver/relaxation.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -50,6 +51,9 @@ struct SolverSettings {
   double tolerance = 0.0;
   double relaxation_weight = 0.0;
   int check_every = 0;  // sweeps
+  solver::Convergence convergence = solver::Convergence::fc3d;
+  solver::Ordering ordering = solver::Ordering::detection;
+  double warm_start = 0.0;  // in [0, 1]
 };
 
 struct MaterialSettings {

@@ -6,8 +6,10 @@
 //                 owned body sees its partner);
 //   retain_responsible_contacts / weigh_ghost_contacts: one rank per contact, and the weight
 //                 ω for contacts with a ghost body (contact_ownership.hpp);
-//   after_sweep:  the Jacobi part of the hybrid relaxation (Halo::exchange_corrections) and
-//                 the global convergence test (an allreduce every `check_every` sweeps); since
+//   after_sweep:  the Jacobi part of the hybrid relaxation (Halo::exchange_corrections); a
+//                 global convergence test every `check_every` sweeps;
+//   reduce_convergence: that test's one allreduce (max of the impulse change, or the sum of
+//                 the four fc3d sums); since
 //                 contacts with a ghost body update their impulse with the weight ω, the
 //                 exchange itself sums plain increments and the converged velocities carry
 //                 every impulse exactly once;
@@ -37,8 +39,8 @@ public:
   void weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts, std::size_t owned,
                             std::size_t particle_count) override;
   void before_relaxation(const std::vector<solver::BodyState>& states, std::size_t owned) override;
-  double after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
-                     double local_residual, int sweep) override;
+  bool after_sweep(std::vector<solver::BodyState>& states, std::size_t owned, int sweep) override;
+  void reduce_convergence(solver::ConvergenceMeasure& measure) override;
   void reduce(timestep::StepStatistics& stats) override;
   void end_step(body::Particles& particles, std::size_t owned) override;
 

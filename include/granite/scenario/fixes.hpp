@@ -6,6 +6,7 @@
 //   progress     % done, rate, time left: thermo line, run.json, status   [always]
 //   thermo       thermo line in the log and thermo.csv                     [always]
 //   snapshots    HDF5 snapshots + XDMF                                     [always]
+//   contact_history  the warm-start impulses in checkpoints               [solver.warm_start > 0]
 //   checkpoints  OUTPUT/checkpoint.h5, also when a stop is requested       [always]
 //   fclib_export the contact problem of chosen steps as FCLIB files        [export_fclib_steps]
 #include "granite/io/config.hpp"

@@ -27,6 +27,7 @@ struct FlowSample {
   double kinetic_translational = 0.0, kinetic_rotational = 0.0;  // J
   int sweeps = 0;
   double residual = 0.0;
+  double fc3d_error = 0.0;  // of the step's contact problem after the relaxation
 };
 
 /// Time averages over the samples at t >= average_from (Table 2 of the paper).

@@ -9,6 +9,7 @@
 #include "granite/comm/communicator.hpp"
 
 #include <string>
+#include <vector>
 
 namespace granite::scenario {
 
@@ -29,6 +30,9 @@ struct RunSummary {
   std::uint64_t sweeps = 0;             // relaxation sweeps in all
   std::uint64_t unconverged_steps = 0;  // steps whose relaxation stopped at max_sweeps
   double bytes_per_sweep = 0.0;         // relaxation exchange, all ranks
+  std::vector<double> fc3d_errors;      // each step's fc3d error (the same on every rank)
+  double tolerance = 0.0;               // solver.tolerance
+  std::string convergence;              // solver.convergence: what the tolerance bounds
 };
 
 /// Collective over `comm`. Throws InputError (on every rank) for an unusable output directory,

@@ -1,14 +1,32 @@
 #pragma once
 // The error of an approximate solution of a local 3D frictional contact problem u = W r + q
 // (FCLIB convention, contact frames (n, t1, t2)): Siconos' fc3d_compute_error, the measure the
-// FCLIB reference solutions and the matrix relaxation's convergence test use, and the cone
-// complementarity (CCP) error of the same problem.
+// FCLIB reference solutions, the matrix relaxation and (solver.convergence: fc3d) the time
+// step's relaxation use, and the cone complementarity (CCP) error of the same problem.
 #include "granite/contact/single_contact.hpp"
+#include "granite/core/types.hpp"
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
 namespace granite::solver {
+
+/// One contact's term of Siconos' natural-map residual:
+///   ‖r − P_K(r − u − μ ‖u_T‖ e_N)‖²  (contact-frame impulse r, relative velocity u).
+double fc3d_contact_residual2(const Vec3& r, const Vec3& u, double mu);
+/// The same for the cone complementarity problem (no Coulomb shift): ‖r − P_K(r − u)‖².
+double ccp_contact_residual2(const Vec3& r, const Vec3& u, double mu);
+
+/// The sums over contacts from which the error follows; summing them over processes gives the
+/// error of the whole (distributed) problem.
+struct Fc3dSums {
+  double residual2 = 0.0;  // Σ fc3d_contact_residual2
+  double q2 = 0.0;         // ‖q‖²
+  double r2 = 0.0;         // ‖r‖²
+  double u2 = 0.0;         // ‖u‖²
+  /// sqrt(residual2) / max(‖q‖, ‖r‖, ‖u‖) (the absolute value if the normalisation is 0).
+  double error() const;
+};
 
 /// Siconos fc3d_compute_error: with u = W r + q,
 ///   e² = Σ_α ‖r_α − P_Kα(r_α − u_α − μ_α ‖u_α,T‖ e_N)‖²,  error = e / max(‖q‖, ‖r‖, ‖u‖)

@@ -22,6 +22,7 @@
 #include "granite/contact/single_contact.hpp"
 #include "granite/core/timer.hpp"
 #include "granite/solver/body_state.hpp"
+#include "granite/solver/contact_history.hpp"
 #include "granite/solver/contact_setup.hpp"
 #include "granite/solver/relaxation.hpp"
 #include "granite/timestep/step_statistics.hpp"
@@ -38,8 +39,10 @@ namespace granite::timestep {
 ///   detection; retain_responsible_contacts(contacts, particles, owned)
 ///   setup; weigh_ghost_contacts(solver contacts, owned, particle count)
 ///   before_relaxation(states, owned)
-///   each sweep: residual = after_sweep(states, owned, local residual, sweep number from 1)
-///               (the returned, e.g. globally reduced, residual decides convergence)
+///   each sweep: test = after_sweep(states, owned, sweep number from 1) (e.g. exchanges);
+///               if test: reduce_convergence(measure), whose combined value decides
+///               convergence (one reduction per test; once more after the last sweep for the
+///               step's fc3d error unless the last test evaluated it)
 ///   integrate; statistics over owned bodies; reduce(stats); end_step(particles, owned)
 class StepHooks {
 public:
@@ -57,8 +60,11 @@ public:
                                     std::size_t particle_count) = 0;
   virtual void before_relaxation(const std::vector<solver::BodyState>& states,
                                  std::size_t owned) = 0;
-  virtual double after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
-                             double local_residual, int sweep) = 0;
+  /// After each sweep; returns whether convergence is tested after this sweep.
+  virtual bool after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
+                           int sweep) = 0;
+  /// Combines this process's convergence measure with the other processes' (one reduction).
+  virtual void reduce_convergence(solver::ConvergenceMeasure& measure) = 0;
   /// Combines this process's statistics with the other processes'.
   virtual void reduce(StepStatistics& stats) = 0;
   /// Last action of a step, after the statistics (e.g. dropping the ghosts, which the next
@@ -73,7 +79,13 @@ struct Parameters {
   double error_reduction = 0.1;    // ε ∈ [0, 1]: fraction of a penetration removed per step
   contact::ModelSettings model{};  // single-contact model (default mdp)
   int max_sweeps = 100;            // >= 1
-  double tolerance = 1e-8;         // relative impulse change that ends the relaxation
+  double tolerance = 1e-8;         // value of the convergence measure that ends the relaxation
+  solver::Convergence convergence = solver::Convergence::impulse_change;
+  solver::Ordering ordering = solver::Ordering::detection;  // solver/sweep_order.hpp
+  std::uint64_t ordering_seed = 0;                          // for Ordering::random
+  // Warm start: each contact starts from this fraction ([0, 1]) of its previous impulse
+  // (solver/contact_history.hpp); 0 = from zero impulses.
+  double warm_start = 0.0;
 };
 
 class Simulation {
@@ -137,6 +149,10 @@ public:
   /// alike. Valid until the next step() or particle removal.
   const collision::ContactList& contacts() const { return contacts_; }
   const std::vector<Vec3>& impulses() const { return impulses_; }
+  /// The impulses kept for the next step's warm start (empty when parameters().warm_start is
+  /// 0); part of the restart state.
+  solver::ContactHistory& contact_history() { return history_; }
+  const solver::ContactHistory& contact_history() const { return history_; }
 
 private:
   // The phases of step(), in order, each timed under its core/timer.hpp Phase (the exchanges
@@ -145,6 +161,8 @@ private:
   void detect_contacts(std::size_t owned);
   void set_up_contacts(std::size_t owned);
   solver::RelaxationResult relax_contacts(std::size_t owned);
+  void warm_start();         // the history's impulses applied to the bodies (warm_start > 0)
+  void remember_impulses();  // the relaxed impulses into the history (warm_start > 0)
   void integrate_bodies();
   void collect_statistics(const solver::RelaxationResult& relaxation, std::size_t owned);
   void end_step(std::size_t owned);
@@ -158,6 +176,8 @@ private:
   collision::ContactList contacts_;
   std::vector<solver::BodyState> states_;
   std::vector<solver::SolverContact> solver_contacts_;
+  solver::SweepOrder order_;
+  solver::ContactHistory history_;  // the last relaxation's impulses (warm start)
   std::vector<Vec3> impulses_;
 
   StepHooks* hooks_ = nullptr;

@@ -11,7 +11,8 @@ struct StepStatistics {
   std::size_t particles = 0;
   std::size_t contacts = 0;  // detected contacts, including open ones within the threshold
   int sweeps = 0;
-  double residual = 0.0;  // relative impulse change of the last sweep
+  double residual = 0.0;    // relative impulse change of the last sweep
+  double fc3d_error = 0.0;  // Siconos error of the step's contact problem after the relaxation
   bool converged = true;
   double max_penetration = 0.0;  // max(0, −min ξ) over the step's contacts, before the step (m)
   double kinetic_energy = 0.0;   // translational + rotational, after the step (J)

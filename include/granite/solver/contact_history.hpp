@@ -1,0 +1,67 @@
+#pragma once
+// Warm starting (solver.warm_start): the impulses of the last relaxation, kept per contact
+// identity, start the next step's relaxation.
+//
+// A contact's identity is the pair of its bodies: the two particles' global ids (lower first),
+// or the particle's id and the global body's index, plus an ordinal that tells apart several
+// contacts of the same pair (the parts of a union, in detection order). The impulse is kept in
+// the world frame as the impulse on the first body of the key, so that it survives the pair
+// being detected the other way round and the contact frame turning; the next step rotates it
+// into the new frame and projects it onto the new friction cone (contact::project_onto_friction_cone).
+#include "granite/body/particles.hpp"
+#include "granite/collision/contact.hpp"
+#include "granite/solver/contact_setup.hpp"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace granite::solver {
+
+struct ContactKey {
+  BodyId first = 0;           // particle id
+  BodyId second = 0;          // particle id (> first), or −1 − global body index
+  std::uint32_t ordinal = 0;  // among contacts of the same pair, in detection order
+  bool operator==(const ContactKey& o) const {
+    return first == o.first && second == o.second && ordinal == o.ordinal;
+  }
+  bool operator<(const ContactKey& o) const;
+};
+
+struct ContactKeyHash {
+  std::size_t operator()(const ContactKey& k) const;
+};
+
+struct HistoryEntry {
+  ContactKey key;
+  Vec3 impulse;  // world frame, on body `first`
+};
+
+class ContactHistory {
+public:
+  /// Replaces the history by the given contacts' impulses (contact frame, as relaxed).
+  void record(const collision::ContactList& contacts, const body::Particles& particles,
+              const std::vector<SolverContact>& solver_contacts, const std::vector<Vec3>& impulses);
+  /// Sets impulses[j] = scale · P_K(Q_jᵀ p) for every contact j found in the history (zero
+  /// otherwise); returns how many were found.
+  std::size_t warm_start(const collision::ContactList& contacts, const body::Particles& particles,
+                         const std::vector<SolverContact>& solver_contacts, double scale,
+                         std::vector<Vec3>& impulses) const;
+
+  std::size_t size() const { return map_.size(); }
+  void clear() { map_.clear(); }
+  /// The entries sorted by key (checkpoints, exchange between processes).
+  std::vector<HistoryEntry> entries() const;
+  /// Adds entries (an existing key is overwritten).
+  void insert(const std::vector<HistoryEntry>& entries);
+
+private:
+  std::unordered_map<ContactKey, Vec3, ContactKeyHash> map_;
+};
+
+/// The identity of each contact of the list and whether its body order is swapped with
+/// respect to the key (then the impulse on the key's first body is −p).
+void contact_keys(const collision::ContactList& contacts, const body::Particles& particles,
+                  std::vector<ContactKey>& keys, std::vector<bool>& swapped);
+
+}  // namespace granite::solver

@@ -1,0 +1,99 @@
+// Contact identities and the warm-start history (see include/granite/solver/contact_history.hpp).
+#include "granite/solver/contact_history.hpp"
+
+#include "granite/contact/friction_cone.hpp"
+#include "granite/solver/fc3d_error.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <utility>
+
+namespace granite::solver {
+
+bool ContactKey::operator<(const ContactKey& o) const {
+  return std::tie(first, second, ordinal) < std::tie(o.first, o.second, o.ordinal);
+}
+
+std::size_t ContactKeyHash::operator()(const ContactKey& k) const {
+  // splitmix64-style mixing of the three fields.
+  std::uint64_t h = std::uint64_t(k.first) * 0x9e3779b97f4a7c15ULL;
+  h ^= std::uint64_t(k.second) + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2);
+  h ^= std::uint64_t(k.ordinal) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= h >> 31;
+  return static_cast<std::size_t>(h * 0xbf58476d1ce4e5b9ULL);
+}
+
+void contact_keys(const collision::ContactList& contacts, const body::Particles& particles,
+                  std::vector<ContactKey>& keys, std::vector<bool>& swapped) {
+  const std::size_t m = contacts.size();
+  keys.resize(m);
+  swapped.assign(m, false);
+  // Only a particle and a global body (a union's parts) can touch more than once.
+  std::map<std::pair<BodyId, BodyId>, std::uint32_t> seen;
+  for (std::size_t j = 0; j < m; ++j) {
+    ContactKey& k = keys[j];
+    k.first = particles.id[contacts.body1[j]];
+    k.ordinal = 0;
+    if (contacts.involves_global(j)) {
+      k.second = -1 - static_cast<BodyId>(contacts.global_index(j));
+      k.ordinal = seen[{k.first, k.second}]++;
+      continue;
+    }
+    k.second = particles.id[contacts.body2[j]];
+    if (k.second < k.first) {
+      std::swap(k.first, k.second);
+      swapped[j] = true;
+    }
+  }
+}
+
+void ContactHistory::record(const collision::ContactList& contacts,
+                            const body::Particles& particles,
+                            const std::vector<SolverContact>& solver_contacts,
+                            const std::vector<Vec3>& impulses) {
+  std::vector<ContactKey> keys;
+  std::vector<bool> swapped;
+  contact_keys(contacts, particles, keys, swapped);
+  map_.clear();
+  map_.reserve(keys.size());
+  for (std::size_t j = 0; j < keys.size(); ++j) {
+    const Vec3 world = solver_contacts[j].frame * impulses[j];  // on body 1
+    map_[keys[j]] = swapped[j] ? Vec3(-world) : world;
+  }
+}
+
+std::size_t ContactHistory::warm_start(const collision::ContactList& contacts,
+                                       const body::Particles& particles,
+                                       const std::vector<SolverContact>& solver_contacts,
+                                       double scale, std::vector<Vec3>& impulses) const {
+  std::vector<ContactKey> keys;
+  std::vector<bool> swapped;
+  contact_keys(contacts, particles, keys, swapped);
+  impulses.assign(keys.size(), Vec3::Zero());
+  std::size_t found = 0;
+  for (std::size_t j = 0; j < keys.size(); ++j) {
+    const auto it = map_.find(keys[j]);
+    if (it == map_.end()) continue;
+    ++found;
+    const Vec3 world = swapped[j] ? Vec3(-it->second) : it->second;
+    const SolverContact& c = solver_contacts[j];
+    impulses[j] = scale * contact::project_onto_friction_cone(c.frame.transpose() * world, c.mu);
+  }
+  return found;
+}
+
+std::vector<HistoryEntry> ContactHistory::entries() const {
+  std::vector<HistoryEntry> out;
+  out.reserve(map_.size());
+  for (const auto& [key, impulse] : map_) out.push_back({key, impulse});
+  std::sort(out.begin(), out.end(),
+            [](const HistoryEntry& a, const HistoryEntry& b) { return a.key < b.key; });
+  return out;
+}
+
+void ContactHistory::insert(const std::vector<HistoryEntry>& entries) {
+  for (const HistoryEntry& e : entries) map_[e.key] = e.impulse;
+}
+
+}  // namespace granite::solver
