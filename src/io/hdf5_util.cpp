@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <unistd.h>
+
 namespace granite::io::detail {
 
 std::string hdf5_error_detail() {
@@ -25,12 +27,43 @@ std::string hdf5_error_detail() {
     return 0;
   };
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk, &detail);
-  return detail.empty() ? "no HDF5 error detail" : detail;
+  if (detail.empty()) detail = "no HDF5 error detail";
+  // An MPI-IO failure: the MPI library's error string (e.g. the system error) is an entry of
+  // its own; append it as " [MPI: ...]".
+  std::string mpi;
+  auto find_mpi = [](unsigned, const H5E_error2_t* error, void* client) -> herr_t {
+    auto* out = static_cast<std::string*>(client);
+    if (out->empty() && error->min_num == H5E_MPIERRSTR && error->desc) *out = error->desc;
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, find_mpi, &mpi);
+  while (!mpi.empty() && (mpi.back() == '\n' || mpi.back() == ' ')) mpi.pop_back();
+  if (!mpi.empty()) detail += " [MPI: " + mpi + "]";
+  return detail;
+}
+
+std::string naming_file(const std::string& path, const std::string& failure) {
+  if (failure.rfind("cannot write", 0) == 0) return failure;  // names its file already
+  // The system error, as the MPI library words it (HDF5 keeps it as an H5E_MPIERRSTR entry).
+  std::string system = "I/O error";
+  const std::string marker = " [MPI: ";
+  const auto at = failure.find(marker);
+  if (at != std::string::npos) system = failure.substr(at + marker.size());
+  if (!system.empty() && system.back() == ']') system.pop_back();
+  return "cannot write '" + path + "': " + system + " (" + failure.substr(0, at) + ")";
+}
+
+std::string failure_text(const char* call, const std::string& what) {
+  return std::string("HDF5 ") + call + " failed (" + what + "): " + hdf5_error_detail();
 }
 
 void hdf5_failure(const char* call, const std::string& what) {
-  throw std::runtime_error(std::string("HDF5 ") + call + " failed (" + what +
-                           "): " + hdf5_error_detail());
+  throw std::runtime_error(failure_text(call, what));
+}
+
+void agree(const comm::Communicator* comm, const std::string& failure) {
+  const std::string first = comm ? comm::first_failure(failure, *comm) : failure;
+  if (!first.empty()) throw IoFailure(first);
 }
 
 void write_attribute(hid_t object, const char* name, hid_t file_type, hid_t memory_type,
@@ -77,30 +110,36 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
   if (slab.checksum) {
     check_status(H5Pset_fletcher32(create.get()), "H5Pset_fletcher32", what);
   }
-  Handle dataset(check_id(H5Dcreate2(group, name, file_type, file_space.get(), H5P_DEFAULT,
-                                     create.get(), H5P_DEFAULT),
-                          "H5Dcreate2", what),
-                 H5Dclose);
+  Handle dataset(
+      H5Dcreate2(group, name, file_type, file_space.get(), H5P_DEFAULT, create.get(), H5P_DEFAULT),
+      H5Dclose);
+  agree(slab.comm, dataset.get() < 0 ? failure_text("H5Dcreate2", what) : std::string());
   if (slab.total == 0) return;  // nothing to transfer (the same decision on every rank)
 
-  const hsize_t start[2] = {slab.offset, 0};
-  const hsize_t count[2] = {slab.local, columns};
-  const hsize_t memory_dims[2] = {std::max<hsize_t>(slab.local, 1), columns};
-  Handle memory_space(
-      check_id(H5Screate_simple(rank, memory_dims, nullptr), "H5Screate_simple", what), H5Sclose);
-  if (slab.local > 0) {
-    check_status(
-        H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
-        "H5Sselect_hyperslab", what);
-  } else {
-    // A rank without rows still takes part in the collective transfer, selecting nothing.
-    check_status(H5Sselect_none(file_space.get()), "H5Sselect_none", what);
-    check_status(H5Sselect_none(memory_space.get()), "H5Sselect_none", what);
+  std::string failure;
+  try {
+    const hsize_t start[2] = {slab.offset, 0};
+    const hsize_t count[2] = {slab.local, columns};
+    const hsize_t memory_dims[2] = {std::max<hsize_t>(slab.local, 1), columns};
+    Handle memory_space(
+        check_id(H5Screate_simple(rank, memory_dims, nullptr), "H5Screate_simple", what), H5Sclose);
+    if (slab.local > 0) {
+      check_status(
+          H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+          "H5Sselect_hyperslab", what);
+    } else {
+      // A rank without rows still takes part in the collective transfer, selecting nothing.
+      check_status(H5Sselect_none(file_space.get()), "H5Sselect_none", what);
+      check_status(H5Sselect_none(memory_space.get()), "H5Sselect_none", what);
+    }
+    static const double kDummy[9] = {};
+    check_status(H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(),
+                          slab.transfer, slab.local > 0 ? data : kDummy),
+                 "H5Dwrite", what);
+  } catch (const std::exception& error) {
+    failure = error.what();
   }
-  static const double kDummy[9] = {};
-  check_status(H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(),
-                        slab.transfer, slab.local > 0 ? data : kDummy),
-               "H5Dwrite", what);
+  agree(slab.comm, failure);
 }
 
 hid_t create_parallel_file(const std::string& file_name, const comm::Communicator& comm) {
@@ -118,26 +157,17 @@ hid_t create_parallel_file(const std::string& file_name, const comm::Communicato
 
 void probe_destination(const std::string& path, const char* kind, const comm::Communicator& comm) {
   const std::string tmp = path + ".tmp";
-  comm::on_root(comm, [&] {
+  on_root_collectively(comm, [&] {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
-      throw InputError(std::string("cannot write ") + kind + " '" + path + "': it is a directory");
+      throw IoFailure(std::string("cannot write ") + kind + " '" + path + "': it is a directory");
     }
-    std::FILE* probe = std::fopen(tmp.c_str(), "wb");
-    if (!probe) {
-      throw InputError(std::string("cannot write ") + kind + " '" + path + "' (temporary file '" +
-                       tmp + "'): " + std::strerror(errno));
+    const int fd = create_new(tmp);
+    if (fd < 0 || ::close(fd) != 0) {
+      throw IoFailure(std::string("cannot write ") + kind + " '" + path + "' (temporary file '" +
+                      tmp + "'): " + std::strerror(errno));
     }
-    std::fclose(probe);
   });
-}
-
-void rename_into_place(const std::string& tmp, const std::string& path) {
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    std::remove(tmp.c_str());
-    throw InputError("cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(error));
-  }
 }
 
 Slab slab_of(std::size_t local, const comm::Communicator& comm) {
@@ -146,6 +176,7 @@ Slab slab_of(std::size_t local, const comm::Communicator& comm) {
   slab.total = hsize_t(comm::sum(mine, comm));
   slab.offset = hsize_t(comm::exclusive_prefix_sum(mine, comm));
   slab.local = hsize_t(mine);
+  slab.comm = &comm;
   return slab;
 }
 

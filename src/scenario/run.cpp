@@ -37,9 +37,12 @@ void prepare_output(const std::string& dir, const YAML::Node& resolved,
   if (comm.is_root()) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    std::ofstream config(std::filesystem::path(dir) / "config.yaml");
-    config << config::to_text(resolved);
-    if (ec || !config) problem = dir + ": cannot write the output directory";
+    try {
+      io::write_text_atomically((std::filesystem::path(dir) / "config.yaml").string(),
+                                config::to_text(resolved));
+    } catch (const std::exception& error) {
+      problem = dir + ": cannot write the output directory (" + error.what() + ")";
+    }
   }
   if (!comm::all_ok(problem.empty(), comm))
     throw InputError(problem.empty() ? dir + ": rank 0 cannot write the output directory"
@@ -205,7 +208,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   const std::uint64_t initial_particles = comm::sum(sim.particles().size(), comm);
   log_header(cfg, run, fixes, initial_particles, steps);
   nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted);
-  comm::on_root(comm, [&] { io::write_run_record(output_dir, record); });
+  io::on_root_collectively(comm, [&] { io::write_run_record(output_dir, record); });
 
   for (const auto& fix : fixes) fix->start(run);
   RunSummary summary = step_to(steps, run, fixes, distributed);
@@ -218,7 +221,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
 
   complete_record(record, summary, spreads, settings.run, sim.statistics());
   for (const auto& fix : fixes) fix->add_to_record(record);
-  comm::on_root(comm, [&] { io::write_run_record(output_dir, record); });
+  io::on_root_collectively(comm, [&] { io::write_run_record(output_dir, record); });
   if (!summary.failure.empty()) throw RunFailure(summary.failure);
   return summary;
 }
