@@ -1,5 +1,7 @@
 #include "granite/io/atomic_file.hpp"
 
+#include "granite/comm/environment.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,14 +24,6 @@ struct FaultPlan {
   std::string name;
 };
 
-// The MPI rank as the launcher numbers it (Open MPI, MPICH/PMI, SLURM); 0 without a launcher.
-long long launcher_rank() {
-  for (const char* variable : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
-    if (const char* value = std::getenv(variable)) return std::atoll(value);
-  }
-  return 0;
-}
-
 const FaultPlan& fault_plan() {
   static const FaultPlan plan = [] {
     FaultPlan p;
@@ -43,7 +37,7 @@ const FaultPlan& fault_plan() {
       return p;
     }
     p.name = fields == 3 ? name : "";
-    p.active = p.rank == launcher_rank();
+    p.active = p.rank == comm::launcher_rank();
     return p;
   }();
   return plan;

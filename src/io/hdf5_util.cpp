@@ -12,6 +12,10 @@
 
 namespace granite::io::detail {
 
+namespace {
+constexpr const char* kSystemMarker = " [system: ";
+}  // namespace
+
 std::string hdf5_error_detail() {
   std::string detail;
   auto walk = [](unsigned n, const H5E_error2_t* error, void* client) -> herr_t {
@@ -29,7 +33,7 @@ std::string hdf5_error_detail() {
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk, &detail);
   if (detail.empty()) detail = "no HDF5 error detail";
   // An MPI-IO failure: the MPI library's error string (e.g. the system error) is an entry of
-  // its own; append it as " [MPI: ...]".
+  // its own; append it as " [system: ...]".
   std::string mpi;
   auto find_mpi = [](unsigned, const H5E_error2_t* error, void* client) -> herr_t {
     auto* out = static_cast<std::string*>(client);
@@ -38,18 +42,31 @@ std::string hdf5_error_detail() {
   };
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, find_mpi, &mpi);
   while (!mpi.empty() && (mpi.back() == '\n' || mpi.back() == ' ')) mpi.pop_back();
-  if (!mpi.empty()) detail += " [MPI: " + mpi + "]";
+  if (!mpi.empty()) detail += kSystemMarker + mpi + "]";
   return detail;
 }
 
 std::string naming_file(const std::string& path, const std::string& failure) {
   if (failure.rfind("cannot write", 0) == 0) return failure;  // names its file already
-  // The system error, as the MPI library words it (HDF5 keeps it as an H5E_MPIERRSTR entry).
-  std::string system = "I/O error";
-  const std::string marker = " [MPI: ";
-  const auto at = failure.find(marker);
-  if (at != std::string::npos) system = failure.substr(at + marker.size());
-  if (!system.empty() && system.back() == ']') system.pop_back();
+  // The system error: the MPI library's error string (HDF5 keeps it as an H5E_MPIERRSTR
+  // entry) or errno after a failed transfer, appended as " [system: ...]". Some MPI-IO layers
+  // report a full disk only as a short write: then the free space tells.
+  const auto at = failure.find(kSystemMarker);
+  std::string system;
+  if (at != std::string::npos) {
+    system = failure.substr(at + std::strlen(kSystemMarker));
+    if (!system.empty() && system.back() == ']') system.pop_back();
+  } else {
+    std::error_code ec;
+    const auto space = std::filesystem::space(std::filesystem::path(path).parent_path().empty()
+                                                  ? std::filesystem::path(".")
+                                                  : std::filesystem::path(path).parent_path(),
+                                              ec);
+    system = !ec && space.available < (1u << 20)
+                 ? std::string(std::strerror(ENOSPC)) + " (" + std::to_string(space.available) +
+                       " bytes free)"
+                 : std::string("I/O error");
+  }
   return "cannot write '" + path + "': " + system + " (" + failure.substr(0, at) + ")";
 }
 
@@ -133,9 +150,14 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
       check_status(H5Sselect_none(memory_space.get()), "H5Sselect_none", what);
     }
     static const double kDummy[9] = {};
-    check_status(H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(),
-                          slab.transfer, slab.local > 0 ? data : kDummy),
-                 "H5Dwrite", what);
+    errno = 0;  // the MPI-IO layer's failed write(2) leaves the system error here
+    if (H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(), slab.transfer,
+                 slab.local > 0 ? data : kDummy) < 0) {
+      const int error = errno;
+      failure = failure_text("H5Dwrite", what);
+      if (error != 0 && failure.find(kSystemMarker) == std::string::npos)
+        failure += kSystemMarker + std::string(std::strerror(error)) + "]";
+    }
   } catch (const std::exception& error) {
     failure = error.what();
   }
