@@ -179,16 +179,28 @@ hid_t create_parallel_file(const std::string& file_name, const comm::Communicato
 
 void probe_destination(const std::string& path, const char* kind, const comm::Communicator& comm) {
   const std::string tmp = path + ".tmp";
-  on_root_collectively(comm, [&] {
+  // A destination that cannot be written at all (a directory, a missing parent, no
+  // permission) is an input error; a full disk or a failing device an IoFailure.
+  std::string input_problem, io_problem;
+  if (comm.is_root()) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-      throw IoFailure(std::string("cannot write ") + kind + " '" + path + "': it is a directory");
+    int fd = std::filesystem::is_directory(path, ec) ? -2 : create_new(tmp);
+    int error = errno;
+    if (fd >= 0 && ::close(fd) != 0) {
+      error = errno;
+      fd = -1;
     }
-    const int fd = create_new(tmp);
-    if (fd < 0 || ::close(fd) != 0) {
-      throw IoFailure(std::string("cannot write ") + kind + " '" + path + "' (temporary file '" +
-                      tmp + "'): " + std::strerror(errno));
+    if (fd == -2) {
+      input_problem = std::string("cannot write ") + kind + " '" + path + "': it is a directory";
+    } else if (fd < 0) {
+      const std::string problem = std::string("cannot write ") + kind + " '" + path +
+                                  "' (temporary file '" + tmp + "'): " + std::strerror(error);
+      (error == ENOSPC || error == EDQUOT || error == EIO ? io_problem : input_problem) = problem;
     }
+  }
+  comm::throw_if_any_failed(input_problem, comm);
+  on_root_collectively(comm, [&] {
+    if (!io_problem.empty()) throw IoFailure(io_problem);
   });
 }
 

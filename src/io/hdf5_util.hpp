@@ -169,8 +169,9 @@ void write_parallel_file(const std::string& file_name, const std::string& fault_
 // --- rank-0 decisions ------------------------------------------------------------------------
 
 // Collective. Rank 0 creates `path + ".tmp"` new (create_new: a stale file or a link planted
-// there is unlinked, never followed), which the HDF5 file is then written into; an IoFailure
-// "cannot write <kind> '<path>' ..." on every rank if not.
+// there is unlinked, never followed), which the HDF5 file is then written into. If it cannot:
+// "cannot write <kind> '<path>' ..." on every rank, an InputError (a directory, a missing
+// parent, no permission) or an IoFailure (ENOSPC, EDQUOT, EIO).
 void probe_destination(const std::string& path, const char* kind, const comm::Communicator& comm);
 
 using io::rename_into_place;
