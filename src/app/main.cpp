@@ -69,6 +69,9 @@ int main(int argc, char** argv) {
   } catch (const granite::InputError& e) {  // the commands report these themselves
     print_error_line("error: ", e.what());
     return granite::kInputErrorExit;
+  } catch (const granite::RunFailure& e) {  // e.g. a write that failed (IoFailure)
+    print_error_line("error: ", e.what());
+    return granite::kRunFailureExit;
   } catch (const std::exception& e) {  // a bug (or out of memory): one line, never an abort
     print_error_line("granite " + command + ": internal error: ", e.what());
   } catch (...) {

@@ -40,8 +40,9 @@ struct Rows {
 
 // --- writing -------------------------------------------------------------------------------------
 
-void write_file(const std::string& file_name, const body::Particles& particles,
-                const CheckpointState& state, const comm::Communicator& comm) {
+void write_file(const std::string& file_name, const std::string& path,
+                const body::Particles& particles, const CheckpointState& state,
+                const comm::Communicator& comm) {
   const int rank = comm.rank();
   const int ranks = comm.size();
   Slab slab = detail::slab_of(particles.size(), comm);
@@ -51,24 +52,26 @@ void write_file(const std::string& file_name, const body::Particles& particles,
   rank_counts.resize(std::size_t(ranks), 0);
 
   const std::string what = "file " + file_name;
-  Handle file(detail::create_parallel_file(file_name, comm), H5Fclose);
-  {
+  detail::write_parallel_file(file_name, path, comm, [&](hid_t root) {
     Handle transfer(check_id(H5Pcreate(H5P_DATASET_XFER), "H5Pcreate", what), H5Pclose);
     check_status(H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio", what);
 
-    Handle group(
-        check_id(H5Gcreate2(file.get(), "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                 "H5Gcreate2", "group /particles in " + file_name),
-        H5Gclose);
+    // A group is created on every rank (collective metadata): the ranks agree that it exists.
+    auto make_group = [&](const char* name) {
+      const hid_t id = H5Gcreate2(root, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+      detail::agree(&comm, id < 0
+                               ? detail::failure_text("H5Gcreate2", std::string("group /") + name +
+                                                                        " in " + file_name)
+                               : std::string());
+      return id;
+    };
+    Handle group(make_group("particles"), H5Gclose);
     slab.checksum = true;
     slab.transfer = transfer.get();
     detail::write_particle_datasets(group.get(), particles, body::kCheckpointed, rank, slab);
 
     // /state: identical on every rank, so rank 0 writes all of it.
-    Handle state_group(
-        check_id(H5Gcreate2(file.get(), "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                 "H5Gcreate2", "group /state in " + file_name),
-        H5Gclose);
+    Handle state_group(make_group("state"), H5Gclose);
     auto write_state = [&](const char* name, hid_t file_type, hid_t memory_type, std::size_t size,
                            const void* data) {
       Slab whole;
@@ -76,6 +79,7 @@ void write_file(const std::string& file_name, const body::Particles& particles,
       whole.local = rank == 0 ? hsize_t(size) : 0;
       whole.checksum = true;
       whole.transfer = transfer.get();
+      whole.comm = &comm;
       detail::write_dataset(state_group.get(), "/state", name, file_type, memory_type, 1, data,
                             whole);
     };
@@ -86,21 +90,18 @@ void write_file(const std::string& file_name, const body::Particles& particles,
     write_state("config", H5T_STD_U8LE, H5T_NATIVE_UCHAR, state.config.size(), state.config.data());
 
     // /fixes/<name>: the restart state of each end-of-step object, as bytes.
-    Handle fixes_group(
-        check_id(H5Gcreate2(file.get(), "fixes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                 "H5Gcreate2", "group /fixes in " + file_name),
-        H5Gclose);
+    Handle fixes_group(make_group("fixes"), H5Gclose);
     for (const auto& [name, bytes] : state.fixes) {
       Slab whole;
       whole.total = hsize_t(bytes.size());
       whole.local = rank == 0 ? hsize_t(bytes.size()) : 0;
       whole.checksum = true;
       whole.transfer = transfer.get();
+      whole.comm = &comm;
       detail::write_dataset(fixes_group.get(), "/fixes", name.c_str(), H5T_STD_U8LE,
                             H5T_NATIVE_UCHAR, 1, bytes.data(), whole);
     }
 
-    const hid_t root = file.get();
     const std::int32_t ranks32 = ranks;
     detail::write_string_attribute(root, "format", kFormatName);
     detail::write_attribute(root, "format_version", H5T_STD_I32LE, H5T_NATIVE_INT32,
@@ -111,8 +112,7 @@ void write_file(const std::string& file_name, const body::Particles& particles,
     detail::write_attribute(root, "particle_count", H5T_STD_I64LE, H5T_NATIVE_INT64, &total);
     detail::write_string_attribute(root, "granite_version", build_info::version());
     detail::write_string_attribute(root, "git_commit", build_info::git_commit());
-  }
-  check_status(file.close(), "H5Fclose", what);
+  });
 }
 
 // --- reading -------------------------------------------------------------------------------------
@@ -367,15 +367,14 @@ void write_checkpoint(const std::string& path, const body::Particles& particles,
   {
     detail::SilenceHdf5Errors silence;
     try {
-      write_file(tmp, particles, state, comm);
+      write_file(tmp, path, particles, state, comm);
     } catch (...) {
       if (rank == 0) std::remove(tmp.c_str());
       throw;
     }
   }
   // Every rank has closed the file: rank 0 publishes it under the final name.
-  comm.barrier();
-  comm::on_root(comm, [&] { detail::rename_into_place(tmp, path); });
+  on_root_collectively(comm, [&] { detail::rename_into_place(tmp, path); });
 }
 
 CheckpointState read_checkpoint(const std::string& path, body::Particles& particles,

@@ -6,6 +6,8 @@
 
 #include <hdf5.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -41,10 +43,9 @@ hid_t make_group(const std::string& path, hid_t parent, const std::string& name)
   return group;
 }
 
-}  // namespace
-
-void write_fclib_local(const std::string& path, const FclibMatrix& W, const Eigen::VectorXd& q,
-                       const Eigen::VectorXd& mu, const std::string& group_name) {
+void write_fclib_file(const std::string& path, const std::string& final_path, const FclibMatrix& W,
+                      const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
+                      const std::string& group_name) {
   detail::SilenceHdf5Errors silence;
   FclibMatrix compressed = W;
   compressed.makeCompressed();
@@ -71,7 +72,26 @@ void write_fclib_local(const std::string& path, const FclibMatrix& W, const Eige
     write_doubles(path, vectors.get(), "mu", mu.data(), static_cast<std::size_t>(mu.size()));
     write_ints(path, root.get(), "spacedim", {3});
   }
-  if (file.close() < 0) throw InputError(path + ": cannot close file");
+  const std::string injected = injected_failure(final_path);
+  if (!injected.empty()) throw IoFailure(injected);
+  if (file.close() < 0) throw IoFailure(write_error(final_path, EIO) + " (H5Fclose)");
+}
+
+}  // namespace
+
+void write_fclib_local(const std::string& path, const FclibMatrix& W, const Eigen::VectorXd& q,
+                       const Eigen::VectorXd& mu, const std::string& group_name) {
+  // Written under PATH.tmp, created new (a link planted there or at PATH is never followed),
+  // and renamed over PATH when complete.
+  const std::string tmp = path + ".tmp";
+  create_new_empty(tmp);
+  try {
+    write_fclib_file(tmp, path, W, q, mu, group_name);
+  } catch (...) {
+    std::remove(tmp.c_str());
+    throw;
+  }
+  rename_into_place(tmp, path);
 }
 
 }  // namespace granite::io

@@ -8,7 +8,13 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <unistd.h>
+
 namespace granite::io::detail {
+
+namespace {
+constexpr const char* kSystemMarker = " [system: ";
+}  // namespace
 
 std::string hdf5_error_detail() {
   std::string detail;
@@ -25,12 +31,56 @@ std::string hdf5_error_detail() {
     return 0;
   };
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk, &detail);
-  return detail.empty() ? "no HDF5 error detail" : detail;
+  if (detail.empty()) detail = "no HDF5 error detail";
+  // An MPI-IO failure: the MPI library's error string (e.g. the system error) is an entry of
+  // its own; append it as " [system: ...]".
+  std::string mpi;
+  auto find_mpi = [](unsigned, const H5E_error2_t* error, void* client) -> herr_t {
+    auto* out = static_cast<std::string*>(client);
+    if (out->empty() && error->min_num == H5E_MPIERRSTR && error->desc) *out = error->desc;
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, find_mpi, &mpi);
+  while (!mpi.empty() && (mpi.back() == '\n' || mpi.back() == ' ')) mpi.pop_back();
+  if (!mpi.empty()) detail += kSystemMarker + mpi + "]";
+  return detail;
+}
+
+std::string naming_file(const std::string& path, const std::string& failure) {
+  if (failure.rfind("cannot write", 0) == 0) return failure;  // names its file already
+  // The system error: the MPI library's error string (HDF5 keeps it as an H5E_MPIERRSTR
+  // entry) or errno after a failed transfer, appended as " [system: ...]". Some MPI-IO layers
+  // report a full disk only as a short write: then the free space tells.
+  const auto at = failure.find(kSystemMarker);
+  std::string system;
+  if (at != std::string::npos) {
+    system = failure.substr(at + std::strlen(kSystemMarker));
+    if (!system.empty() && system.back() == ']') system.pop_back();
+  } else {
+    std::error_code ec;
+    const auto space = std::filesystem::space(std::filesystem::path(path).parent_path().empty()
+                                                  ? std::filesystem::path(".")
+                                                  : std::filesystem::path(path).parent_path(),
+                                              ec);
+    system = !ec && space.available < (1u << 20)
+                 ? std::string(std::strerror(ENOSPC)) + " (" + std::to_string(space.available) +
+                       " bytes free)"
+                 : std::string("I/O error");
+  }
+  return "cannot write '" + path + "': " + system + " (" + failure.substr(0, at) + ")";
+}
+
+std::string failure_text(const char* call, const std::string& what) {
+  return std::string("HDF5 ") + call + " failed (" + what + "): " + hdf5_error_detail();
 }
 
 void hdf5_failure(const char* call, const std::string& what) {
-  throw std::runtime_error(std::string("HDF5 ") + call + " failed (" + what +
-                           "): " + hdf5_error_detail());
+  throw std::runtime_error(failure_text(call, what));
+}
+
+void agree(const comm::Communicator* comm, const std::string& failure) {
+  const std::string first = comm ? comm::first_failure(failure, *comm) : failure;
+  if (!first.empty()) throw IoFailure(first);
 }
 
 void write_attribute(hid_t object, const char* name, hid_t file_type, hid_t memory_type,
@@ -77,30 +127,41 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
   if (slab.checksum) {
     check_status(H5Pset_fletcher32(create.get()), "H5Pset_fletcher32", what);
   }
-  Handle dataset(check_id(H5Dcreate2(group, name, file_type, file_space.get(), H5P_DEFAULT,
-                                     create.get(), H5P_DEFAULT),
-                          "H5Dcreate2", what),
-                 H5Dclose);
+  Handle dataset(
+      H5Dcreate2(group, name, file_type, file_space.get(), H5P_DEFAULT, create.get(), H5P_DEFAULT),
+      H5Dclose);
+  agree(slab.comm, dataset.get() < 0 ? failure_text("H5Dcreate2", what) : std::string());
   if (slab.total == 0) return;  // nothing to transfer (the same decision on every rank)
 
-  const hsize_t start[2] = {slab.offset, 0};
-  const hsize_t count[2] = {slab.local, columns};
-  const hsize_t memory_dims[2] = {std::max<hsize_t>(slab.local, 1), columns};
-  Handle memory_space(
-      check_id(H5Screate_simple(rank, memory_dims, nullptr), "H5Screate_simple", what), H5Sclose);
-  if (slab.local > 0) {
-    check_status(
-        H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
-        "H5Sselect_hyperslab", what);
-  } else {
-    // A rank without rows still takes part in the collective transfer, selecting nothing.
-    check_status(H5Sselect_none(file_space.get()), "H5Sselect_none", what);
-    check_status(H5Sselect_none(memory_space.get()), "H5Sselect_none", what);
+  std::string failure;
+  try {
+    const hsize_t start[2] = {slab.offset, 0};
+    const hsize_t count[2] = {slab.local, columns};
+    const hsize_t memory_dims[2] = {std::max<hsize_t>(slab.local, 1), columns};
+    Handle memory_space(
+        check_id(H5Screate_simple(rank, memory_dims, nullptr), "H5Screate_simple", what), H5Sclose);
+    if (slab.local > 0) {
+      check_status(
+          H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+          "H5Sselect_hyperslab", what);
+    } else {
+      // A rank without rows still takes part in the collective transfer, selecting nothing.
+      check_status(H5Sselect_none(file_space.get()), "H5Sselect_none", what);
+      check_status(H5Sselect_none(memory_space.get()), "H5Sselect_none", what);
+    }
+    static const double kDummy[9] = {};
+    errno = 0;  // the MPI-IO layer's failed write(2) leaves the system error here
+    if (H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(), slab.transfer,
+                 slab.local > 0 ? data : kDummy) < 0) {
+      const int error = errno;
+      failure = failure_text("H5Dwrite", what);
+      if (error != 0 && failure.find(kSystemMarker) == std::string::npos)
+        failure += kSystemMarker + std::string(std::strerror(error)) + "]";
+    }
+  } catch (const std::exception& error) {
+    failure = error.what();
   }
-  static const double kDummy[9] = {};
-  check_status(H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(),
-                        slab.transfer, slab.local > 0 ? data : kDummy),
-               "H5Dwrite", what);
+  agree(slab.comm, failure);
 }
 
 hid_t create_parallel_file(const std::string& file_name, const comm::Communicator& comm) {
@@ -118,26 +179,29 @@ hid_t create_parallel_file(const std::string& file_name, const comm::Communicato
 
 void probe_destination(const std::string& path, const char* kind, const comm::Communicator& comm) {
   const std::string tmp = path + ".tmp";
-  comm::on_root(comm, [&] {
+  // A destination that cannot be written at all (a directory, a missing parent, no
+  // permission) is an input error; a full disk or a failing device an IoFailure.
+  std::string input_problem, io_problem;
+  if (comm.is_root()) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-      throw InputError(std::string("cannot write ") + kind + " '" + path + "': it is a directory");
+    int fd = std::filesystem::is_directory(path, ec) ? -2 : create_new(tmp);
+    int error = errno;
+    if (fd >= 0 && ::close(fd) != 0) {
+      error = errno;
+      fd = -1;
     }
-    std::FILE* probe = std::fopen(tmp.c_str(), "wb");
-    if (!probe) {
-      throw InputError(std::string("cannot write ") + kind + " '" + path + "' (temporary file '" +
-                       tmp + "'): " + std::strerror(errno));
+    if (fd == -2) {
+      input_problem = std::string("cannot write ") + kind + " '" + path + "': it is a directory";
+    } else if (fd < 0) {
+      const std::string problem = std::string("cannot write ") + kind + " '" + path +
+                                  "' (temporary file '" + tmp + "'): " + std::strerror(error);
+      (error == ENOSPC || error == EDQUOT || error == EIO ? io_problem : input_problem) = problem;
     }
-    std::fclose(probe);
-  });
-}
-
-void rename_into_place(const std::string& tmp, const std::string& path) {
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    std::remove(tmp.c_str());
-    throw InputError("cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(error));
   }
+  comm::throw_if_any_failed(input_problem, comm);
+  on_root_collectively(comm, [&] {
+    if (!io_problem.empty()) throw IoFailure(io_problem);
+  });
 }
 
 Slab slab_of(std::size_t local, const comm::Communicator& comm) {
@@ -146,6 +210,7 @@ Slab slab_of(std::size_t local, const comm::Communicator& comm) {
   slab.total = hsize_t(comm::sum(mine, comm));
   slab.offset = hsize_t(comm::exclusive_prefix_sum(mine, comm));
   slab.local = hsize_t(mine);
+  slab.comm = &comm;
   return slab;
 }
 

@@ -3,6 +3,7 @@
 // identifiers as RAII handles, HDF5 failures as exceptions naming the call, collective
 // row-slab datasets.
 #include "granite/comm/collectives.hpp"
+#include "granite/io/atomic_file.hpp"
 #include "granite/core/error.hpp"
 
 #include <hdf5.h>
@@ -39,6 +40,9 @@ private:
 // The innermost entry of the current HDF5 error stack, e.g. "H5FD_mpio_open: file open failed".
 std::string hdf5_error_detail();
 
+// "HDF5 <call> failed (<what>): <detail>".
+std::string failure_text(const char* call, const std::string& what);
+
 // Throws std::runtime_error "HDF5 <call> failed (<what>): <detail>".
 [[noreturn]] void hdf5_failure(const char* call, const std::string& what);
 
@@ -61,6 +65,11 @@ public:
   Handle& operator=(const Handle&) = delete;
   hid_t get() const { return id_; }
   // Closes now and reports failure (a file close flushes, so its status matters).
+  // Takes ownership of `id` (closing what it held).
+  void adopt(hid_t id) {
+    reset();
+    id_ = id;
+  }
   herr_t close() {
     const herr_t status = id_ >= 0 ? closer_(id_) : 0;
     id_ = -1;
@@ -93,7 +102,15 @@ struct Slab {
   int compression = 0;           // gzip level, 0 = off
   bool checksum = false;         // Fletcher32 per chunk (corruption is detected on read)
   hid_t transfer = H5P_DEFAULT;  // collective transfer property list
+  // The ranks writing the file: they agree on a failure before and after every collective
+  // transfer (see agree); nullptr for a file of one process.
+  const comm::Communicator* comm = nullptr;
 };
+
+// Every rank passes its failure ("" = none); if any rank failed, every rank throws IoFailure
+// with the lowest failing rank's message — before the next collective call, so that a rank
+// that failed alone never leaves the others waiting. Collective if `comm` is set.
+void agree(const comm::Communicator* comm, const std::string& failure);
 
 // This rank's rows of a collective write: its first row (exclusive scan of the per-rank
 // counts) and the total over ranks. Collective.
@@ -108,13 +125,55 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
 // the HDF5 1.8 object format (large attributes; readable from HDF5 1.8 on).
 hid_t create_parallel_file(const std::string& file_name, const comm::Communicator& comm);
 
+// Collective. Writes a parallel HDF5 file: creates it, calls `contents(file)` (which writes
+// its datasets with Slab::comm set, so that the ranks agree around every transfer), injects a
+// GRANITE_FAIL_WRITE fault of `fault_path`, and closes it; the ranks agree on every failure
+// (an IoFailure on every rank) before the next collective call.
+template <class Contents>
+void write_parallel_file_unnamed(const std::string& file_name, const std::string& fault_path,
+                                 const comm::Communicator& comm, Contents&& contents) {
+  const std::string what = "file " + file_name;
+  Handle file(-1, H5Fclose);
+  std::string failure;
+  try {
+    file.adopt(create_parallel_file(file_name, comm));
+  } catch (const std::exception& error) {
+    failure = error.what();
+  }
+  agree(&comm, failure);
+  try {
+    contents(file.get());
+  } catch (const IoFailure&) {
+    throw;  // already agreed on
+  } catch (const std::exception& error) {
+    failure = error.what();  // a local HDF5 call (attributes, groups): agree before closing
+  }
+  if (failure.empty()) failure = injected_failure(fault_path);
+  agree(&comm, failure);
+  agree(&comm, file.close() < 0 ? failure_text("H5Fclose", what) : std::string());
+}
+
+// "cannot write '<path>': <system error> (<HDF5 detail>)" for an IoFailure of an HDF5 call.
+std::string naming_file(const std::string& path, const std::string& failure);
+
+template <class Contents>
+void write_parallel_file(const std::string& file_name, const std::string& fault_path,
+                         const comm::Communicator& comm, Contents&& contents) {
+  try {
+    write_parallel_file_unnamed(file_name, fault_path, comm, contents);
+  } catch (const IoFailure& error) {
+    throw IoFailure(naming_file(fault_path, error.what()));  // the same on every rank
+  }
+}
+
 // --- rank-0 decisions ------------------------------------------------------------------------
 
-// Collective. Rank 0 checks that `path` can be written by creating `path + ".tmp"`; an
-// InputError "cannot write <kind> '<path>' ..." on every rank if not.
+// Collective. Rank 0 creates `path + ".tmp"` new (create_new: a stale file or a link planted
+// there is unlinked, never followed), which the HDF5 file is then written into. If it cannot:
+// "cannot write <kind> '<path>' ..." on every rank, an InputError (a directory, a missing
+// parent, no permission) or an IoFailure (ENOSPC, EDQUOT, EIO).
 void probe_destination(const std::string& path, const char* kind, const comm::Communicator& comm);
 
-// Renames `tmp` to `path` (call on one rank); removes `tmp` and throws InputError on failure.
-void rename_into_place(const std::string& tmp, const std::string& path);
+using io::rename_into_place;
 
 }  // namespace granite::io::detail

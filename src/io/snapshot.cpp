@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include <unistd.h>
+
 namespace granite::io {
 namespace {
 
@@ -41,25 +43,24 @@ std::string xdmf_path_for(const std::string& h5_path) {
   return path.string();
 }
 
-void write_hdf5_file(const std::string& file_name, const body::Particles& particles,
-                     const SnapshotInfo& info, const Slab& slab_without_transfer, int rank,
-                     int ranks, const comm::Communicator& comm) {
+void write_hdf5_file(const std::string& file_name, const std::string& path,
+                     const body::Particles& particles, const SnapshotInfo& info,
+                     const Slab& slab_without_transfer, int rank, int ranks,
+                     const comm::Communicator& comm) {
   const std::string what = "file " + file_name;
-  Handle file(detail::create_parallel_file(file_name, comm), H5Fclose);
-  {
+  detail::write_parallel_file(file_name, path, comm, [&](hid_t root) {
     Handle transfer(check_id(H5Pcreate(H5P_DATASET_XFER), "H5Pcreate", what), H5Pclose);
     check_status(H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio", what);
     Slab slab = slab_without_transfer;
     slab.transfer = transfer.get();
 
-    Handle group(
-        check_id(H5Gcreate2(file.get(), "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                 "H5Gcreate2", "group /particles in " + file_name),
-        H5Gclose);
+    Handle group(H5Gcreate2(root, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    detail::agree(&comm, group.get() < 0 ? detail::failure_text("H5Gcreate2",
+                                                                "group /particles in " + file_name)
+                                         : std::string());
     detail::write_particle_datasets(group.get(), particles, body::kSnapshotted, rank, slab);
 
     // File (root group) attributes; every rank passes the same values.
-    const hid_t root = file.get();
     const std::int64_t count = std::int64_t(slab.total);
     const std::int32_t ranks32 = ranks;
     const std::int32_t version = kFormatVersion;
@@ -77,8 +78,7 @@ void write_hdf5_file(const std::string& file_name, const body::Particles& partic
     write_attribute(root, "ranks", H5T_STD_I32LE, H5T_NATIVE_INT32, &ranks32);
     write_attribute(root, "decomposition", H5T_STD_I32LE, H5T_NATIVE_INT32, decomposition, 3);
     write_attribute(root, "compression", H5T_STD_I32LE, H5T_NATIVE_INT32, &info.compression);
-  }
-  check_status(file.close(), "H5Fclose", what);
+  });
 }
 
 }  // namespace
@@ -110,7 +110,7 @@ void write_snapshot(const std::string& path, const body::Particles& particles,
   {
     detail::SilenceHdf5Errors silence;
     try {
-      write_hdf5_file(tmp, particles, info, slab, rank, ranks, comm);
+      write_hdf5_file(tmp, path, particles, info, slab, rank, ranks, comm);
     } catch (...) {
       if (rank == 0) std::remove(tmp.c_str());
       throw;
@@ -118,8 +118,7 @@ void write_snapshot(const std::string& path, const body::Particles& particles,
   }
 
   // Every rank has closed the file: rank 0 publishes it under the final name, then the XDMF.
-  comm.barrier();
-  comm::on_root(comm, [&] {
+  io::on_root_collectively(comm, [&] {
     detail::rename_into_place(tmp, path);
     const std::string h5_name = std::filesystem::path(path).filename().string();
     detail::write_text_atomically(
@@ -139,12 +138,12 @@ SnapshotWriter::SnapshotWriter(std::string dir, const comm::Communicator& comm) 
                        "': " + (ec ? ec.message() : std::string("not a directory")));
     }
     const std::string probe_path = (fs::path(dir_) / ".granite_write_probe").string();
-    std::FILE* probe = std::fopen(probe_path.c_str(), "wb");
-    if (!probe) {
+    const int probe = create_new(probe_path);
+    if (probe < 0) {
       throw InputError("snapshot directory '" + dir_ +
                        "' is not writable: " + std::strerror(errno));
     }
-    std::fclose(probe);
+    ::close(probe);
     std::remove(probe_path.c_str());
     series_ = detail::scan_snapshot_grids(dir_);
   });
@@ -155,7 +154,7 @@ std::string SnapshotWriter::write(const body::Particles& particles, const Snapsh
   write_snapshot(h5.string(), particles, info, comm_);
   const std::int64_t local = std::int64_t(particles.size());
   const std::int64_t total = comm::sum(local, comm_);
-  comm::on_root(comm_, [&] {
+  io::on_root_collectively(comm_, [&] {
     series_[info.step] =
         detail::xdmf_grid(h5.filename().string(), total, info.time, info.step, info.extra_grids);
     detail::write_text_atomically((std::filesystem::path(dir_) / "series.xdmf").string(),

@@ -1,6 +1,7 @@
 #pragma once
 // Private to scenario/: one factory per end-of-step object (each in its fix_<name>.cpp);
 // make_fixes() (fixes.cpp) decides from the configuration which ones a run gets.
+#include "granite/io/atomic_file.hpp"
 #include "granite/io/snapshot.hpp"
 #include "granite/scenario/cadence.hpp"
 #include "granite/scenario/fix.hpp"
@@ -16,9 +17,13 @@
 namespace granite::scenario::detail {
 
 /// A CSV table on rank 0: a new file with its header, or (continuing a restarted run) the
-/// existing one. Collective: InputError on every rank if rank 0 cannot open it.
-std::ofstream open_table(const RunContext& run, const std::string& file_name,
-                         const std::string& header, bool append);
+/// existing one (io::AppendFile: never through a symbolic link). Collective: InputError on
+/// every rank if rank 0 cannot open it.
+io::AppendFile open_table(const RunContext& run, const std::string& file_name,
+                          const std::string& header, bool append);
+
+/// Appends `row` to rank 0's `table`. Collective: a failed write is an IoFailure on every rank.
+void append_row(const RunContext& run, io::AppendFile& table, const std::string& row);
 
 std::unique_ptr<Fix> make_inflow(const config::InflowSettings& settings, BodyId first_id,
                                  std::uint64_t seed, double dt, double max_overlap);

@@ -29,14 +29,17 @@ public:
                    const StepEnd& end) override {
     if (!cadence_.due(stats.step, end.last)) return;
     const FlowSample sample = statistics_.sample(run.sim, stats);
-    if (run.comm.is_root()) csv_ << FlowStatistics::csv_row(sample) << std::flush;
+    append_row(run, csv_, FlowStatistics::csv_row(sample));
   }
 
   void finish(RunContext& run) override {
     const std::string table = statistics_.summary(model_);
     log::info(table);
-    if (run.comm.is_root())
-      std::ofstream(std::filesystem::path(run.output_dir) / "summary.txt") << table << '\n';
+    io::on_root_collectively(run.comm, [&] {
+      csv_.close();
+      io::write_text_atomically((std::filesystem::path(run.output_dir) / "summary.txt").string(),
+                                table + '\n');
+    });
   }
 
   void add_to_record(nlohmann::ordered_json& record) const override {
@@ -61,7 +64,7 @@ private:
   FlowStatistics statistics_;
   Cadence cadence_;
   std::string model_;
-  std::ofstream csv_;
+  io::AppendFile csv_;
 };
 
 }  // namespace

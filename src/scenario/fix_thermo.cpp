@@ -42,13 +42,17 @@ public:
                    const StepEnd& end) override {
     if (!cadence_.due(stats.step, end.last)) return;
     log::info(timestep::thermo_line(stats) + "  " + run.progress_text);
-    if (run.comm.is_root() && write_csv_) csv_ << csv_row(stats) << std::flush;
+    if (write_csv_) append_row(run, csv_, csv_row(stats));
+  }
+
+  void finish(RunContext& run) override {
+    io::on_root_collectively(run.comm, [&] { csv_.close(); });
   }
 
 private:
   Cadence cadence_;
   bool write_csv_;
-  std::ofstream csv_;
+  io::AppendFile csv_;
 };
 
 }  // namespace

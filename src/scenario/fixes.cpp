@@ -11,18 +11,24 @@ namespace granite::scenario {
 
 namespace detail {
 
-std::ofstream open_table(const RunContext& run, const std::string& file_name,
-                         const std::string& header, bool append) {
-  const std::filesystem::path path = std::filesystem::path(run.output_dir) / file_name;
-  std::ofstream out;
+io::AppendFile open_table(const RunContext& run, const std::string& file_name,
+                          const std::string& header, bool append) {
+  const std::string path = (std::filesystem::path(run.output_dir) / file_name).string();
+  io::AppendFile table;
+  std::string failure;
   if (run.comm.is_root()) {
-    const bool existing = append && std::filesystem::exists(path);
-    out.open(path, existing ? std::ios::app : std::ios::trunc);
-    if (!existing) out << header;
+    try {
+      table = io::AppendFile(path, header, append);
+    } catch (const std::exception& error) {
+      failure = std::string(error.what()) + " (check --output / output.directory)";
+    }
   }
-  if (!comm::all_ok(!run.comm.is_root() || bool(out), run.comm))
-    throw InputError(path.string() + ": cannot write (check --output / output.directory)");
-  return out;
+  comm::throw_if_any_failed(failure, run.comm);
+  return table;
+}
+
+void append_row(const RunContext& run, io::AppendFile& table, const std::string& row) {
+  io::on_root_collectively(run.comm, [&] { table.write(row); });
 }
 
 }  // namespace detail

@@ -40,9 +40,12 @@ void prepare_output(const std::string& dir, const YAML::Node& resolved,
   if (comm.is_root()) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    std::ofstream config(std::filesystem::path(dir) / "config.yaml");
-    config << config::to_text(resolved);
-    if (ec || !config) problem = dir + ": cannot write the output directory";
+    try {
+      io::write_text_atomically((std::filesystem::path(dir) / "config.yaml").string(),
+                                config::to_text(resolved));
+    } catch (const std::exception& error) {
+      problem = dir + ": cannot write the output directory (" + error.what() + ")";
+    }
   }
   if (!comm::all_ok(problem.empty(), comm))
     throw InputError(problem.empty() ? dir + ": rank 0 cannot write the output directory"
@@ -224,7 +227,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   log::info(memory_estimate_line(memory, comm));
   nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted);
   run.record = &record;
-  comm::on_root(comm, [&] { io::write_run_record(output_dir, record); });
+  io::on_root_collectively(comm, [&] { io::write_run_record(output_dir, record); });
 
   for (const auto& fix : fixes) fix->start(run);
   RunSummary summary = step_to(steps, run, fixes, distributed);
@@ -246,7 +249,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   record["memory"] = {{"estimated_bytes_largest_rank", comm::max(memory.total(), comm)},
                       {"peak_resident_bytes", peak}};
   for (const auto& fix : fixes) fix->add_to_record(record);
-  comm::on_root(comm, [&] { io::write_run_record(output_dir, record); });
+  io::on_root_collectively(comm, [&] { io::write_run_record(output_dir, record); });
   if (!summary.failure.empty()) throw RunFailure(summary.failure);
   return summary;
 }

@@ -24,6 +24,10 @@ private:
 /// Ends every rank of `comm` with `code` (after an unrecoverable error on one rank).
 [[noreturn]] void abort(const Communicator& comm, int code);
 
+/// This process's rank in the world as its launcher numbered it (Open MPI, PMIx, PMI, SLURM
+/// environment variables); 0 without a launcher. Safe without MPI (no MPI call).
+int launcher_rank();
+
 /// The MPI library's version, up to its first comma (safe before initialisation).
 std::string library_version();
 

@@ -21,4 +21,11 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// A write that failed (full disk, quota, I/O error): "cannot write '<file>': <system error>".
+/// Thrown on every rank alike (io::collectively); exit code 1 like a RunFailure.
+class IoFailure : public RunFailure {
+public:
+  using RunFailure::RunFailure;
+};
+
 }  // namespace granite
