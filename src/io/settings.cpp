@@ -107,6 +107,7 @@ OutputSettings output(const YAML::Node& o) {
   s.thermo_file = o["thermo_file"].as<bool>();
   s.snapshot_interval = o["snapshot_interval"].as<double>();
   s.compression = o["compression"].as<int>();
+  s.contacts = o["contacts"].as<bool>();
   for (const auto& step : o["export_fclib_steps"])
     s.export_fclib_steps.push_back(step.as<std::int64_t>());
   s.checkpoint_interval = o["checkpoint_interval"].as<double>();

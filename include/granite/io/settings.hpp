@@ -95,6 +95,7 @@ struct OutputSettings {
   bool thermo_file = false;
   double snapshot_interval = 0.0;  // s
   int compression = 0;
+  bool contacts = false;  // /contacts in every snapshot
   std::vector<std::int64_t> export_fclib_steps;
   double checkpoint_interval = 0.0;  // s
 };

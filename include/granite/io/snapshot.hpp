@@ -13,6 +13,7 @@
 // library's own message. Every argument except `particles` must be the same on every rank.
 #include "granite/body/particles.hpp"
 #include "granite/comm/communicator.hpp"
+#include "granite/timestep/contact_record.hpp"
 
 #include <array>
 #include <cstdint>
@@ -28,6 +29,9 @@ struct SnapshotInfo {
   std::string config;     // the full resolved configuration text (stored verbatim)
   std::array<int, 3> decomposition{1, 1, 1};  // process grid dims (x, y, z)
   int compression = 0;  // gzip level 0 (off) .. 9; anything else is an InputError
+  // If set (on every rank): this rank's contacts of the last step, written as /contacts with a
+  // snapshot_<step>_contacts.xdmf sidecar (output.contacts).
+  const timestep::ContactRecord* contacts = nullptr;
 };
 
 /// Writes one snapshot to `path` (conventionally *.h5) and its XDMF sidecar next to it (same

@@ -24,6 +24,7 @@
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
 #include "granite/solver/relaxation.hpp"
+#include "granite/timestep/contact_record.hpp"
 #include "granite/timestep/step_statistics.hpp"
 
 #include <functional>
@@ -136,6 +137,11 @@ public:
   /// alike. Valid until the next step() or particle removal.
   const collision::ContactList& contacts() const { return contacts_; }
   const std::vector<Vec3>& impulses() const { return impulses_; }
+  /// With `on`, every step copies its contacts into contact_record() before the ghosts are
+  /// dropped (for the snapshots' /contacts group); off by default. The record stays valid
+  /// across particle removal until the next step.
+  void set_record_contacts(bool on) { record_contacts_ = on; }
+  const ContactRecord& contact_record() const { return contact_record_; }
 
 private:
   // The phases of step(), in order, each timed under its core/timer.hpp Phase (the exchanges
@@ -158,6 +164,8 @@ private:
   std::vector<solver::BodyState> states_;
   std::vector<solver::SolverContact> solver_contacts_;
   std::vector<Vec3> impulses_;
+  bool record_contacts_ = false;
+  ContactRecord contact_record_;
 
   StepHooks* hooks_ = nullptr;
   bool validated_ = false;
