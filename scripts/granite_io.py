@@ -3,6 +3,7 @@
   load_snapshot(path)    snapshot_<step>.h5: the /particles datasets and the root attributes
   load_checkpoint(path)  checkpoint.h5: the same, plus the /state and /fixes datasets
   open_particles(path)   the validated HDF5 datasets, for reading huge files in blocks
+  load_contacts(path)    a snapshot's /contacts group (output.contacts: true): {name: array}
   snapshot_series(dir)   [(step, path), ...] of the snapshot_<step>.h5 files, by step
   load_table(path, ...)  thermo.csv, statistics.csv: {column: array}
   load_run(dir_or_path)  OUTPUT/run.json, the machine-readable record of a run (a dict)
@@ -189,6 +190,46 @@ def load_snapshot(path, fields=None, required=None):
 def load_checkpoint(path, fields=None, required=None):
     """A checkpoint as a ParticleFile, with its /state datasets in `state`."""
     return _load(path, CHECKPOINT_FORMAT, fields, required)
+
+
+CONTACT_DATASETS = {"body1": 1, "body2": 1, "point1": 3, "point2": 3, "normal": 3,
+                    "impulse": 3, "force": 3, "gap": 1}
+
+
+class ContactFile(dict):
+    """{name: numpy array} of a snapshot's /contacts datasets (one row per contact of the
+    snapshot's step; see docs/output.md), with `path`, `dt` and the file's root `attrs`."""
+
+    def __init__(self, path, attrs, arrays, dt):
+        super().__init__(arrays)
+        self.path = path
+        self.attrs = attrs
+        self.dt = dt
+
+
+def load_contacts(path):
+    """A snapshot's /contacts group as a ContactFile. A snapshot written without
+    output.contacts: true raises GraniteIOError saying so."""
+    with open_particles(path) as (attributes, _, handle):
+        h5py, numpy = _modules()
+        group = handle.get("contacts")
+        if not isinstance(group, h5py.Group):
+            raise GraniteIOError(f"{path}: no /contacts group (run with output.contacts: true)")
+        damaged = f"{path}: damaged Granite snapshot"
+        arrays = {}
+        for name, columns in CONTACT_DATASETS.items():
+            dataset = group.get(name)
+            if not isinstance(dataset, h5py.Dataset):
+                raise GraniteIOError(f"{damaged} (no dataset /contacts/{name})")
+            if not (dataset.ndim == 1 if columns == 1 else
+                    dataset.ndim == 2 and dataset.shape[1] == columns):
+                raise GraniteIOError(f"{damaged} (/contacts/{name} has shape {dataset.shape})")
+            arrays[name] = _read(path, "snapshot", f"/contacts/{name}", dataset)
+        rows = {len(a) for a in arrays.values()}
+        if len(rows) != 1:
+            raise GraniteIOError(f"{damaged} (/contacts datasets differ in length)")
+        dt = float(_value(group.attrs.get("dt", float("nan")), numpy))
+    return ContactFile(path, attributes, arrays, dt)
 
 
 def snapshot_series(directory):

@@ -9,13 +9,14 @@ namespace granite::collision {
 
 namespace {
 
-// Fills out from body 2's surface point s, unit normal n (2 -> 1) and gap ξ.
+// Fills out from body 2's surface point s (its witness point), unit normal n (2 -> 1) and
+// gap ξ. Body 1's witness point, s + ξ n, is derived (ContactGeometry::point1).
 inline bool finish(const Vec3& s, const Vec3& n, double gap, double threshold,
                    ContactGeometry& out) {
   if (gap > threshold) return false;
   out.normal = n;
   out.gap = gap;
-  out.point = s + (0.5 * gap) * n;
+  out.point = s;
   return true;
 }
 
@@ -116,9 +117,8 @@ std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body,
     if (!sphere_primitive(x, r, body.parts[k], threshold, g)) continue;
     bool internal = false;
     if (parts > 1) {
-      const Vec3 surface = g.point - (0.5 * g.gap) * g.normal;
       for (std::size_t m = 0; m < parts && !internal; ++m)
-        internal = m != k && body::signed_distance(body.parts[m], surface) < -buried;
+        internal = m != k && body::signed_distance(body.parts[m], g.point) < -buried;
     }
     // Members sharing a face (e.g. flush tops) report the same point twice: keep one.
     for (std::size_t c = 0; c < count && !internal; ++c)

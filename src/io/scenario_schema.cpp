@@ -238,6 +238,11 @@ SchemaPtr build() {
                   "(not on a restart)"),
               opt("compression", integer(0, 9), "0", "",
                   "gzip level of the snapshot datasets (0: off)"),
+              opt("contacts", boolean(), "false", "",
+                  "also write the last step's contacts into every snapshot (/contacts: body ids, "
+                  "witness points, normal, impulse, force, gap; "
+                  "OUTPUT/snapshot_<step>_contacts.xdmf "
+                  "for ParaView; see docs/output.md)"),
               opt("export_fclib_steps", list(wide_integer(1)), "[]", "",
                   "steps whose contact problem is written as an FCLIB local problem "
                   "(OUTPUT/contact_problem_<step>.hdf5; single-rank runs only)"),

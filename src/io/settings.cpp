@@ -108,6 +108,7 @@ OutputSettings output(const YAML::Node& o) {
   s.snapshot_interval = o["snapshot_interval"].as<double>();
   s.snapshot_initial = o["snapshot_initial"].as<bool>();
   s.compression = o["compression"].as<int>();
+  s.contacts = o["contacts"].as<bool>();
   for (const auto& step : o["export_fclib_steps"])
     s.export_fclib_steps.push_back(step.as<std::int64_t>());
   s.checkpoint_interval = o["checkpoint_interval"].as<double>();

@@ -2,6 +2,7 @@
 // MPI-IO transfers, at the offset given by an exclusive scan of the per-rank counts.
 #include "granite/io/snapshot.hpp"
 
+#include "contact_datasets.hpp"
 #include "hdf5_util.hpp"
 #include "particle_datasets_hdf5.hpp"
 #include "snapshot_xdmf.hpp"
@@ -43,10 +44,12 @@ std::string xdmf_path_for(const std::string& h5_path) {
   return path.string();
 }
 
-void write_hdf5_file(const std::string& file_name, const std::string& path,
-                     const body::Particles& particles, const SnapshotInfo& info,
-                     const Slab& slab_without_transfer, int rank, int ranks,
-                     const comm::Communicator& comm) {
+// Returns the number of contacts written (0 without info.contacts).
+std::int64_t write_hdf5_file(const std::string& file_name, const std::string& path,
+                             const body::Particles& particles, const SnapshotInfo& info,
+                             const Slab& slab_without_transfer, int rank, int ranks,
+                             const comm::Communicator& comm) {
+  std::int64_t contacts = 0;
   const std::string what = "file " + file_name;
   detail::write_parallel_file(file_name, path, comm, [&](hid_t root) {
     Handle transfer(check_id(H5Pcreate(H5P_DATASET_XFER), "H5Pcreate", what), H5Pclose);
@@ -59,6 +62,9 @@ void write_hdf5_file(const std::string& file_name, const std::string& path,
                                                                 "group /particles in " + file_name)
                                          : std::string());
     detail::write_particle_datasets(group.get(), particles, body::kSnapshotted, rank, slab);
+    if (info.contacts)
+      contacts = detail::write_contact_datasets(root, *info.contacts, transfer.get(),
+                                                info.compression, rank, comm);
 
     // File (root group) attributes; every rank passes the same values.
     const std::int64_t count = std::int64_t(slab.total);
@@ -79,6 +85,7 @@ void write_hdf5_file(const std::string& file_name, const std::string& path,
     write_attribute(root, "decomposition", H5T_STD_I32LE, H5T_NATIVE_INT32, decomposition, 3);
     write_attribute(root, "compression", H5T_STD_I32LE, H5T_NATIVE_INT32, &info.compression);
   });
+  return contacts;
 }
 
 }  // namespace
@@ -107,10 +114,11 @@ void write_snapshot(const std::string& path, const body::Particles& particles,
   const std::string tmp = path + ".tmp";
   detail::probe_destination(path, "snapshot", comm);
 
+  std::int64_t contacts = 0;
   {
     detail::SilenceHdf5Errors silence;
     try {
-      write_hdf5_file(tmp, path, particles, info, slab, rank, ranks, comm);
+      contacts = write_hdf5_file(tmp, path, particles, info, slab, rank, ranks, comm);
     } catch (...) {
       if (rank == 0) std::remove(tmp.c_str());
       throw;
@@ -124,6 +132,10 @@ void write_snapshot(const std::string& path, const body::Particles& particles,
     detail::write_text_atomically(
         xdmf_path_for(path), detail::xdmf_document(detail::xdmf_grid(h5_name, total, info.time,
                                                                      info.step, info.extra_grids)));
+    if (info.contacts)
+      detail::write_text_atomically(
+          detail::contacts_xdmf_path_for(path),
+          detail::xdmf_contacts_document(h5_name, contacts, info.time, info.step));
   });
 }
 

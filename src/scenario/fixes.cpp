@@ -58,6 +58,10 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
   info.config = config::to_text(cfg.resolved);
   info.decomposition = run.decomposition;
   info.compression = output.compression;
+  if (output.contacts) {  // the Simulation keeps the last step's contacts for the snapshots
+    run.sim.set_record_contacts(true);
+    info.contacts = &run.sim.contact_record();
+  }
   fixes.push_back(detail::make_snapshots(Cadence::every_interval(output.snapshot_interval, dt),
                                          info, output.snapshot_initial && !restarting,
                                          domain_of(settings.domain), run));

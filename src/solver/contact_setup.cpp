@@ -17,8 +17,9 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
     c.frame.col(0) = contacts.normal[j];
     c.frame.col(1) = contacts.tangent[j];
     c.frame.col(2) = contacts.bitangent[j];
-    c.r1 = contacts.point[j] - particles.position[c.body1];
-    c.r2 = c.body2 < n ? Vec3(contacts.point[j] - particles.position[c.body2]) : Vec3::Zero();
+    // Each lever arm from the body's own witness point (narrow_phase.hpp).
+    c.r1 = contacts.witness1(j) - particles.position[c.body1];
+    c.r2 = c.body2 < n ? Vec3(contacts.witness2(j) - particles.position[c.body2]) : Vec3::Zero();
     const BodyState& s1 = states[c.body1];
     const BodyState& s2 = states[c.body2];
     c.A = delassus_diagonal(c.frame, s1.inverse_mass, s1.inverse_inertia, c.r1, s2.inverse_mass,

@@ -55,6 +55,8 @@ const StepStatistics& Simulation::step() {
   const solver::RelaxationResult relaxation = relax_contacts(owned);
   integrate_bodies();
   collect_statistics(relaxation, owned);
+  if (record_contacts_)
+    record_contacts(contacts_, impulses_, particles_, parameters_.dt, contact_record_);
   end_step(owned);
   return stats_;
 }

@@ -5,6 +5,9 @@
 // global body (body2[j] - num_particles) otherwise. The normal n points from body 2 to body 1
 // so that a positive normal impulse pushes body 1 away from body 2. gap[j] is the signed gap
 // ξ (negative = penetration). (n, t, o) is a right-handed orthonormal contact frame.
+// point[j] is the witness point on body 2's surface; body 1's witness point, on its own
+// surface, is point[j] + ξ n (witness1). Each body's lever arm is measured from its own
+// witness point; for a touching pair (ξ = 0) the two coincide.
 #include "granite/core/types.hpp"
 
 #include <cstdint>
@@ -19,7 +22,7 @@ struct ContactList {
 
   std::vector<BodyIndex> body1;
   std::vector<BodyIndex> body2;
-  std::vector<Vec3> point;
+  std::vector<Vec3> point;  // witness point on body 2's surface
   std::vector<Vec3> normal;
   std::vector<Vec3> tangent;    // t
   std::vector<Vec3> bitangent;  // o = n × t
@@ -29,6 +32,9 @@ struct ContactList {
   std::size_t size() const { return body1.size(); }
   bool involves_global(std::size_t j) const { return body2[j] >= num_particles; }
   std::size_t global_index(std::size_t j) const { return body2[j] - num_particles; }
+  /// The witness points on body 1's and body 2's surfaces.
+  Vec3 witness1(std::size_t j) const { return point[j] + gap[j] * normal[j]; }
+  const Vec3& witness2(std::size_t j) const { return point[j]; }
   /// Keeps only the contacts j with keep(j) true, preserving their order; returns how many
   /// were dropped. (Used to keep the contacts a process is responsible for.)
   template <class Keep>

@@ -4,17 +4,21 @@
 // `threshold` (threshold >= 0; 0 reports touching and penetrating pairs only).
 //
 // Conventions for every pair: normal n is a unit vector from body 2 to body 1; gap ξ is the
-// signed distance between the surfaces along n (negative = penetration); point is midway
-// between the two surface points, i.e. the surface point of body 2 plus n ξ/2.
+// signed distance between the surfaces along n (negative = penetration); point is the witness
+// point on body 2's surface, and body 1's witness point (on the sphere's surface) is point + ξ n.
+// Each body's lever arm is measured from its own witness point (as Chrono and Bullet do), so a
+// contact found with a positive gap acts on the surfaces, not in the middle of the gap.
 #include "granite/body/global_body.hpp"
 #include "granite/core/types.hpp"
 
 namespace granite::collision {
 
 struct ContactGeometry {
-  Vec3 point;
+  Vec3 point;  // witness point on body 2's surface
   Vec3 normal;
   double gap;
+  /// Witness point on body 1's surface: point + ξ n.
+  Vec3 point1() const { return point + gap * normal; }
 };
 
 bool sphere_sphere(const Vec3& x1, double r1, const Vec3& x2, double r2, double threshold,

@@ -100,6 +100,7 @@ struct OutputSettings {
   double snapshot_interval = 0.0;  // s
   bool snapshot_initial = true;    // a snapshot of the state before the first step
   int compression = 0;
+  bool contacts = false;  // /contacts in every snapshot
   std::vector<std::int64_t> export_fclib_steps;
   double checkpoint_interval = 0.0;  // s
 };

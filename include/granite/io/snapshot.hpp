@@ -13,6 +13,7 @@
 // library's own message. Every argument except `particles` must be the same on every rank.
 #include "granite/body/particles.hpp"
 #include "granite/comm/communicator.hpp"
+#include "granite/timestep/contact_record.hpp"
 
 #include <array>
 #include <cstdint>
@@ -32,6 +33,9 @@ struct SnapshotInfo {
   // by six spaces; the snapshot's XDMF grid is then a spatial collection of the particles and
   // these. Not stored in the HDF5 file.
   std::string extra_grids;
+  // If set (on every rank): this rank's contacts of the last step, written as /contacts with a
+  // snapshot_<step>_contacts.xdmf sidecar (output.contacts).
+  const timestep::ContactRecord* contacts = nullptr;
 };
 
 /// Writes one snapshot to `path` (conventionally *.h5) and its XDMF sidecar next to it (same

@@ -12,8 +12,8 @@ namespace granite::solver {
 struct SolverContact {
   Mat3 frame;       // columns n, t, o (world frame)
   Mat3 A;           // Delassus diagonal block in the contact frame
-  Vec3 r1;          // contact point − centre of body 1
-  Vec3 r2;          // contact point − centre of body 2 (for a global body: any point, see below)
+  Vec3 r1;          // body 1's witness point − centre of body 1
+  Vec3 r2;          // body 2's witness point − centre of body 2 (global body: zero, see below)
   double gap_term;  // ε min(0, ξ/dt) + max(0, ξ/dt)
   double mu;
   // Under-relaxation of this contact's impulse update, λ ← λ + w (λ_solved − λ). 1 for

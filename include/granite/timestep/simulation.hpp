@@ -25,6 +25,7 @@
 #include "granite/solver/contact_history.hpp"
 #include "granite/solver/contact_setup.hpp"
 #include "granite/solver/relaxation.hpp"
+#include "granite/timestep/contact_record.hpp"
 #include "granite/timestep/step_statistics.hpp"
 
 #include <functional>
@@ -153,6 +154,11 @@ public:
   /// 0); part of the restart state.
   solver::ContactHistory& contact_history() { return history_; }
   const solver::ContactHistory& contact_history() const { return history_; }
+  /// With `on`, every step copies its contacts into contact_record() before the ghosts are
+  /// dropped (for the snapshots' /contacts group); off by default. The record stays valid
+  /// across particle removal until the next step.
+  void set_record_contacts(bool on) { record_contacts_ = on; }
+  const ContactRecord& contact_record() const { return contact_record_; }
 
 private:
   // The phases of step(), in order, each timed under its core/timer.hpp Phase (the exchanges
@@ -179,6 +185,8 @@ private:
   solver::SweepOrder order_;
   solver::ContactHistory history_;  // the last relaxation's impulses (warm start)
   std::vector<Vec3> impulses_;
+  bool record_contacts_ = false;
+  ContactRecord contact_record_;
 
   StepHooks* hooks_ = nullptr;
   bool validated_ = false;

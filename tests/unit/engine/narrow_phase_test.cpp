@@ -38,12 +38,14 @@ TEST(NarrowPhase, SphereSphere) {
   ASSERT_TRUE(sphere_sphere(Vec3(0, 0, 1.9), 1.0, Vec3(0, 0, 0), 1.0, 0.0, g));
   EXPECT_NEAR(g.gap, -0.1, kTol);
   expect_vec(g.normal, Vec3(0, 0, 1));
-  expect_vec(g.point, Vec3(0, 0, 0.95));
-  // Unequal radii: point midway between the two surface points.
+  expect_vec(g.point, Vec3(0, 0, 1.0));     // witness on body 2's surface
+  expect_vec(g.point1(), Vec3(0, 0, 0.9));  // witness on body 1's surface
+  // Unequal radii, open gap: each witness point on its own body's surface.
   ASSERT_TRUE(sphere_sphere(Vec3(3, 0, 0), 0.5, Vec3(0, 0, 0), 2.0, 1.0, g));
   EXPECT_NEAR(g.gap, 0.5, kTol);
   expect_vec(g.normal, Vec3(1, 0, 0));
-  expect_vec(g.point, Vec3(2.25, 0, 0));
+  expect_vec(g.point, Vec3(2.0, 0, 0));
+  expect_vec(g.point1(), Vec3(2.5, 0, 0));
   // Threshold: an open gap of 0.5 is only reported with threshold >= 0.5.
   EXPECT_FALSE(sphere_sphere(Vec3(3, 0, 0), 0.5, Vec3(0, 0, 0), 2.0, 0.4, g));
   // Exactly touching is a contact at threshold 0.
@@ -57,10 +59,13 @@ TEST(NarrowPhase, SphereHalfSpace) {
   ASSERT_TRUE(sphere_half_space(Vec3(5, -2, 1.8), 1.0, plane, 0.0, g));
   EXPECT_NEAR(g.gap, -0.2, kTol);
   expect_vec(g.normal, Vec3(0, 0, 1));
-  expect_vec(g.point, Vec3(5, -2, 0.9));
+  expect_vec(g.point, Vec3(5, -2, 1.0));
+  expect_vec(g.point1(), Vec3(5, -2, 0.8));
   EXPECT_FALSE(sphere_half_space(Vec3(0, 0, 2.5), 1.0, plane, 0.4, g));
   EXPECT_TRUE(sphere_half_space(Vec3(0, 0, 2.3), 1.0, plane, 0.4, g));
   EXPECT_NEAR(g.gap, 0.3, kTol);
+  expect_vec(g.point, Vec3(0, 0, 1.0));     // on the plane
+  expect_vec(g.point1(), Vec3(0, 0, 1.3));  // on the sphere, not in the middle of the gap
   // Tilted plane.
   const Vec3 n = Vec3(1, 1, 0).normalized();
   const body::HalfSpace tilted{Vec3(0, 0, 0), n};
@@ -76,7 +81,8 @@ TEST(NarrowPhase, SphereAxisAlignedBox) {
   ASSERT_TRUE(sphere_box(Vec3(1.4, 0.5, 0.5), 0.5, box, 0.0, g));
   EXPECT_NEAR(g.gap, -0.1, kTol);
   expect_vec(g.normal, Vec3(1, 0, 0));
-  expect_vec(g.point, Vec3(0.95, 0.5, 0.5));
+  expect_vec(g.point, Vec3(1.0, 0.5, 0.5));
+  expect_vec(g.point1(), Vec3(0.9, 0.5, 0.5));
   // Edge (x and y outside).
   ASSERT_TRUE(sphere_box(Vec3(1.3, 2.4, 0.0), 0.6, box, 0.0, g));
   EXPECT_NEAR(g.gap, 0.5 - 0.6, kTol);
@@ -89,7 +95,8 @@ TEST(NarrowPhase, SphereAxisAlignedBox) {
   ASSERT_TRUE(sphere_box(Vec3(0.1, 0.0, -2.8), 0.5, box, 0.0, g));
   EXPECT_NEAR(g.gap, -0.2 - 0.5, kTol);
   expect_vec(g.normal, Vec3(0, 0, -1));
-  expect_vec(g.point, Vec3(0.1, 0.0, -3.0) + 0.5 * g.gap * Vec3(0, 0, -1));
+  expect_vec(g.point, Vec3(0.1, 0.0, -3.0));
+  expect_vec(g.point1(), Vec3(0.1, 0.0, -2.8) - 0.5 * Vec3(0, 0, -1));
   // Far away: no contact.
   EXPECT_FALSE(sphere_box(Vec3(5, 0, 0), 0.5, box, 1.0, g));
 }
@@ -103,7 +110,8 @@ TEST(NarrowPhase, SphereRotatedBox) {
   ASSERT_TRUE(sphere_box(Vec3(1, 1, 0.3) + 1.4 * n, 0.5, box, 0.0, g));
   EXPECT_NEAR(g.gap, -0.1, kTol);
   expect_vec(g.normal, n);
-  expect_vec(g.point, Vec3(1, 1, 0.3) + 0.95 * n);
+  expect_vec(g.point, Vec3(1, 1, 0.3) + 1.0 * n);
+  expect_vec(g.point1(), Vec3(1, 1, 0.3) + 0.9 * n);
   // Rotated corner (local (1,1,1) direction): world corner at centre + q*(1,1,1).
   const Vec3 corner = Vec3(1, 1, 0) + q * Vec3(1, 1, 1);
   const Vec3 dir = (q * Vec3(1, 1, 1)).normalized();
@@ -119,7 +127,8 @@ TEST(NarrowPhase, SphereCylinder) {
   ASSERT_TRUE(sphere_cylinder(Vec3(0, 1.4, 0.5), 0.5, cyl, 0.0, g));
   EXPECT_NEAR(g.gap, -0.1, kTol);
   expect_vec(g.normal, Vec3(0, 1, 0));
-  expect_vec(g.point, Vec3(0, 0.95, 0.5));
+  expect_vec(g.point, Vec3(0, 1.0, 0.5));
+  expect_vec(g.point1(), Vec3(0, 0.9, 0.5));
   // Flat cap.
   ASSERT_TRUE(sphere_cylinder(Vec3(0.3, 0.2, 2.4), 0.5, cyl, 0.0, g));
   EXPECT_NEAR(g.gap, -0.1, kTol);
@@ -145,7 +154,8 @@ TEST(NarrowPhase, SphereCylinder) {
   EXPECT_FALSE(sphere_cylinder(Vec3(0, 3, 0), 0.5, cyl, 1.0, g));
 }
 
-// Property check: outside every primitive, gap = sdf(x) − r, n = ∇sdf, point = x − n (r + ξ/2).
+// Property check: outside every primitive, gap = sdf(x) − r, n = ∇sdf, body 2's witness point
+// x − n (r + ξ) lies on the primitive's surface and body 1's, x − r n, on the sphere's.
 TEST(NarrowPhase, AgreesWithSignedDistanceOutside) {
   const std::vector<body::Primitive> shapes = {
       body::HalfSpace{Vec3(0.1, 0.2, 0.3), Vec3(1, -2, 0.5).normalized()},
@@ -165,7 +175,9 @@ TEST(NarrowPhase, AgreesWithSignedDistanceOutside) {
       ASSERT_TRUE(sphere_primitive(x, r, shape, 10.0, g));
       EXPECT_NEAR(g.gap, d - r, 1e-12);
       expect_vec(g.normal, sdf_gradient(shape, x).normalized(), 1e-6);
-      expect_vec(g.point, x - (r + 0.5 * g.gap) * g.normal, 1e-12);
+      expect_vec(g.point, x - (r + g.gap) * g.normal, 1e-12);
+      EXPECT_NEAR(body::signed_distance(shape, g.point), 0.0, 1e-12);
+      expect_vec(g.point1(), x - r * g.normal, 1e-12);
       ++checked;
     }
   EXPECT_GT(checked, 600);

@@ -1,0 +1,35 @@
+#pragma once
+// A self-contained copy of one step's contacts for output (the snapshots' /contacts group):
+// the bodies by id, not by index (indices of ghost bodies are gone once the step ends), the
+// witness points on both bodies' surfaces, the normal, the gap and the impulse in the world
+// frame. Filled by Simulation::step() when recording is switched on (set_record_contacts).
+#include "granite/body/particles.hpp"
+#include "granite/collision/contact.hpp"
+#include "granite/core/types.hpp"
+
+#include <vector>
+
+namespace granite::timestep {
+
+/// Id written for global body k in place of a particle id: −1 − k (particle ids are >= 0).
+inline BodyId global_body_contact_id(std::size_t k) { return -1 - BodyId(k); }
+
+struct ContactRecord {
+  std::vector<BodyId> body1;  // particle id of body 1
+  std::vector<BodyId> body2;  // particle id of body 2, or global_body_contact_id(k)
+  std::vector<Vec3> point1;   // witness point on body 1's surface (m)
+  std::vector<Vec3> point2;   // witness point on body 2's surface (m)
+  std::vector<Vec3> normal;   // unit normal from body 2 to body 1
+  std::vector<Vec3> impulse;  // impulse on body 1 in the world frame (N s); body 2 gets −impulse
+  std::vector<double> gap;    // signed gap ξ (m), negative = penetration
+  double dt = 0.0;            // the step's dt (force = impulse / dt)
+
+  std::size_t size() const { return body1.size(); }
+};
+
+/// Fills `out` from a step's contacts and their contact-frame impulses (λ_n, λ_t, λ_o), with
+/// `particles` still holding the bodies the contacts index (ghosts included).
+void record_contacts(const collision::ContactList& contacts, const std::vector<Vec3>& impulses,
+                     const body::Particles& particles, double dt, ContactRecord& out);
+
+}  // namespace granite::timestep
