@@ -129,8 +129,11 @@ SchemaPtr build() {
                   "losses and continues, ignore only counts them (run.json particles.lost)"),
               opt("decomposition", int3(0), "[0, 0, 0]", "",
                   "MPI subdomains per axis; 0 on an axis lets Granite choose (minimum cut "
-                  "surface); "
-                  "the product must equal the rank count"),
+                  "surface); the product must equal the rank count. Ghosts come from the "
+                  "nearest subdomains only, so along every cut or periodic axis a subdomain "
+                  "must be at least the ghost width 2 × largest radius + contact.threshold "
+                  "wide: Granite chooses no thinner one, and refuses a run whose decomposition "
+                  "is thinner (exit 2), or stops it if the largest radius grows past it"),
           }),
           "", "simulation domain"),
       opt("gravity", vec3(), "[0, 0, -9.81]", "m/s^2", "gravitational acceleration"),

@@ -46,10 +46,13 @@ void prepare_output(const std::string& dir, const YAML::Node& resolved,
                                      : problem + " (check --output / output.directory)");
 }
 
-parallel::Decomposition decomposition_of(const config::DomainSettings& settings,
-                                         const Domain& domain, int ranks) {
-  const parallel::Int3 dims =
-      parallel::choose_dims(ranks, domain.max - domain.min, settings.decomposition);
+// Subdomains at least as wide as the ghost layer of the largest particle the configuration
+// makes, or an InputError before anything is written (parallel::choose_dims).
+parallel::Decomposition decomposition_of(const config::Settings& settings, const Domain& domain,
+                                         int ranks) {
+  const parallel::GhostWidth ghost{largest_radius(settings), settings.contact.threshold};
+  const parallel::Int3 dims = parallel::choose_dims(
+      ranks, domain.max - domain.min, settings.domain.decomposition, ghost, domain.periodic);
   return parallel::Decomposition({domain.min, domain.max}, dims, domain.periodic);
 }
 
@@ -139,7 +142,14 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
   std::uint64_t exchange_bytes = 0;
   const auto start = std::chrono::steady_clock::now();
   for (std::int64_t n = sim.steps(); n < last && !summary.stopped_early; ++n) {
-    const timestep::StepStatistics& stats = sim.step();
+    const timestep::StepStatistics* step = nullptr;
+    try {
+      step = &sim.step();
+    } catch (const parallel::SubdomainTooThin& e) {  // thrown on every rank alike
+      summary.failure = "step " + std::to_string(n + 1) + ": " + e.what();
+      break;
+    }
+    const timestep::StepStatistics& stats = *step;
     summary.failure = non_finite_failure(run);
     if (!summary.failure.empty()) break;
     exchange_bytes += distributed.relaxation_bytes();
@@ -173,11 +183,10 @@ void request_stop() { g_stop_requested = 1; }
 RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
                         const comm::Communicator& comm, const std::string& restart) {
   const config::Settings& settings = cfg.settings;
+  const Domain domain = domain_of(settings.domain);
+  const parallel::Decomposition decomposition = decomposition_of(settings, domain, comm.size());
   prepare_output(output_dir, cfg.resolved, comm);
 
-  const Domain domain = domain_of(settings.domain);
-  const parallel::Decomposition decomposition =
-      decomposition_of(settings.domain, domain, comm.size());
   parallel::DistributedDomain distributed(
       comm, decomposition, settings.contact.threshold,
       {settings.solver.relaxation_weight, settings.solver.check_every});

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# A run is right or it stops (issue 23): subdomains thinner than the ghost width, overflowing
+# step counts and intervals, restarts and output directories that cannot lose work. Each case
+# asserts the exit code, the one error line and the file system afterwards.
+# usage: run_guards_test.sh GRANITE_BINARY SOURCE_DIR
+set -u
+granite=$1; src=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect CODE PATTERN RANKS COMMAND_ARGS...: `granite ARGS` on RANKS ranks exits CODE; for
+# CODE 2 stderr has exactly one "error: ..." line (printed once, by rank 0; mpiexec adds its
+# own report of the exit code), matching PATTERN; otherwise one line of the output matches.
+expect() {
+  local code=$1 pattern=$2 ranks=$3; shift 3
+  local cmd=("$granite" "$@") rc
+  [ "$ranks" -gt 1 ] && cmd=(mpiexec -n "$ranks" --oversubscribe "${cmd[@]}")
+  "${cmd[@]}" >"$tmp/stdout" 2>"$tmp/stderr"; rc=$?
+  [ "$rc" -eq "$code" ] || { fail "granite $* at $ranks rank(s) exited $rc, expected $code: $(cat "$tmp/stderr")"; return 1; }
+  if [ "$code" -eq 2 ]; then
+    local lines; lines=$(grep -c '^error:' "$tmp/stderr")
+    [ "$lines" -eq 1 ] || { fail "granite $* printed $lines error lines, expected 1: $(cat "$tmp/stderr")"; return 1; }
+    grep -Eq -- "^error: .*$pattern" "$tmp/stderr" || { fail "granite $*: the error line does not match /$pattern/: $(cat "$tmp/stderr")"; return 1; }
+  else
+    grep -Eq -- "$pattern" "$tmp/stdout" "$tmp/stderr" || { fail "granite $*: no line matches /$pattern/: $(cat "$tmp/stdout" "$tmp/stderr")"; return 1; }
+  fi
+  echo "ok: granite $1 ... at $ranks rank(s): exit $rc"
+}
+
+json() {  # json FILE PYTHON_EXPRESSION_OF_r
+  python3 -c "import json, sys; r = json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+# --- 1. Subdomains thinner than the ghost width ------------------------------------------------
+# Two glass spheres of radius 5.5 mm, one at rest, one at -1 m/s, in a 30 x 20 x 20 mm box:
+# a plastic head-on collision of equal masses halves the kinetic energy.
+cat > "$tmp/two.yaml" <<'YAML'
+run: {dt: 1.0e-5, end_time: 0.01}
+domain: {min: [0, 0, 0], max: [0.03, 0.02, 0.02]}
+gravity: [0, 0, 0]
+contact: {threshold: 1.0e-4}
+materials: [{name: glass, density: 2650, friction: 0}]
+particles:
+  - {type: sphere, position: [0.0095, 0.01, 0.01], radius: 0.0055, material: glass}
+  - {type: sphere, position: [0.0215, 0.01, 0.01], radius: 0.0055, material: glass, velocity: [-1, 0, 0]}
+YAML
+# Subdomains 10 mm wide along x, ghost width 2 x 5.5 mm + 0.1 mm = 11.1 mm: refused before
+# anything is written, on every rank.
+thin="domain.decomposition \[3, 1, 1\] on 3 ranks: the subdomains are 0.01 m wide along x, thinner than the ghost width 0.0111 m \(2 × largest radius 0.0055 m \+ contact.threshold 0.0001 m\)"
+expect 2 "$thin" 3 run "$tmp/two.yaml" --output "$tmp/thin3" --set 'domain.decomposition=[3, 1, 1]'
+[ ! -e "$tmp/thin3" ] || fail "the refused run created its output directory"
+# No factorisation of 3 holds it (x: 10 mm, y and z: 6.7 mm).
+expect 2 "no decomposition of the domain into 3 subdomains holds the ghost width; with the best, \[3, 1, 1\], the subdomains are 0.01 m wide along x" \
+  3 run "$tmp/two.yaml" --output "$tmp/auto3"
+# A periodic axis with one subdomain is its own neighbour: it must hold the ghost width too.
+expect 2 "domain.decomposition \[1, 1, 1\] on 1 ranks: the subdomains are 0.01 m wide along y" \
+  1 run "$tmp/two.yaml" --output "$tmp/periodic" --set 'domain.max=[0.03, 0.01, 0.02]' \
+  --set 'domain.periodic=[false, true, false]' --set 'domain.decomposition=[1, 1, 1]'
+# At 1 rank the energy halves; at 2 ranks Granite cuts x (15 mm >= 11.1 mm) rather than y
+# (10 mm) and gives the 1-rank result.
+if expect 0 "^done:" 1 run "$tmp/two.yaml" --output "$tmp/one" &&
+   expect 0 "2 ranks as 2x1x1" 2 run "$tmp/two.yaml" --output "$tmp/two"; then
+  e0=$(python3 -c "import math; m = 2650 * 4 / 3 * math.pi * 0.0055**3; print(0.5 * m)")
+  e1=$(json "$tmp/one/run.json" "r['final']['kinetic_energy_J']")
+  e2=$(json "$tmp/two/run.json" "r['final']['kinetic_energy_J']")
+  # A single frictionless contact is solved exactly: the energy is half the initial one to
+  # round-off (1e-9 relative); the 2-rank run relaxes the same single contact (1e-9 relative).
+  python3 -c "import sys; e0, e1, e2 = map(float, sys.argv[1:]); sys.exit(not (abs(e1 - e0 / 2) <= 1e-9 * e0 and abs(e2 - e1) <= 1e-9 * e1))" \
+    "$e0" "$e1" "$e2" || fail "kinetic energy: initial $e0 J, 1 rank $e1 J, 2 ranks $e2 J (expected half the initial at both)"
+  [ "$(json "$tmp/two/run.json" "r['final']['particles']")" = 2 ] || fail "the 2-rank run lost a particle"
+fi
+
+if [ "$failures" -gt 0 ]; then echo "$failures failure(s)"; exit 1; fi
+echo "all run-guard checks passed"
