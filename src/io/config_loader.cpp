@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 
 #include <charconv>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <set>
@@ -129,9 +130,62 @@ void check_lattice(const std::string& file, const YAML::Node& p, const YAML::Nod
                      ".radius: expected at most spacing/2 (spheres would overlap)");
 }
 
-// Checks that involve more than one key; `input` gives the line numbers.
-void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input) {
+using Origins = std::map<std::string, std::string>;
+
+// Where the value of `path` came from: the --set that gave it, or file:line:col of `node`.
+std::string origin(const ScenarioConfig& cfg, const Origins& origins, const std::string& path,
+                   const YAML::Node& node) {
+  for (const auto& [key, text] : origins)
+    if (path == key || path.rfind(key + ".", 0) == 0) return text;
+  return where(cfg.file, node);
+}
+
+// input[section][key], or an undefined node if the section is absent (a default).
+YAML::Node child(const YAML::Node& input, const char* section, const char* key) {
+  return input[section] ? input[section][key] : YAML::Node();
+}
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+// 2^53: the step counter and step × dt stay exact integers in a double up to here.
+constexpr double kMaxSteps = 9007199254740992.0;
+
+// The run's step count and every interval in steps must fit the step counter: run.dt = 1e-300
+// would otherwise give a negative step count, and an interval of 1e300 s an overflowing one.
+void check_step_counts(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
   const YAML::Node& r = cfg.resolved;
+  const double dt = r["run"]["dt"].as<double>(), end_time = r["run"]["end_time"].as<double>();
+  if (!(end_time / dt <= kMaxSteps)) {
+    const bool dt_set = origins.count("run.dt") && !origins.count("run.end_time");
+    const std::string key = dt_set ? "run.dt" : "run.end_time";
+    throw InputError(origin(cfg, origins, key, child(input, "run", dt_set ? "dt" : "end_time")) +
+                     ": " + key + ": run.end_time / run.dt = " + number(end_time) + " s / " +
+                     number(dt) + " s = " + number(end_time / dt) +
+                     " steps, more than the 2^53 a run can count");
+  }
+  const std::pair<const char*, const char*> intervals[] = {{"output", "snapshot_interval"},
+                                                           {"output", "checkpoint_interval"},
+                                                           {"statistics", "interval"}};
+  for (const auto& [section, key] : intervals) {
+    if (!r[section] || !r[section][key]) continue;
+    const double interval = r[section][key].as<double>();
+    if (interval / dt <= kMaxSteps) continue;
+    const std::string path = std::string(section) + "." + key;
+    throw InputError(origin(cfg, origins, path, child(input, section, key)) + ": " + path + ": " +
+                     number(interval) + " s is " + number(interval / dt) +
+                     " steps of run.dt, more than the 2^53 a run can count (0 means only after "
+                     "the last step)");
+  }
+}
+
+// Checks that involve more than one key; `input` gives the line numbers.
+void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
+  const YAML::Node& r = cfg.resolved;
+  check_step_counts(cfg, input, origins);
   for (int axis = 0; axis < 3; ++axis)
     if (r["domain"]["max"][axis].as<double>() <= r["domain"]["min"][axis].as<double>())
       throw InputError(where(cfg.file, input["domain"]["max"]) +
@@ -181,12 +235,12 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input) {
 
 ScenarioConfig load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
   YAML::Node input = parse_file(path);
-  std::map<std::string, std::string> origins;
+  Origins origins;
   for (const auto& text : overrides) origins[apply_override(input, text)] = "--set " + text;
   ScenarioConfig cfg;
   cfg.file = path;
   cfg.resolved = resolve(input, scenario_schema(), path, origins);
-  check_consistency(cfg, input);
+  check_consistency(cfg, input, origins);
   cfg.settings = settings_of(cfg.resolved);
   return cfg;
 }

@@ -103,7 +103,9 @@ SchemaPtr build() {
       req("run",
           map({
               req("dt", real(0.0, inf, true), "s", "time-step length"),
-              req("end_time", real(0.0, inf, true), "s", "simulated time at which the run stops"),
+              req("end_time", real(0.0, inf, true), "s",
+                  "simulated time at which the run stops (at most 2^53 steps of dt: more is "
+                  "refused)"),
               opt("thermo_every", integer(1), "100", "steps", "print a thermo line every N steps"),
               opt("seed", wide_integer(0), "1", "",
                   "seed of the random-number generator (same seed, same run)"),
@@ -193,7 +195,8 @@ SchemaPtr build() {
       opt("statistics",
           map({
               opt("interval", real(0.0, inf, true), "0.01", "s",
-                  "simulated time between samples written to statistics.csv"),
+                  "simulated time between samples written to statistics.csv (more than 2^53 steps "
+                  "of run.dt is refused)"),
               opt("region_min", vec3(), "", "m",
                   "lower corner of the region sampled for the solid fraction (default: "
                   "domain.min)"),
@@ -215,7 +218,8 @@ SchemaPtr build() {
                   "also write the thermo table to thermo.csv"),
               opt("snapshot_interval", real(0.0), "0", "s",
                   "simulated time between HDF5 snapshots (OUTPUT/snapshot_<step>.h5 + .xdmf, "
-                  "series.xdmf); 0 writes only the final state"),
+                  "series.xdmf); 0 writes only the final state; more than 2^53 steps of run.dt "
+                  "is refused (use 0)"),
               opt("compression", integer(0, 9), "0", "",
                   "gzip level of the snapshot datasets (0: off)"),
               opt("export_fclib_steps", list(wide_integer(1)), "[]", "",
@@ -223,7 +227,8 @@ SchemaPtr build() {
                   "(OUTPUT/contact_problem_<step>.hdf5; single-rank runs only)"),
               opt("checkpoint_interval", real(0.0), "0", "s",
                   "simulated time between checkpoints (OUTPUT/checkpoint.h5, replaced atomically); "
-                  "0: only at the end and on SIGTERM/SIGUSR1"),
+                  "0: only at the end and on SIGTERM/SIGUSR1; more than 2^53 steps of run.dt is "
+                  "refused (use 0)"),
           }),
           "", "", "output"),
   });

@@ -72,5 +72,24 @@ if expect 0 "^done:" 1 run "$tmp/two.yaml" --output "$tmp/one" &&
   [ "$(json "$tmp/two/run.json" "r['final']['particles']")" = 2 ] || fail "the 2-rank run lost a particle"
 fi
 
+# --- 5. Overflowing step counts and intervals ----------------------------------------------
+# More than 2^53 steps, or an interval beyond the step counter, is refused by check and run
+# alike (one line naming the key), and the run writes nothing.
+for set in "run.dt=1e-300|run.dt: run.end_time / run.dt = 0.01 s / 1e-300 s = 1e\+298 steps, more than the 2\^53" \
+           "run.end_time=1e300|run.end_time: run.end_time / run.dt = 1e\+300 s / 1e-05 s = 1e\+305 steps" \
+           "output.snapshot_interval=1e300|output.snapshot_interval: 1e\+300 s is 1e\+305 steps of run.dt, more than the 2\^53" \
+           "output.checkpoint_interval=1e300|output.checkpoint_interval: 1e\+300 s is 1e\+305 steps" \
+           "statistics={interval: 1e300}|statistics.interval: 1e\+300 s is 1e\+305 steps"; do
+  key=${set%%|*}; pattern=${set#*|}
+  expect 2 "--set ${key//[\[\]\{\}]/.}: $pattern" 1 check "$tmp/two.yaml" --set "$key"
+  expect 2 "$pattern" 2 run "$tmp/two.yaml" --output "$tmp/overflow" --set "$key"
+  [ ! -e "$tmp/overflow" ] || { fail "the refused run ($key) created its output directory"; rm -rf "$tmp/overflow"; }
+done
+# In the file: file:line:col of the key.
+sed 's/end_time: 0.01/end_time: 1.0e+300/' "$tmp/two.yaml" > "$tmp/long.yaml"
+expect 2 "long.yaml:1:29: run.end_time: run.end_time / run.dt = 1e\+300 s" 1 check "$tmp/long.yaml"
+# 2^53 steps exactly is allowed (check only: nobody waits for it).
+expect 0 "valid" 1 check "$tmp/two.yaml" --set run.dt=1 --set run.end_time=9007199254740992
+
 if [ "$failures" -gt 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all run-guard checks passed"
