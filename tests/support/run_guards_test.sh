@@ -91,5 +91,57 @@ expect 2 "long.yaml:1:29: run.end_time: run.end_time / run.dt = 1e\+300 s" 1 che
 # 2^53 steps exactly is allowed (check only: nobody waits for it).
 expect 0 "valid" 1 check "$tmp/two.yaml" --set run.dt=1 --set run.end_time=9007199254740992
 
+# --- 7. Restarts and output directories that cannot lose work ------------------------------
+# An empty restart path (e.g. --restart "$CKPT" with CKPT unset) is an error, not a fresh run.
+expect 2 "--restart: empty checkpoint path" 1 run "$tmp/two.yaml" --output "$tmp/empty" --restart ''
+[ ! -e "$tmp/empty" ] || fail "--restart '' created the output directory"
+
+# A completed short run (5 ms of the 10 ms), then the same directory as a killed job leaves it
+# (run.json still "running"): a fresh run into it is refused naming the restart command, and
+# the checkpoint stays byte-identical.
+ck="$tmp/unfinished/checkpoint.h5"
+expect 0 "^done:" 1 run "$tmp/two.yaml" --output "$tmp/unfinished" --set run.end_time=0.005
+expect 0 "^done:" 1 run "$tmp/two.yaml" --output "$tmp/unfinished" --set run.end_time=0.005  # completed: may be redone
+python3 -c "import json, sys; r = json.load(open(sys.argv[1])); r['status'] = 'running'; json.dump(r, open(sys.argv[1], 'w'))" "$tmp/unfinished/run.json"
+cp "$ck" "$tmp/saved.h5"
+expect 2 "$ck is the checkpoint of an unfinished run \(run.json status \"running\"\); continue it with \`granite run $tmp/two.yaml --output $tmp/unfinished --restart $ck\`, or start afresh with --overwrite" \
+  2 run "$tmp/two.yaml" --output "$tmp/unfinished"
+cmp -s "$ck" "$tmp/saved.h5" || fail "the refused run changed $ck"
+[ "$(json "$tmp/unfinished/run.json" "r['status']")" = running ] || fail "the refused run rewrote run.json"
+
+# --restart with a changed configuration is refused, naming what differs; run.end_time may
+# change (continuing a run further).
+expect 2 "$ck: written with a different configuration than $tmp/two.yaml .*: gravity\[2\]: 0 in the checkpoint, -9.81[0-9]* now$" \
+  1 run "$tmp/two.yaml" --output "$tmp/unfinished" --restart "$ck" --set 'gravity=[0, 0, -9.81]'
+cmp -s "$ck" "$tmp/saved.h5" || fail "the refused restart changed $ck"
+
+# A damaged checkpoint (a negative radius, a negative step) is refused before use.
+cp "$ck" "$tmp/radius.h5"; cp "$ck" "$tmp/step.h5"
+/usr/bin/python3 - "$tmp/radius.h5" "$tmp/step.h5" <<'PY'
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r+") as f:
+    r = f["particles/radius"][...]; r[1] = -r[1]
+    del f["particles/radius"]; f.create_dataset("particles/radius", data=r)
+with h5py.File(sys.argv[2], "r+") as f:
+    f.attrs["step"] = np.int64(-5)
+PY
+expect 2 "radius.h5.*particle radius must be > 0 m, got -0.0055" 1 run "$tmp/two.yaml" --output "$tmp/dmg" --restart "$tmp/radius.h5"
+expect 2 "step.h5: invalid checkpoint: step -5 < 0" 2 run "$tmp/two.yaml" --output "$tmp/dmg" --restart "$tmp/step.h5"
+
+# --overwrite starts afresh anyway.
+expect 0 "^done: 1000 steps" 1 run "$tmp/two.yaml" --output "$tmp/unfinished" --overwrite
+
+# The SLURM job script continues from the checkpoint when SLURM requeued the job
+# (SLURM_RESTART_COUNT > 0), here run outside SLURM: the run record says it restarted.
+expect 0 "^done:" 1 run "$tmp/two.yaml" --output "$tmp/requeued" --set run.end_time=0.005
+python3 -c "import json, sys; r = json.load(open(sys.argv[1])); r['status'] = 'running'; json.dump(r, open(sys.argv[1], 'w'))" "$tmp/requeued/run.json"
+/usr/bin/python3 "$src/cluster/make_job.py" --config "$tmp/two.yaml" --output "$tmp/requeued" \
+  --granite "$granite" --launcher mpirun --launcher-args=--oversubscribe --ntasks 1 > /dev/null \
+  || fail "make_job.py failed"
+SLURM_RESTART_COUNT=1 bash "$tmp/requeued/granite.sbatch" > "$tmp/job.log" 2>&1 || fail "the requeued job failed: $(tail -5 "$tmp/job.log")"
+grep -q "requeued (SLURM_RESTART_COUNT=1): continuing from" "$tmp/job.log" || fail "the job script did not see the requeue: $(cat "$tmp/job.log")"
+[ "$(json "$tmp/requeued/run.json" "r['restart']['step']")" = 500 ] || fail "the requeued job did not continue from step 500: $(cat "$tmp/job.log")"
+[ "$(json "$tmp/requeued/run.json" "r['status']")" = completed ] || fail "the requeued job did not complete"
+
 if [ "$failures" -gt 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all run-guard checks passed"
