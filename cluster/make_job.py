@@ -173,6 +173,13 @@ run_json=$OUTPUT/run-$job.json   # this segment's run record (the next one rewri
 mkdir -p "$OUTPUT"
 say() {{ echo "[granite-job $job $(date +%H:%M:%S)] $*"; }}
 
+# A job SLURM requeued (node failure, preemption: SLURM_RESTART_COUNT > 0) continues from the
+# checkpoint its earlier attempt left instead of starting over (granite run refuses to start
+# afresh over the checkpoint of an unfinished run).
+if [ "${{SLURM_RESTART_COUNT:-0}}" -gt 0 ] && [ -f "$OUTPUT/checkpoint.h5" ]; then
+  say "requeued (SLURM_RESTART_COUNT=$SLURM_RESTART_COUNT): continuing from $OUTPUT/checkpoint.h5"
+  restart=1
+fi
 args=(run "$CONFIG" --output "$OUTPUT" "${{SETS[@]}}")
 if [ "$restart" = 1 ]; then
   if [ ! -f "$OUTPUT/checkpoint.h5" ]; then

@@ -55,7 +55,7 @@ int internal_error(const comm::Communicator& world, const std::string& what) {
 // Runs inside the MPI environment; InputErrors after loading are collective (every rank throws
 // the same one), so every rank returns exit code 2 and rank 0 prints the line.
 int run_initialised(const std::string& file, const std::vector<std::string>& overrides,
-                    std::string output, const std::string& restart) {
+                    std::string output, const std::string& restart, bool overwrite) {
   const comm::Communicator world;
   const int rank = world.rank();
   log::set_rank(rank, world.size());
@@ -65,12 +65,12 @@ int run_initialised(const std::string& file, const std::vector<std::string>& ove
     // SLURM sends SIGUSR1 (--signal) or SIGTERM before the time limit: checkpoint and stop.
     std::signal(SIGTERM, on_stop_signal);
     std::signal(SIGUSR1, on_stop_signal);
-    scenario::run_scenario(cfg, output, world, restart);
+    scenario::run_scenario(cfg, output, world, restart, overwrite);
   } catch (const InputError& e) {
     if (rank == 0) print_error_line("error: ", e.what());
     return kInputErrorExit;
   } catch (const RunFailure& e) {  // every rank stopped at the same step; run.json says why
-    if (rank == 0) std::cerr << "error: " << e.what() << '\n';
+    if (rank == 0) print_error_line("error: ", e.what());
     return kRunFailureExit;
   } catch (const std::exception& e) {
     return internal_error(world, e.what());
@@ -90,15 +90,18 @@ int run_command(const Args& args) {
       "override a key: --set contact.model=coulomb, --set materials[0].friction=0.2 "
       "(repeatable)")("output", po::value<std::string>()->default_value(""),
                       "output directory (default: output.directory of the config)")(
-      "restart", po::value<std::string>()->default_value(""),
-      "continue from a checkpoint (OUTPUT/checkpoint.h5) of a run of the same configuration")(
+      "restart", po::value<std::string>(),
+      "continue from a checkpoint (OUTPUT/checkpoint.h5) of a run of the same configuration "
+      "(only run.end_time, run.thermo_every and output.* may change)")(
+      "overwrite", "start afresh even if OUTPUT holds the checkpoint of an unfinished run")(
       "quiet", "no status line on the terminal (it is shown only when stderr is a terminal)");
   po::positional_options_description positional;
   positional.add("config", 1);
   po::variables_map vm;
   if (auto exit = parse_options(
-          "run", "CONFIG [--set KEY=VALUE ...] [--output DIR] [--restart FILE] [--quiet]", args,
-          options, positional, vm))
+          "run",
+          "CONFIG [--set KEY=VALUE ...] [--output DIR] [--restart FILE | --overwrite] [--quiet]",
+          args, options, positional, vm))
     return *exit;
   if (!vm.count("config")) {
     std::cerr << "granite run: missing CONFIG (see granite run --help)\n";
@@ -106,11 +109,20 @@ int run_command(const Args& args) {
   }
   std::vector<std::string> overrides;
   if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
+  std::string restart;
+  if (vm.count("restart")) {
+    restart = vm["restart"].as<std::string>();
+    if (restart.empty()) {  // e.g. --restart "$CKPT" with CKPT unset: not a fresh run
+      std::cerr << "error: --restart: empty checkpoint path (give OUTPUT/checkpoint.h5, or "
+                   "leave --restart out to start afresh)\n";
+      return kInputErrorExit;
+    }
+  }
 
   scenario::set_status_line(vm.count("quiet") == 0);
   const comm::Environment mpi;
   return run_initialised(vm["config"].as<std::string>(), overrides, vm["output"].as<std::string>(),
-                         vm["restart"].as<std::string>());
+                         restart, vm.count("overwrite") > 0);
 }
 
 }  // namespace granite::app

@@ -28,23 +28,31 @@ double cylinder_signed_distance(const Cylinder& c, const Vec3& x) {
 }
 
 void validate(Primitive& p) {
+  if (const PrimitiveProblem problem = primitive_problem(p))
+    throw InputError(problem.key + ": " + problem.expectation);
   if (auto* h = std::get_if<HalfSpace>(&p)) {
-    const double n = h->normal.norm();
-    if (!(n > 0.0)) throw InputError("half-space normal must be a non-zero vector");
-    h->normal /= n;
+    h->normal /= h->normal.norm();
   } else if (auto* b = std::get_if<Box>(&p)) {
-    if (!(b->half_extents.minCoeff() > 0.0)) throw InputError("box half-extents must all be > 0 m");
     b->orientation.normalize();
   } else if (auto* c = std::get_if<Cylinder>(&p)) {
-    const double n = c->axis.norm();
-    if (!(n > 0.0)) throw InputError("cylinder axis must be a non-zero vector");
-    if (!(c->radius > 0.0)) throw InputError("cylinder radius must be > 0 m");
-    if (!(c->half_length > 0.0)) throw InputError("cylinder half-length must be > 0 m");
-    c->axis /= n;
+    c->axis /= c->axis.norm();
   }
 }
 
 }  // namespace
+
+PrimitiveProblem primitive_problem(const Primitive& p) {
+  if (const auto* h = std::get_if<HalfSpace>(&p)) {
+    if (!(h->normal.norm() > 0.0)) return {"normal", "expected a non-zero vector"};
+  } else if (const auto* b = std::get_if<Box>(&p)) {
+    if (!(b->half_extents.minCoeff() > 0.0)) return {"half_extents", "expected each > 0 m"};
+  } else if (const auto* c = std::get_if<Cylinder>(&p)) {
+    if (!(c->axis.norm() > 0.0)) return {"axis", "expected a non-zero vector"};
+    if (!(c->radius > 0.0)) return {"radius", "expected > 0 m"};
+    if (!(c->half_length > 0.0)) return {"half_length", "expected > 0 m"};
+  }
+  return {};
+}
 
 double signed_distance(const Primitive& primitive, const Vec3& x) {
   if (const auto* h = std::get_if<HalfSpace>(&primitive)) return (x - h->point).dot(h->normal);

@@ -6,8 +6,11 @@
 #include "granite/io/yaml_duplicate_keys.hpp"
 
 #include <Eigen/Core>
+#include <yaml-cpp/depthguard.h>
 
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <set>
@@ -38,9 +41,9 @@ std::size_t index_of(const std::string& key) {
 // Applies one "a.b.0.c=value" or "a.b[0].c=value" override to the parsed document and returns
 // the schema-style path ("a.b[0].c") it set.
 std::string apply_override(YAML::Node& root, const std::string& text) {
+  const std::string set = "--set " + shown(text);
   const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw InputError("--set " + text + ": expected KEY.PATH=VALUE");
+  if (eq == std::string::npos || eq == 0) throw InputError(set + ": expected KEY.PATH=VALUE");
   std::string dotted;  // list indices as written in error messages, "[0]", become ".0"
   for (const char c : text.substr(0, eq))
     if (c == '[')
@@ -52,29 +55,31 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
   try {
     const std::string yaml = text.substr(eq + 1);
     if (const auto duplicate = io::find_duplicate_key(yaml))
-      throw InputError("--set " + text + ": duplicate key '" + duplicate->key + "'");
+      throw InputError(set + ": duplicate key '" + shown(duplicate->key) + "'");
     value = YAML::Load(yaml);
   } catch (const YAML::Exception& e) {
-    throw InputError("--set " + text + ": value is not valid YAML (" + e.msg + ")");
+    throw InputError(set + ": value is not valid YAML (" +
+                     (dynamic_cast<const YAML::DeepRecursion*>(&e) ? "nested too deeply" : e.msg) +
+                     ")");
   }
   std::string path;
   // yaml-cpp nodes are handles: assigning through `node` writes into `root`.
   std::vector<YAML::Node> chain{root};
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const std::string& key = keys[i];
-    if (key.empty()) throw InputError("--set " + text + ": empty key in path");
+    if (key.empty()) throw InputError(set + ": empty key in path");
     YAML::Node parent = chain.back();
     YAML::Node child;
     if (is_index(key)) {
       const std::size_t index = index_of(key);
       if (!parent.IsSequence() || index >= parent.size())
-        throw InputError("--set " + text + ": " + (path.empty() ? "(top level)" : path) +
-                         " has no entry " + key);
+        throw InputError(set + ": " + (path.empty() ? "(top level)" : path) + " has no entry " +
+                         key);
       child = parent[index];
       path += "[" + key + "]";
     } else {
       if (parent.IsDefined() && !parent.IsNull() && !parent.IsMap())
-        throw InputError("--set " + text + ": " + path + " is not a map");
+        throw InputError(set + ": " + path + " is not a map");
       child = parent[key];
       path += (path.empty() ? "" : ".") + key;
     }
@@ -90,8 +95,12 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
 }
 
 [[noreturn]] void syntax_error(const std::string& source, const YAML::Exception& e) {
+  // yaml-cpp stops nesting (lists in lists, maps in maps) at a fixed parser depth; its message
+  // is only "bad file".
+  const bool deep = dynamic_cast<const YAML::DeepRecursion*>(&e) != nullptr;
   throw InputError(source + ":" + std::to_string(e.mark.line + 1) + ":" +
-                   std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+                   std::to_string(e.mark.column + 1) +
+                   ": YAML syntax error: " + (deep ? std::string("nested too deeply") : e.msg));
 }
 
 YAML::Node parse_file(const std::string& path) {
@@ -99,8 +108,9 @@ YAML::Node parse_file(const std::string& path) {
   try {
     if (const auto duplicate = io::find_duplicate_key(text))
       throw InputError(path + ":" + std::to_string(duplicate->line) + ":" +
-                       std::to_string(duplicate->column) + ": duplicate key '" + duplicate->key +
-                       "' (first at line " + std::to_string(duplicate->first_line) + ")");
+                       std::to_string(duplicate->column) + ": duplicate key '" +
+                       shown(duplicate->key) + "' (first at line " +
+                       std::to_string(duplicate->first_line) + ")");
     YAML::Node root = YAML::Load(text);
     if (!root.IsDefined() || root.IsNull())
       throw InputError(path + ": the configuration file is empty");
@@ -129,9 +139,120 @@ void check_lattice(const std::string& file, const YAML::Node& p, const YAML::Nod
                      ".radius: expected at most spacing/2 (spheres would overlap)");
 }
 
-// Checks that involve more than one key; `input` gives the line numbers.
-void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input) {
+using Origins = std::map<std::string, std::string>;
+
+// Where the value of `path` came from: the --set that gave it, or file:line:col of `node`.
+std::string origin(const ScenarioConfig& cfg, const Origins& origins, const std::string& path,
+                   const YAML::Node& node) {
+  for (const auto& [key, text] : origins)
+    if (path == key || path.rfind(key + ".", 0) == 0) return text;
+  return where(cfg.file, node);
+}
+
+// input[section][key], or an undefined node if the section is absent (a default).
+YAML::Node child(const YAML::Node& input, const char* section, const char* key) {
+  return input[section] ? input[section][key] : YAML::Node();
+}
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+// 2^53: the step counter and step × dt stay exact integers in a double up to here.
+constexpr double kMaxSteps = 9007199254740992.0;
+
+// The run's step count and every interval in steps must fit the step counter: run.dt = 1e-300
+// would otherwise give a negative step count, and an interval of 1e300 s an overflowing one.
+void check_step_counts(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
   const YAML::Node& r = cfg.resolved;
+  const double dt = r["run"]["dt"].as<double>(), end_time = r["run"]["end_time"].as<double>();
+  if (!(end_time / dt <= kMaxSteps)) {
+    const bool dt_set = origins.count("run.dt") && !origins.count("run.end_time");
+    const std::string key = dt_set ? "run.dt" : "run.end_time";
+    throw InputError(origin(cfg, origins, key, child(input, "run", dt_set ? "dt" : "end_time")) +
+                     ": " + key + ": run.end_time / run.dt = " + number(end_time) + " s / " +
+                     number(dt) + " s = " + number(end_time / dt) +
+                     " steps, more than the 2^53 a run can count");
+  }
+  const std::pair<const char*, const char*> intervals[] = {{"output", "snapshot_interval"},
+                                                           {"output", "checkpoint_interval"},
+                                                           {"statistics", "interval"}};
+  for (const auto& [section, key] : intervals) {
+    if (!r[section] || !r[section][key]) continue;
+    const double interval = r[section][key].as<double>();
+    if (interval / dt <= kMaxSteps) continue;
+    const std::string path = std::string(section) + "." + key;
+    throw InputError(origin(cfg, origins, path, child(input, section, key)) + ": " + path + ": " +
+                     number(interval) + " s is " + number(interval / dt) +
+                     " steps of run.dt, more than the 2^53 a run can count (0 means only after "
+                     "the last step)");
+  }
+}
+
+Eigen::Vector3d vec3(const YAML::Node& node) {
+  return {node[0].as<double>(), node[1].as<double>(), node[2].as<double>()};
+}
+
+// The statistics region lies inside the domain, min < max on every axis, and its bed-height
+// columns are at most kMaxStatisticsColumns.
+void check_statistics(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
+  const YAML::Node& r = cfg.resolved;
+  const YAML::Node st = r["statistics"];
+  if (!st) return;
+  const Eigen::Vector3d domain_min = vec3(r["domain"]["min"]),
+                        domain_max = vec3(r["domain"]["max"]);
+  const Eigen::Vector3d low = st["region_min"] ? vec3(st["region_min"]) : domain_min;
+  const Eigen::Vector3d high = st["region_max"] ? vec3(st["region_max"]) : domain_max;
+  const auto at = [&](const char* key) {
+    return origin(cfg, origins, std::string("statistics.") + key, child(input, "statistics", key)) +
+           ": statistics." + key + ": ";
+  };
+  if ((low.array() < domain_min.array()).any())
+    throw InputError(at("region_min") + "expected each component >= domain.min");
+  if ((high.array() > domain_max.array()).any())
+    throw InputError(at("region_max") + "expected each component <= domain.max");
+  if ((high.array() <= low.array()).any())
+    throw InputError(at(st["region_max"] ? "region_max" : "region_min") +
+                     "expected statistics.region_max > statistics.region_min on every axis");
+  if (st["column_width"]) {
+    const double width = st["column_width"].as<double>();
+    const double columns =
+        std::ceil((high[0] - low[0]) / width) * std::ceil((high[1] - low[1]) / width);
+    if (!(columns <= double(kMaxStatisticsColumns)))
+      throw InputError(at("column_width") + number(width) + " m makes " + number(columns) +
+                       " columns over the region, more than " +
+                       std::to_string(kMaxStatisticsColumns));
+  }
+}
+
+// Degenerate global bodies (body::primitive_problem: the rule the run applies too).
+void check_bodies(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
+  for (std::size_t i = 0; i < cfg.settings.bodies.size(); ++i) {
+    const auto& parts = cfg.settings.bodies[i].parts;
+    const bool is_union = cfg.resolved["bodies"][i]["type"].as<std::string>() == "union";
+    for (std::size_t j = 0; j < parts.size(); ++j) {
+      const body::PrimitiveProblem problem = body::primitive_problem(parts[j]);
+      if (!problem) continue;
+      YAML::Node node = input["bodies"] ? input["bodies"][i] : YAML::Node();
+      std::string path = "bodies[" + std::to_string(i) + "]";
+      if (is_union) {
+        node = node && node["parts"] ? node["parts"][j] : YAML::Node();
+        path += ".parts[" + std::to_string(j) + "]";
+      }
+      path += "." + problem.key;
+      throw InputError(origin(cfg, origins, path, node ? node[problem.key] : YAML::Node()) + ": " +
+                       path + ": " + problem.expectation);
+    }
+  }
+}
+
+// Checks that involve more than one key; `input` gives the line numbers.
+void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
+  const YAML::Node& r = cfg.resolved;
+  check_step_counts(cfg, input, origins);
+  check_statistics(cfg, input, origins);
   for (int axis = 0; axis < 3; ++axis)
     if (r["domain"]["max"][axis].as<double>() <= r["domain"]["min"][axis].as<double>())
       throw InputError(where(cfg.file, input["domain"]["max"]) +
@@ -142,7 +263,7 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input) {
     const auto name = r["materials"][i]["name"].as<std::string>();
     if (!names.insert(name).second)
       throw InputError(where(cfg.file, input["materials"][i]["name"]) + ": materials[" +
-                       std::to_string(i) + "].name: duplicate material name '" + name + "'");
+                       std::to_string(i) + "].name: duplicate material name '" + shown(name) + "'");
   }
   for (const char* section : {"bodies", "particles"}) {
     for (std::size_t i = 0; i < r[section].size(); ++i) {
@@ -150,7 +271,7 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input) {
       const std::string path = std::string(section) + "[" + std::to_string(i) + "]";
       if (!names.count(name))
         throw InputError(where(cfg.file, input[section][i]["material"]) + ": " + path +
-                         ".material: unknown material '" + name + "'");
+                         ".material: unknown material '" + shown(name) + "'");
       if (r[section][i]["type"].as<std::string>() == "lattice")
         check_lattice(cfg.file, r[section][i], input[section][i], path);
     }
@@ -172,7 +293,7 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input) {
     const auto name = inflow["layer"]["material"].as<std::string>();
     if (!names.count(name))
       throw InputError(where(cfg.file, in["layer"]["material"]) +
-                       ": inflow.layer.material: unknown material '" + name + "'");
+                       ": inflow.layer.material: unknown material '" + shown(name) + "'");
     check_lattice(cfg.file, inflow["layer"], in["layer"], "inflow.layer");
   }
 }
@@ -181,13 +302,14 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input) {
 
 ScenarioConfig load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
   YAML::Node input = parse_file(path);
-  std::map<std::string, std::string> origins;
-  for (const auto& text : overrides) origins[apply_override(input, text)] = "--set " + text;
+  Origins origins;
+  for (const auto& text : overrides) origins[apply_override(input, text)] = "--set " + shown(text);
   ScenarioConfig cfg;
   cfg.file = path;
   cfg.resolved = resolve(input, scenario_schema(), path, origins);
-  check_consistency(cfg, input);
+  check_consistency(cfg, input, origins);
   cfg.settings = settings_of(cfg.resolved);
+  check_bodies(cfg, input, origins);
   return cfg;
 }
 

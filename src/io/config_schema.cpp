@@ -153,7 +153,7 @@ public:
     if (node.IsMap()) return "a map";
     if (node.IsSequence()) return "a list";
     if (node.IsNull()) return "nothing";
-    return "'" + node.Scalar() + "'";
+    return "'" + shown(node.Scalar()) + "'";
   }
 
   [[noreturn]] void expected(const YAML::Node& node, const std::string& path,
@@ -178,7 +178,7 @@ public:
         (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max());
     if (below || above || beyond_int)
       fail(node.Mark(), path,
-           "expected " + describe(s) + "; got " + node.Scalar() + " (out of range)");
+           "expected " + describe(s) + "; got " + shown(node.Scalar()) + " (out of range)");
   }
 
   YAML::Node scalar(const YAML::Node& node, const std::string& path, const Schema& s) const {

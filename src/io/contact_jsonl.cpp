@@ -9,6 +9,7 @@
 
 #include <Eigen/Cholesky>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <istream>
@@ -38,13 +39,43 @@ std::string strip_exception_prefix(const std::string& what) {
   return pos == std::string::npos ? what : what.substr(pos + 2);
 }
 
+// A problem is at most 3 levels deep ({"A": [[..]]}); deeper input is refused before parsing,
+// so that no recursion (parsing, printing, destroying the value) follows the input's depth.
+constexpr int kMaxDepth = 16;
+
+// The deepest nesting of [ and { in `line` outside strings.
+int nesting_depth(const std::string& line) {
+  int depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : line) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+// A value of the input as messages show it (bounded: a value can be megabytes long).
+std::string shown_json(const json& value) { return shown(value.dump()); }
+
 // One number of the input; on failure returns the reason naming `where`.
 std::optional<std::string> read_number(const json& value, const std::string& where, double& out) {
   if (value.is_string()) {
-    return where + " is not a finite number (got the string " + value.dump() + ")";
+    return where + " is not a finite number (got the string " + shown_json(value) + ")";
   }
   if (!value.is_number()) {
-    return where + " is not a number (got " + value.dump() + ")";
+    return where + " is not a number (got " + shown_json(value) + ")";
   }
   out = value.get<double>();
   if (!std::isfinite(out)) {
@@ -54,6 +85,8 @@ std::optional<std::string> read_number(const json& value, const std::string& whe
 }
 
 std::optional<std::string> parse_problem(const std::string& line, Problem& problem) {
+  if (nesting_depth(line) > kMaxDepth)
+    return "nested deeper than " + std::to_string(kMaxDepth) + " levels of [ and {";
   json doc;
   try {
     doc = json::parse(line);
@@ -68,7 +101,7 @@ std::optional<std::string> parse_problem(const std::string& line, Problem& probl
   }
   for (const auto& item : doc.items()) {
     if (item.key() != "A" && item.key() != "b" && item.key() != "mu") {
-      return "unknown key " + json(item.key()).dump() + " (expected A, b, mu)";
+      return "unknown key " + shown_json(json(item.key())) + " (expected A, b, mu)";
     }
   }
   for (const char* key : {"A", "b", "mu"}) {
@@ -106,7 +139,7 @@ std::optional<std::string> parse_problem(const std::string& line, Problem& probl
     return error;
   }
   if (problem.mu < 0.0) {
-    return "mu must be >= 0 (got " + doc["mu"].dump() + ")";
+    return "mu must be >= 0 (got " + shown_json(doc["mu"]) + ")";
   }
 
   const double largest = problem.A.cwiseAbs().maxCoeff();
@@ -163,7 +196,7 @@ int solve_contact_stream(std::string_view model, int golden_iterations, std::ist
   const bool all_solutions = model == kAllSolutions;
   contact::ModelSettings settings;
   if (!all_solutions && !contact::parse_model(model, settings.model)) {
-    err << "error: unknown contact model \"" << model
+    err << "error: unknown contact model \"" << printable(shown(model))
         << "\" (valid models: " << contact::model_names(", ") << ", " << kAllSolutions << ")\n";
     return kInputErrorExit;
   }
@@ -184,7 +217,7 @@ int solve_contact_stream(std::string_view model, int golden_iterations, std::ist
       continue;
     }
     if (auto error = parse_problem(line, problem)) {
-      err << "error: line " << line_number << ": " << *error << '\n';
+      err << "error: line " << line_number << ": " << printable(shown(*error, 300)) << '\n';
       return kInputErrorExit;
     }
     answer.clear();

@@ -11,6 +11,7 @@
 #include <hdf5.h>
 
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <filesystem>
 #include <string>
@@ -50,6 +51,14 @@ std::vector<T> read_array(const std::string& path, hid_t file, const std::string
   Handle space(H5Dget_space(dataset.get()), H5Sclose);
   const hssize_t count = H5Sget_simple_extent_npoints(space.get());
   if (count < 0) fail(path, name + ": unreadable dataspace");
+  // A dataspace can declare far more values than the file stores (an unwritten chunked
+  // dataset of 2^30 values takes a few bytes): checked before anything is allocated. gzip
+  // compresses at most about 1032:1, so a larger ratio is not data.
+  const double declared = double(count) * double(sizeof(T));
+  const double stored = double(H5Dget_storage_size(dataset.get()));
+  if (declared > 1100.0 * stored + 4096.0)
+    fail(path, name + ": declares " + std::to_string(count) + " values but the file stores only " +
+                   std::to_string(std::uint64_t(stored)) + " bytes of them");
   std::vector<T> values;
   try {  // a damaged dataspace can claim more values than memory holds
     values.resize(static_cast<std::size_t>(count));

@@ -110,7 +110,9 @@ SchemaPtr build() {
       req("run",
           map({
               req("dt", real(0.0, inf, true), "s", "time-step length"),
-              req("end_time", real(0.0, inf, true), "s", "simulated time at which the run stops"),
+              req("end_time", real(0.0, inf, true), "s",
+                  "simulated time at which the run stops (at most 2^53 steps of dt: more is "
+                  "refused)"),
               opt("thermo_every", integer(1), "100", "steps", "print a thermo line every N steps"),
               opt("seed", wide_integer(0), "1", "",
                   "seed of the random-number generator (same seed, same run)"),
@@ -136,8 +138,11 @@ SchemaPtr build() {
                   "losses and continues, ignore only counts them (run.json particles.lost)"),
               opt("decomposition", int3(0), "[0, 0, 0]", "",
                   "MPI subdomains per axis; 0 on an axis lets Granite choose (minimum cut "
-                  "surface); "
-                  "the product must equal the rank count"),
+                  "surface); the product must equal the rank count. Ghosts come from the "
+                  "nearest subdomains only, so along every cut or periodic axis a subdomain "
+                  "must be at least the ghost width 2 × largest radius + contact.threshold "
+                  "wide: Granite chooses no thinner one, and refuses a run whose decomposition "
+                  "is thinner (exit 2), or stops it if the largest radius grows past it"),
           }),
           "", "simulation domain"),
       opt("gravity", vec3(), "[0, 0, -9.81]", "m/s^2", "gravitational acceleration"),
@@ -210,7 +215,8 @@ SchemaPtr build() {
       opt("statistics",
           map({
               opt("interval", real(0.0, inf, true), "0.01", "s",
-                  "simulated time between samples written to statistics.csv"),
+                  "simulated time between samples written to statistics.csv (more than 2^53 steps "
+                  "of run.dt is refused)"),
               opt("region_min", vec3(), "", "m",
                   "lower corner of the region sampled for the solid fraction (default: "
                   "domain.min)"),
@@ -232,7 +238,8 @@ SchemaPtr build() {
                   "also write the thermo table to thermo.csv"),
               opt("snapshot_interval", real(0.0), "0", "s",
                   "simulated time between HDF5 snapshots (OUTPUT/snapshot_<step>.h5 + .xdmf, "
-                  "series.xdmf); 0 writes only the final state"),
+                  "series.xdmf); 0 writes only the final state; more than 2^53 steps of run.dt "
+                  "is refused (use 0)"),
               opt("snapshot_initial", boolean(), "true", "",
                   "also write a snapshot of the initial state (t = 0) before the first step "
                   "(not on a restart)"),
@@ -248,7 +255,8 @@ SchemaPtr build() {
                   "(OUTPUT/contact_problem_<step>.hdf5; single-rank runs only)"),
               opt("checkpoint_interval", real(0.0), "0", "s",
                   "simulated time between checkpoints (OUTPUT/checkpoint.h5, replaced atomically); "
-                  "0: only at the end and on SIGTERM/SIGUSR1"),
+                  "0: only at the end and on SIGTERM/SIGUSR1; more than 2^53 steps of run.dt is "
+                  "refused (use 0)"),
           }),
           "", "", "output"),
   });

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -14,9 +15,45 @@ double Box::distance(const Vec3& x) const {
   return d.norm();
 }
 
-Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested) {
-  Int3 best{0, 0, 0};
+namespace {
+
+std::string metres(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g m", value);
+  return text;
+}
+
+std::string counts(const Int3& d) {
+  return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) +
+         "]";
+}
+
+}  // namespace
+
+std::string GhostWidth::describe() const {
+  return metres(value()) + " (2 × largest radius " + metres(max_radius) + " + contact.threshold " +
+         metres(threshold) + ")";
+}
+
+std::string too_thin(const Vec3& extent, const Int3& dims, const std::array<bool, 3>& periodic,
+                     const GhostWidth& ghost) {
+  static const char* const kAxis[3] = {"x", "y", "z"};
+  for (int a = 0; a < 3; ++a) {
+    if (dims[a] == 1 && !periodic[a]) continue;  // no neighbour along a: nothing to hold
+    const double width = extent[a] / dims[a];
+    if (width < ghost.value())
+      return std::string("the subdomains are ") + metres(width) + " wide along " + kAxis[a] +
+             ", thinner than the ghost width " + ghost.describe() +
+             " that contacts across subdomains need";
+  }
+  return "";
+}
+
+Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested, const GhostWidth& ghost,
+                 const std::array<bool, 3>& periodic) {
+  Int3 best{0, 0, 0}, best_thin{0, 0, 0};
   double best_surface = std::numeric_limits<double>::infinity();
+  double best_thin_surface = best_surface;
   for (int px = 1; px <= ranks; ++px) {
     if (ranks % px || (requested[0] > 0 && px != requested[0])) continue;
     for (int py = 1; py <= ranks / px; ++py) {
@@ -26,17 +63,31 @@ Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested) {
       // Total cut area: (p_a − 1) internal planes across axis a, each of the other two extents.
       const double surface = (px - 1) * extent[1] * extent[2] + (py - 1) * extent[0] * extent[2] +
                              (pz - 1) * extent[0] * extent[1];
-      if (best[0] == 0 || surface < best_surface * (1.0 - 1e-12)) {  // first wins ties
-        best_surface = surface;
-        best = {px, py, pz};
+      const bool holds = too_thin(extent, {px, py, pz}, periodic, ghost).empty();
+      Int3& chosen = holds ? best : best_thin;
+      double& chosen_surface = holds ? best_surface : best_thin_surface;
+      if (chosen[0] == 0 || surface < chosen_surface * (1.0 - 1e-12)) {  // first wins ties
+        chosen_surface = surface;
+        chosen = {px, py, pz};
       }
     }
   }
-  if (best[0] == 0)
-    throw InputError("domain.decomposition [" + std::to_string(requested[0]) + ", " +
-                     std::to_string(requested[1]) + ", " + std::to_string(requested[2]) +
-                     "] cannot be used with " + std::to_string(ranks) +
+  const bool fixed = requested[0] > 0 || requested[1] > 0 || requested[2] > 0;
+  if (best[0] == 0 && best_thin[0] == 0)
+    throw InputError("domain.decomposition " + counts(requested) + " cannot be used with " +
+                     std::to_string(ranks) +
                      " ranks (the product of the counts must equal the rank count)");
+  if (best[0] == 0) {
+    // Refused rather than run with lost contacts: the ghosts come from nearest neighbours only.
+    const std::string thin = too_thin(extent, best_thin, periodic, ghost);
+    if (fixed)
+      throw InputError("domain.decomposition " + counts(best_thin) + " on " +
+                       std::to_string(ranks) + " ranks: " + thin +
+                       "; choose fewer subdomains along that axis");
+    throw InputError("no decomposition of the domain into " + std::to_string(ranks) +
+                     " subdomains holds the ghost width; with the best, " + counts(best_thin) +
+                     ", " + thin + "; run on fewer ranks");
+  }
   return best;
 }
 
@@ -45,6 +96,10 @@ Decomposition::Decomposition(const Box& domain, const Int3& dims,
     domain_(domain),
     dims_(dims), periodic_(periodic) {
   for (int a = 0; a < 3; ++a) cell_[a] = (domain.max[a] - domain.min[a]) / dims[a];
+}
+
+std::string Decomposition::too_thin(const GhostWidth& ghost) const {
+  return parallel::too_thin(domain_.max - domain_.min, dims_, periodic_, ghost);
 }
 
 Int3 Decomposition::coords(int rank) const {

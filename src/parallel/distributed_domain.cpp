@@ -5,6 +5,9 @@
 #include "granite/parallel/contact_ownership.hpp"
 #include "granite/parallel/migration.hpp"
 
+#include <limits>
+#include <string>
+
 namespace granite::parallel {
 
 DistributedDomain::DistributedDomain(const comm::Communicator& comm,
@@ -18,10 +21,15 @@ DistributedDomain::DistributedDomain(const comm::Communicator& comm,
 
 std::size_t DistributedDomain::synchronise(body::Particles& particles) {
   migrated_ = migrate(particles, decomposition_, comm_.rank(), exchange_).sent;
-  const double max_radius = comm::max(particles.max_radius(), comm_);
+  const GhostWidth ghost{comm::max(particles.max_radius(), comm_), threshold_};
+  // The same on every rank (the radius is the global maximum): every rank throws alike.
+  if (const std::string thin = decomposition_.too_thin(ghost); !thin.empty()) {
+    const Int3& d = decomposition_.dims();
+    throw SubdomainTooThin("decomposition [" + std::to_string(d[0]) + ", " + std::to_string(d[1]) +
+                           ", " + std::to_string(d[2]) + "]: " + thin);
+  }
   const std::size_t owned = particles.size();
-  halo_.rebuild(particles, owned, decomposition_, comm_.rank(), 2.0 * max_radius + threshold_,
-                exchange_);
+  halo_.rebuild(particles, owned, decomposition_, comm_.rank(), ghost.value(), exchange_);
   return owned;
 }
 

@@ -2,6 +2,7 @@
 
 #include "granite/scenario/lattice.hpp"
 
+#include <algorithm>
 #include <variant>
 
 namespace granite::scenario {
@@ -26,6 +27,13 @@ void set_parameters(const config::Settings& s, timestep::Parameters& p) {
 
 Domain domain_of(const config::DomainSettings& d) {
   return Domain{d.min, d.max, d.periodic, d.outflow};
+}
+
+double largest_radius(const config::Settings& s) {
+  double largest = s.inflow ? s.inflow->layer.radius : 0.0;
+  for (const config::ParticleSource& source : s.particles)
+    largest = std::max(largest, std::visit([](const auto& p) { return p.radius; }, source));
+  return largest;
 }
 
 BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, std::mt19937_64& rng,

@@ -12,7 +12,7 @@
 namespace granite::scenario {
 
 namespace {
-constexpr std::size_t kMaxColumns = 1u << 20;
+constexpr std::size_t kMaxColumns = config::kMaxStatisticsColumns;
 constexpr double kFreeVolumeCells = 256.0;  // grid cells along the region's longest edge
 }  // namespace
 
@@ -56,8 +56,10 @@ double FlowStatistics::solid_fraction(const body::Particles& p) {
     if (column_width_ == 0.0) return 0.0;
   }
   const Vec3 extent = region_max_ - region_min_;
-  const auto nx = std::size_t(std::max(1.0, std::ceil(extent[0] / column_width_)));
-  const auto ny = std::size_t(std::max(1.0, std::ceil(extent[1] / column_width_)));
+  // Bounded before the conversion (the default width, 8 r, can be tiny against the region).
+  const double most = double(kMaxColumns);
+  const auto nx = std::size_t(std::clamp(std::ceil(extent[0] / column_width_), 1.0, most));
+  const auto ny = std::size_t(std::clamp(std::ceil(extent[1] / column_width_), 1.0, most));
   const std::size_t columns = std::min(nx * ny, kMaxColumns);
   column_top_.assign(columns, -1.0);  // height of the bed above the region floor; < 0: empty
   double volume = 0.0;

@@ -106,7 +106,14 @@ void check_initial_state(timestep::Simulation& sim, timestep::StepHooks* hooks,
                      comm);
   // The run's own detection, with the ghosts of a distributed run, each contact counted by
   // the one rank responsible for it (as in a step).
-  const std::size_t owned = hooks ? hooks->synchronise(particles) : particles.size();
+  // A distributed synchronise refuses particles larger than a subdomain can hold (ghost
+  // width 2 r + threshold beyond the nearest neighbours), the same on every rank.
+  std::size_t owned = particles.size();
+  try {
+    if (hooks) owned = hooks->synchronise(particles);
+  } catch (const InputError& e) {
+    throw InputError(origin + ": " + e.what());
+  }
   collision::ContactDetection detection;
   collision::ContactList contacts;
   detection.detect(particles, sim.globals(), sim.materials(), 0.0, contacts);

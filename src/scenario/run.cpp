@@ -52,11 +52,64 @@ void prepare_output(const std::string& dir, const YAML::Node& resolved,
                                      : problem + " (check --output / output.directory)");
 }
 
-parallel::Decomposition decomposition_of(const config::DomainSettings& settings,
-                                         const Domain& domain, int ranks) {
-  const parallel::Int3 dims =
-      parallel::choose_dims(ranks, domain.max - domain.min, settings.decomposition);
+// Subdomains at least as wide as the ghost layer of the largest particle the configuration
+// makes, or an InputError before anything is written (parallel::choose_dims).
+// A fresh run into a directory holding the checkpoint of an unfinished run would overwrite the
+// only way to continue it: refused (rank 0 looks; every rank throws its line) unless
+// --overwrite. Unfinished: run.json missing, unreadable or not "completed".
+void refuse_unfinished_run(const std::string& dir, const std::string& config_file,
+                           const comm::Communicator& comm) {
+  std::string problem;
+  if (comm.is_root()) {
+    const std::filesystem::path checkpoint = std::filesystem::path(dir) / "checkpoint.h5";
+    std::error_code ec;
+    if (std::filesystem::exists(checkpoint, ec)) {
+      std::string status = "no readable run.json";
+      std::ifstream in(std::filesystem::path(dir) / "run.json");
+      const auto record = nlohmann::json::parse(in, nullptr, false);
+      if (!record.is_discarded() && record.is_object() && record.contains("status") &&
+          record["status"].is_string())
+        status = "run.json status \"" + record["status"].get<std::string>() + "\"";
+      if (status != "run.json status \"completed\"")
+        problem = checkpoint.string() + " is the checkpoint of an unfinished run (" + status +
+                  "); continue it with `granite run " + config_file + " --output " + dir +
+                  " --restart " + checkpoint.string() + "`, or start afresh with --overwrite";
+    }
+  }
+  comm::throw_if_any_failed(problem, comm);
+}
+
+parallel::Decomposition decomposition_of(const config::Settings& settings, const Domain& domain,
+                                         int ranks) {
+  const parallel::GhostWidth ghost{largest_radius(settings), settings.contact.threshold};
+  const parallel::Int3 dims = parallel::choose_dims(
+      ranks, domain.max - domain.min, settings.domain.decomposition, ghost, domain.periodic);
   return parallel::Decomposition({domain.min, domain.max}, dims, domain.periodic);
+}
+
+// A checkpoint's clock and particles before use (the initial-state checks then look at the
+// domain and overlaps): step >= 0, a finite time >= 0, radii > 0, unique ids (among each
+// rank's particles), a finite state. Collective: every rank throws the lowest rank's line.
+void validate_restart_state(const std::string& restart, const io::CheckpointState& state,
+                            const RunContext& run) {
+  std::string problem;
+  const body::Particles& p = run.sim.particles();
+  if (state.step < 0) problem = "step " + std::to_string(state.step) + " < 0";
+  if (problem.empty() && !(std::isfinite(state.time) && state.time >= 0.0))
+    problem = "time " + std::to_string(state.time) + " is not a finite time >= 0";
+  for (std::size_t i = 0; i < p.size() && problem.empty(); ++i)
+    if (!(p.radius[i] > 0.0))
+      problem = "particle " + std::to_string(p.id[i]) + " has radius " +
+                std::to_string(p.radius[i]) + " (expected > 0)";
+  if (problem.empty()) {
+    std::vector<BodyId> ids(p.id.begin(), p.id.begin() + std::ptrdiff_t(p.size()));
+    std::sort(ids.begin(), ids.end());
+    const auto twice = std::adjacent_find(ids.begin(), ids.end());
+    if (twice != ids.end()) problem = "particle id " + std::to_string(*twice) + " appears twice";
+  }
+  if (problem.empty()) problem = timestep::non_finite_state(run.sim);
+  problem = comm::first_failure(problem, run.comm);
+  if (!problem.empty()) throw InputError(restart + ": invalid checkpoint: " + problem);
 }
 
 // Continues from a checkpoint: particles, clock, global bodies and every fix's state.
@@ -64,9 +117,21 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
                                RunContext& run, const Fixes& fixes) {
   const io::CheckpointState state =
       io::read_checkpoint(restart, run.sim.particles(), run.owns, run.comm);
-  if (state.config != config::to_text(cfg.resolved))
-    log::info("warning: " + restart + " was written with a different configuration; " +
-              "continuing with " + cfg.file);
+  // --restart continues the same run bit for bit: a changed configuration is refused (every
+  // rank read the same checkpoint and configuration, so every rank throws alike).
+  const std::vector<std::string> differences =
+      config::restart_differences(state.config, cfg.resolved);
+  if (!differences.empty()) {
+    std::string listed;
+    for (std::size_t k = 0; k < differences.size() && k < 3; ++k)
+      listed += (k > 0 ? "; " : "") + differences[k];
+    if (differences.size() > 3) listed += "; ... (" + std::to_string(differences.size()) + " keys)";
+    throw InputError(restart + ": written with a different configuration than " + cfg.file +
+                     " (--restart continues the same run; only run.end_time, run.thermo_every "
+                     "and output.* may change): " +
+                     listed);
+  }
+  validate_restart_state(restart, state, run);
   run.sim.set_clock(state.step);
   run.sim.globals().set_anchors(state.global_anchors);
   for (const auto& fix : fixes) {
@@ -157,7 +222,14 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
   std::uint64_t exchange_bytes = 0;
   const auto start = std::chrono::steady_clock::now();
   for (std::int64_t n = sim.steps(); n < last && !summary.stopped_early; ++n) {
-    const timestep::StepStatistics& stats = sim.step();
+    const timestep::StepStatistics* step = nullptr;
+    try {
+      step = &sim.step();
+    } catch (const parallel::SubdomainTooThin& e) {  // thrown on every rank alike
+      summary.failure = "step " + std::to_string(n + 1) + ": " + e.what();
+      break;
+    }
+    const timestep::StepStatistics& stats = *step;
     summary.failure = non_finite_failure(run);
     if (!summary.failure.empty()) break;
     exchange_bytes += distributed.relaxation_bytes();
@@ -190,13 +262,14 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
 void request_stop() { g_stop_requested = 1; }
 
 RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
-                        const comm::Communicator& comm, const std::string& restart) {
+                        const comm::Communicator& comm, const std::string& restart,
+                        bool overwrite) {
   const config::Settings& settings = cfg.settings;
+  const Domain domain = domain_of(settings.domain);
+  const parallel::Decomposition decomposition = decomposition_of(settings, domain, comm.size());
+  if (restart.empty() && !overwrite) refuse_unfinished_run(output_dir, cfg.file, comm);
   prepare_output(output_dir, cfg.resolved, comm);
 
-  const Domain domain = domain_of(settings.domain);
-  const parallel::Decomposition decomposition =
-      decomposition_of(settings.domain, domain, comm.size());
   parallel::DistributedDomain distributed(
       comm, decomposition, settings.contact.threshold,
       {settings.solver.relaxation_weight, settings.solver.check_every});

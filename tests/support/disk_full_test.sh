@@ -94,6 +94,8 @@ else
 fi
 
 # --- 3. planted symbolic links ---------------------------------------------------------------
+# (--overwrite: a planted checkpoint.h5 without run.json looks like an unfinished run, which a
+# fresh run refuses to replace.)
 # The output directory itself is a link (allowed); every output name in it (and its .tmp) is a
 # link to a victim file, which must stay as it was.
 mkdir -p "$tmp/links/real" "$tmp/victims"
@@ -105,7 +107,7 @@ for name in $names; do
   echo "victim $name" > "$tmp/victims/$name"
   ln -s "$tmp/victims/$name" "$tmp/links/real/$name"
 done
-run2 "$tmp/links" --output "$tmp/links/out" --set run.end_time=0.001 --set run.thermo_every=5 \
+run2 "$tmp/links" --output "$tmp/links/out" --overwrite --set run.end_time=0.001 --set run.thermo_every=5 \
   --set output.snapshot_interval=0.001 --set statistics.interval=0.0004
 [ "$(cat "$tmp/links/rank0.rc" "$tmp/links/rank1.rc" 2>/dev/null | tr -d '\n')" = 00 ] \
   || fail "links: the run failed: $(cat "$tmp/links/run.err")"

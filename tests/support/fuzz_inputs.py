@@ -77,6 +77,9 @@ CONTACT_LINES = [
     '{"A": [[1,0,0],[0,1,0],[0,0,1]], "b": [true, null, {}], "mu": 0.5}',
     '{"A": [[1,0,0],[0,1,0],[0,0,1]], "b": [1, 2, 3], "mu": [0.5]}',
     '{"A": ' + '[' * 10000 + ']' * 10000 + '}', '[' * 100000, '{"A": "' + 'x' * 1000000 + '"}',
+    # Issue 23: a deeply nested value where a number is expected (printing it recursed).
+    '{"A": [[1,0,0],[0,1,0],[0,0,1]], "b": [1, 0, 0], "mu": ' + '[' * 100000 + ']' * 100000 + '}',
+    '{"A": [[1,0,0],[0,1,0],[0,0,1]], "b": [1, 0, 0], "mu": ' + '{"a":' * 50000 + '1' + '}' * 50000 + '}',
     '\x00\x01\x02', '\xff\xfe', '{"A": [[1,0,0],[0,1,0],[0,0,1]], "b": [1, 2, 3], "mu": 0.5',
     '{"A": [[1,0,0],[0,1,0],[0,0,1]], "b": [1, 2, 3], "mu": 0.5}}', '{"\\ud800": 1}',
     '{"A": [[1,0,0],[0,1,0],[0,0,1]], "b": [1, 2, 3], "mu": 0.5} {"x": 1}', '   ', '',
@@ -314,6 +317,55 @@ def fuzz_fclib(rng, runner, problems, tmp, cases):
         os.remove(path)
 
 
+# Issue 23: statistics regions and column widths against the domain (region_min > region_max,
+# a region of +-1e300 crashed), YAML nesting depth, and FCLIB files whose declared sizes
+# exceed what they store.
+REGION_VALUES = ["[-1e300, -1e300, -1e300]", "[1e300, 1e300, 1e300]", "[0.1, 0.03, 0.01]",
+                 "[0, 0, 0]", "[0.15, 0.065, 0.02]", "[.nan, 0, 0]", "[-1, -1, -1]", "[1, 1, 1]"]
+
+
+def fuzz_regions(rng, runner, configs, cases):
+    channel = [c for c in configs if "channel" in os.path.basename(c)] or configs
+    for case in range(cases):
+        source = rng.choice(channel)
+        sets = ["--set", f"statistics.region_min={rng.choice(REGION_VALUES)}",
+                "--set", f"statistics.region_max={rng.choice(REGION_VALUES)}"]
+        if rng.random() < 0.5:
+            sets += ["--set", f"statistics.column_width={rng.choice(['1e-300', '1e-9', '1e300', '0.01'])}"]
+        if rng.random() < 0.2:
+            sets += ["--set", "statistics.region_min=" + "[" * rng.choice([100, 5000]) + "0"]
+        runner.run("region", f"{os.path.basename(source)} {' '.join(sets)[:200]}",
+                   ["check", source] + sets)
+
+
+def fuzz_fclib_sizes(rng, runner, problems, tmp, cases):
+    import h5py
+    import numpy as np
+    for case in range(cases):
+        source = rng.choice(problems)
+        path = os.path.join(tmp, f"sizes_{case}.hdf5")
+        shutil.copy(source, path)
+        with h5py.File(path, "r+") as f:
+            group = "fclib_local" if "fclib_local" in f else "fclib_global"
+            matrices = [f"{group}/{m}" for m in ("W", "M", "H", "R") if f"{group}/{m}" in f]
+            vectors = [f"{group}/vectors/{v}" for v in ("q", "f", "w", "mu")
+                       if f"{group}/vectors/{v}" in f]
+            kind = rng.choice(["matrix size", "matrix size", "vector extent"])
+            if kind == "matrix size":
+                name = f"{rng.choice(matrices)}/{rng.choice(['m', 'n', 'nz'])}"
+                value = rng.choice([2**30, 2**31 - 1, -1, 0])
+                del f[name]
+                f[name] = np.array([value], dtype=np.int32)
+            else:  # declared but never written: a few bytes in the file
+                name = rng.choice(vectors)
+                value = rng.choice([2**30, 2**33])
+                del f[name]
+                f.create_dataset(name, shape=(value,), dtype="f8", chunks=(1024,))
+        runner.run("fclib size", f"{os.path.basename(source)}: {name} = {value}",
+                   ["fclib", "solve", path, "--max-sweeps", "20"], inputs=[path])
+        os.remove(path)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("granite")
@@ -333,6 +385,8 @@ def main():
         fuzz_overrides(rng, runner, configs, args.cases)
         fuzz_contact(rng, runner, args.cases)
         fuzz_fclib(rng, runner, problems, tmp, args.cases // 2)
+        fuzz_regions(rng, runner, configs, args.cases // 4)
+        fuzz_fclib_sizes(rng, runner, problems, tmp, args.cases // 8)
     for failure in runner.failures:
         print("FAIL:", failure)
     cases = ", ".join(f"{family} {n}" for family, n in runner.counts.items())

@@ -8,6 +8,7 @@
 #include "granite/body/material.hpp"
 #include "granite/core/types.hpp"
 
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -39,6 +40,15 @@ using Primitive = std::variant<HalfSpace, Box, Cylinder>;
 
 /// Signed distance from a point to the primitive's surface (negative inside the solid).
 double signed_distance(const Primitive& primitive, const Vec3& x);
+
+/// What makes `primitive` degenerate (a zero normal or axis, a half-extent, radius or length
+/// not > 0): the configuration key and the expectation, e.g. {"normal", "expected a non-zero
+/// vector"}; empty strings if it is valid. The one rule for `granite check` and `granite run`.
+struct PrimitiveProblem {
+  std::string key, expectation;
+  explicit operator bool() const { return !key.empty(); }
+};
+PrimitiveProblem primitive_problem(const Primitive& primitive);
 /// Translates a primitive by d.
 void translate(Primitive& primitive, const Vec3& d);
 /// The point that locates a primitive (half-space: its point; box, cylinder: the centre), read

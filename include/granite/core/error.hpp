@@ -4,11 +4,23 @@
 // A run that cannot go on (its state turned non-finite) is a RunFailure: one line, exit 1.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace granite {
 
 inline constexpr int kInputErrorExit = 2;
 inline constexpr int kRunFailureExit = 1;
+
+/// `text` with line breaks and other control characters written as \n, \r, \xNN: a message
+/// quoting user input (a material name "x\u001b[2J\nerror: all good") stays one harmless line.
+std::string printable(std::string_view text);
+
+/// A value from the input as error messages show it: at most `limit` bytes, then "..." and
+/// the total length (an input value can be megabytes long).
+inline std::string shown(std::string_view value, std::size_t limit = 80) {
+  if (value.size() <= limit) return std::string(value);
+  return std::string(value.substr(0, limit)) + "... (" + std::to_string(value.size()) + " bytes)";
+}
 
 class InputError : public std::runtime_error {
 public:

@@ -20,6 +20,11 @@ struct ScenarioConfig {
 /// `overrides` are "key.path=value" strings (list entries by index: materials.0.friction=0.3).
 ScenarioConfig load_scenario(const std::string& path, const std::vector<std::string>& overrides);
 
+/// What differs between the resolved configuration text stored in a checkpoint and `now`,
+/// one "key: old in the checkpoint, new now" per key, in key order; empty if they agree.
+/// run.end_time, run.thermo_every and output.* may change on a restart and are not listed.
+std::vector<std::string> restart_differences(const std::string& saved_text, const YAML::Node& now);
+
 /// The resolved configuration as YAML text (what `granite check` prints and runs record).
 std::string to_text(const YAML::Node& resolved);
 

@@ -87,6 +87,10 @@ struct InflowSettings {
   LatticeSettings layer;     // at the piston's reset position
 };
 
+/// At most this many x-y columns in which the bed height is measured (statistics.column_width
+/// is refused beyond it).
+inline constexpr std::size_t kMaxStatisticsColumns = std::size_t(1) << 20;
+
 struct StatisticsSettings {
   double interval = 0.0;                       // s
   std::optional<Vec3> region_min, region_max;  // absent: the domain's corners

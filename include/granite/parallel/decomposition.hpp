@@ -5,6 +5,7 @@
 #include "granite/core/types.hpp"
 
 #include <array>
+#include <string>
 #include <vector>
 
 namespace granite::parallel {
@@ -17,10 +18,30 @@ struct Box {
   double distance(const Vec3& x) const;
 };
 
+/// The width of the ghost layer a decomposition must hold: a contact reaches from a centre to
+/// 2 · largest radius + contact threshold. The ghosts come from the nearest neighbours only,
+/// so every subdomain must be at least this wide along each axis that has neighbours (more
+/// than one subdomain, or periodic); otherwise contacts across a subdomain are lost.
+struct GhostWidth {
+  double max_radius = 0.0;  // m
+  double threshold = 0.0;   // m, contact.threshold
+  double value() const { return 2.0 * max_radius + threshold; }
+  /// "0.0111 m (2 × largest radius 0.0055 m + contact.threshold 0.0001 m)".
+  std::string describe() const;
+};
+
+/// "" if `dims` subdomains of `extent` hold `ghost`; otherwise what is too thin, e.g.
+/// "the subdomains are 0.01 m wide along x, thinner than the ghost width 0.0111 m (...)".
+std::string too_thin(const Vec3& extent, const Int3& dims, const std::array<bool, 3>& periodic,
+                     const GhostWidth& ghost);
+
 /// Subdomain counts per axis for `ranks` processes minimising the total subdomain surface of
-/// `extent`. Axes with requested[a] > 0 are fixed to that count. Throws InputError if the
-/// fixed counts cannot give `ranks`.
-Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested = {0, 0, 0});
+/// `extent`, among those that hold `ghost` (see too_thin). Axes with requested[a] > 0 are fixed
+/// to that count. Throws InputError if the fixed counts cannot give `ranks`, or if no
+/// admissible count holds the ghost width (one line naming the axis, the subdomain width and
+/// the ghost width needed).
+Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested = {0, 0, 0},
+                 const GhostWidth& ghost = {}, const std::array<bool, 3>& periodic = {});
 
 /// A neighbour subdomain as seen from this rank: its rank and the shift to add to a position
 /// sent there (non-zero only across a periodic boundary).
@@ -42,6 +63,9 @@ public:
   Int3 coords(int rank) const;
   int rank_of(const Int3& coords) const;
   Box subdomain(int rank) const;
+
+  /// "" if the subdomains hold `ghost` (see parallel::too_thin), otherwise what is too thin.
+  std::string too_thin(const GhostWidth& ghost) const;
 
   /// Maps x into the domain across periodic axes (unchanged on other axes).
   Vec3 wrap(const Vec3& x) const;

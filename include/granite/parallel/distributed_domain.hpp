@@ -3,7 +3,8 @@
 // timestep::Simulation as its StepHooks.
 //   synchronise:  migrate owned bodies whose centre left the subdomain, rebuild the ghosts
 //                 (halo width = 2·max radius + contact threshold, so every contact of an
-//                 owned body sees its partner);
+//                 owned body sees its partner; a subdomain thinner than that width along an
+//                 axis with neighbours throws SubdomainTooThin);
 //   retain_responsible_contacts / weigh_ghost_contacts: one rank per contact, and the weight
 //                 ω for contacts with a ghost body (contact_ownership.hpp);
 //   after_sweep:  the Jacobi part of the hybrid relaxation (Halo::exchange_corrections); a
@@ -16,12 +17,21 @@
 //   reduce:       step statistics summed / maximised over ranks;
 //   end_step:     the ghosts are dropped (the next synchronise rebuilds them).
 #include "granite/comm/communicator.hpp"
+#include "granite/core/error.hpp"
 #include "granite/comm/peer_exchange.hpp"
 #include "granite/parallel/decomposition.hpp"
 #include "granite/parallel/halo.hpp"
 #include "granite/timestep/simulation.hpp"
 
 namespace granite::parallel {
+
+/// Thrown by synchronise() on every rank alike when the largest radius has grown past what the
+/// decomposition holds (the ghost layer would reach beyond the nearest neighbours and contacts
+/// would be lost): one line naming the axis, the subdomain width and the ghost width needed.
+class SubdomainTooThin : public InputError {
+public:
+  using InputError::InputError;
+};
 
 struct ParallelSettings {
   double relaxation_weight = 1.0;  // ω: impulse-update weight of contacts with a ghost body

@@ -42,4 +42,8 @@ struct Domain {
 };
 Domain domain_of(const config::DomainSettings& settings);
 
+/// The largest radius the configuration makes: its particle sources and the inflow layer
+/// (0 without particles). The decomposition is chosen to hold its ghost width.
+double largest_radius(const config::Settings& settings);
+
 }  // namespace granite::scenario

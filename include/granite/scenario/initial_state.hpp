@@ -41,7 +41,8 @@ void throw_if_offenders(const Offenders& local, const std::string& origin,
                         const std::string& problem, const std::string& hint,
                         const comm::Communicator& comm);
 
-/// Collective: the three checks on `sim`'s particles (all owned, between steps), the overlaps
+/// Collective: the three checks on `sim`'s particles (all owned, between steps) and, through
+/// the hooks' synchronise, that the subdomains hold the ghost width of the largest one; the overlaps
 /// found with the run's contact detection, across ranks through `hooks` (ghosts are added and
 /// dropped again; nullptr in a serial run). `origin` names the state, e.g. "initial state".
 void check_initial_state(timestep::Simulation& sim, timestep::StepHooks* hooks,

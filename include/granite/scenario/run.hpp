@@ -45,8 +45,12 @@ struct RunSummary {
 /// Checkpoints go to OUTPUT/checkpoint.h5 (replaced atomically) every
 /// output.checkpoint_interval, at the end, and when stop_requested() turns true on any rank
 /// (SIGTERM / SIGUSR1, see request_stop()), after which the run ends early.
+///
+/// A fresh run (no `restart`) into a directory holding checkpoint.h5 of a run that did not
+/// complete is refused (InputError naming the restart command) unless `overwrite`.
 RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
-                        const comm::Communicator& comm, const std::string& restart = "");
+                        const comm::Communicator& comm, const std::string& restart = "",
+                        bool overwrite = false);
 
 /// Async-signal-safe: asks the running scenario to checkpoint and stop after the current step.
 void request_stop();

@@ -37,6 +37,50 @@ TEST(ChooseDims, HonoursRequestedCountsOrRejectsThem) {
   EXPECT_THROW(choose_dims(6, Vec3(1, 1, 1), {4, 0, 0}), InputError);
 }
 
+// Issue 23, item 1: contacts reach 2 r_max + threshold from a centre and the ghosts come from
+// the nearest neighbours only, so no cut axis may have subdomains thinner than that.
+TEST(ChooseDims, NeverCutsThinnerThanTheGhostWidth) {
+  // 12 ranks on 15 x 25 x 35 mm: the minimum cut surface is [2, 2, 3] (2150 mm^2), whose
+  // subdomains are 7.5 mm wide along x; [1, 3, 4] (2175 mm^2) is 8.33 mm along y and 8.75 mm
+  // along z, the only factorisation at least 8 mm wide along every cut axis.
+  const Vec3 box(0.015, 0.025, 0.035);
+  EXPECT_EQ(choose_dims(12, box), (Int3{2, 2, 3}));
+  EXPECT_EQ(choose_dims(12, box, {0, 0, 0}, GhostWidth{0.00395, 1e-4}), (Int3{1, 3, 4}));
+  // A ghost width no factorisation holds: refused.
+  EXPECT_THROW(choose_dims(12, box, {0, 0, 0}, GhostWidth{0.0045, 1e-4}), InputError);
+  // Issue 23's two spheres (r = 5.5 mm, threshold 0.1 mm: 11.1 mm) in 30 x 20 x 20 mm:
+  // 2 ranks cut x (15 mm); no factorisation of 3 holds (10 mm, 6.7 mm, 6.7 mm).
+  const GhostWidth two_spheres{0.0055, 1e-4};
+  EXPECT_EQ(choose_dims(2, Vec3(0.03, 0.02, 0.02), {0, 0, 0}, two_spheres), (Int3{2, 1, 1}));
+  EXPECT_THROW(choose_dims(3, Vec3(0.03, 0.02, 0.02), {0, 0, 0}, two_spheres), InputError);
+}
+
+TEST(ChooseDims, RefusesAThinDecompositionNamingAxisWidthAndGhostWidth) {
+  const Vec3 box(0.03, 0.02, 0.02);
+  const GhostWidth ghost{0.0055, 1e-4};
+  try {
+    choose_dims(3, box, {3, 1, 1}, ghost);
+    FAIL() << "a decomposition with 10 mm subdomains and an 11.1 mm ghost width was accepted";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "domain.decomposition [3, 1, 1] on 3 ranks: the subdomains are 0.01 m wide along "
+                 "x, thinner than the ghost width 0.0111 m (2 × largest radius 0.0055 m + "
+                 "contact.threshold 0.0001 m) that contacts across subdomains need; choose fewer "
+                 "subdomains along that axis");
+  }
+  // Exactly the ghost width holds (a contact partner at distance w is in the next subdomain).
+  EXPECT_EQ(choose_dims(3, Vec3(0.0333, 0.02, 0.02), {3, 1, 1}, GhostWidth{0.00555, 0.0}),
+            (Int3{3, 1, 1}));
+  // A periodic axis with one subdomain is its own neighbour: it must hold the width too.
+  EXPECT_EQ(too_thin(Vec3(0.03, 0.01, 0.02), {1, 1, 1}, {false, false, false}, ghost), "");
+  EXPECT_NE(too_thin(Vec3(0.03, 0.01, 0.02), {1, 1, 1}, {false, true, false}, ghost)
+                .find("0.01 m wide along y"),
+            std::string::npos);
+  const Decomposition d({Vec3::Zero(), box}, {3, 1, 1}, {false, false, false});
+  EXPECT_NE(d.too_thin(ghost), "");
+  EXPECT_EQ(d.too_thin(GhostWidth{0.004, 1e-4}), "");
+}
+
 TEST(Decomposition, OwnerIsTheSubdomainContainingThePoint) {
   const Decomposition d({Vec3(0, 0, 0), Vec3(3, 2, 1)}, {3, 2, 2}, {false, false, false});
   std::mt19937_64 rng(1);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -36,4 +37,14 @@ TEST(Cadence, IntervalsRoundToWholeStepsOfAtLeastOne) {
   EXPECT_EQ(Cadence::every_interval(-1.0, 1e-3).steps(), 0);
   EXPECT_FALSE(Cadence::every_interval(0.0, 1e-3).due(1000, false));
   EXPECT_TRUE(Cadence::every_interval(0.0, 1e-3).due(1000, true));
+}
+
+// Issue 23, item 5: an interval whose step count overflows the counter never comes (the loader
+// refuses it; llround returned LLONG_MIN here, which became "every step").
+TEST(Cadence, AnIntervalBeyondTheStepCounterNeverComes) {
+  const Cadence c = Cadence::every_interval(1e300, 1e-5);
+  EXPECT_EQ(c.steps(), 0);
+  EXPECT_FALSE(c.due(1, false));
+  EXPECT_TRUE(c.due(1, true));
+  EXPECT_EQ(Cadence::every_interval(std::ldexp(1.0, 53), 1.0).steps(), std::int64_t(1) << 53);
 }

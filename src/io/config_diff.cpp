@@ -1,0 +1,58 @@
+// What differs between the configuration a checkpoint was written with and the present one
+// (see config.hpp: restart_differences).
+#include "granite/core/error.hpp"
+#include "granite/io/config.hpp"
+
+#include <map>
+
+namespace granite::config {
+
+namespace {
+
+// Every scalar of `node` by its key path ("materials[0].friction"); an empty list or map is
+// one entry too.
+void flatten(const YAML::Node& node, const std::string& path,
+             std::map<std::string, std::string>& out) {
+  if (node.IsMap() && node.size() > 0) {
+    for (const auto& item : node)
+      flatten(item.second, (path.empty() ? "" : path + ".") + item.first.as<std::string>(), out);
+  } else if (node.IsSequence() && node.size() > 0) {
+    for (std::size_t i = 0; i < node.size(); ++i)
+      flatten(node[i], path + "[" + std::to_string(i) + "]", out);
+  } else {
+    out[path] = node.IsScalar() ? node.Scalar() : node.IsSequence() ? "[]" : "{}";
+  }
+}
+
+// Keys a restart may change: when the run ends and what it writes, not how it moves.
+bool may_change(const std::string& path) {
+  return path == "run.end_time" || path == "run.thermo_every" || path.rfind("output.", 0) == 0;
+}
+
+}  // namespace
+
+std::vector<std::string> restart_differences(const std::string& saved_text, const YAML::Node& now) {
+  std::map<std::string, std::string> saved, present;
+  try {
+    flatten(YAML::Load(saved_text), "", saved);
+  } catch (const YAML::Exception&) {
+    return {"the configuration stored in the checkpoint is not readable YAML"};
+  }
+  flatten(now, "", present);
+  std::vector<std::string> differences;
+  const auto value = [](const std::map<std::string, std::string>& m, const std::string& key) {
+    const auto it = m.find(key);
+    return it == m.end() ? std::string("absent") : shown(it->second, 40);
+  };
+  std::map<std::string, std::string> keys = saved;
+  keys.insert(present.begin(), present.end());
+  for (const auto& [key, unused] : keys) {
+    if (may_change(key)) continue;
+    const std::string before = value(saved, key), after = value(present, key);
+    if (before != after)
+      differences.push_back(key + ": " + before + " in the checkpoint, " + after + " now");
+  }
+  return differences;
+}
+
+}  // namespace granite::config
