@@ -1,7 +1,7 @@
 // Lemke's method (contact/lemke.hpp): time and pivots against the LCP size. The LCPs are the
 // polyhedral-friction LCPs of nc coupled contacts, N = [[GᵀWG, E], [μ, −Eᵀ, 0]] with
 // W a random SPD Delassus-like matrix of size 3 nc and k = 8 (size nc (k + 2), the global LCP's
-// structure), and random velocities; plus random positive definite LCPs of the same size.
+// structure), and random approaching velocities (μ = 0.5).
 // Prints a table: contacts, size, pivots, milliseconds, status.
 #include "granite/contact/lemke.hpp"
 #include "granite/contact/polyhedral.hpp"
