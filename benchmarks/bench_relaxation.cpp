@@ -136,7 +136,7 @@ void BM_DetectionSetup(benchmark::State& state) {
 }
 
 BENCHMARK(BM_Relaxation)
-    ->DenseRange(int(contact::Model::frictionless), int(contact::Model::ccp))
+    ->DenseRange(int(contact::Model::frictionless), int(contact::Model::polyhedral))
     ->UseManualTime()
     ->Iterations(3)
     ->Unit(benchmark::kMillisecond);
@@ -160,7 +160,7 @@ void print_summary() {
   std::printf("detection+setup: %.1f ms (%.0f ns/particle); integration %.1f ms\n", 1e3 * ds,
               1e9 * ds / double(n), 1e3 * integ);
   std::printf("%-16s %14s %14s %18s\n", "model", "updates/s", "10 sweeps [ms]", "det+setup share");
-  for (int m = int(contact::Model::frictionless); m <= int(contact::Model::ccp); ++m) {
+  for (int m = int(contact::Model::frictionless); m <= int(contact::Model::polyhedral); ++m) {
     double rs = 1e300;
     for (int r = 0; r < 2; ++r) rs = std::min(rs, relax_seconds(pk, contact::Model(m)));
     const double updates = double(pk.solver_contacts.size()) * kSweeps / rs;

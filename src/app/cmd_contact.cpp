@@ -17,7 +17,9 @@ int contact_command(const Args& args) {
   po::options_description options("contact options");
   options.add_options()("model", po::value<std::string>()->required(),
                         models.c_str())("golden-iterations", po::value<int>()->default_value(20),
-                                        "golden-section iterations of mdp_golden");
+                                        "golden-section iterations of mdp_golden")(
+      "friction-directions", po::value<int>()->default_value(8),
+      "polyhedral: even number k of directions of the friction cone (4 to 32)");
   po::positional_options_description positional;
   po::variables_map vm;
   if (auto exit = parse_options(
@@ -31,7 +33,7 @@ int contact_command(const Args& args) {
   errno = 0;
   const int exit =
       io::solve_contact_stream(vm["model"].as<std::string>(), vm["golden-iterations"].as<int>(),
-                               std::cin, std::cout, std::cerr);
+                               std::cin, std::cout, std::cerr, vm["friction-directions"].as<int>());
   // std::cin reads through stdio (synchronised): a read error, e.g. a directory as input
   // (`granite contact < DIR`), ends the stream like end-of-file and shows only in ferror.
   if (exit == 0 && std::ferror(stdin)) {

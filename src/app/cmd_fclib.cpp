@@ -36,6 +36,8 @@ int fclib_command(const Args& args) {
       "FCLIB HDF5 files")("model", po::value<std::string>()->default_value("coulomb"),
                           models.c_str())("golden-iterations", po::value<int>()->default_value(20),
                                           "golden-section iterations of mdp_golden")(
+      "friction-directions", po::value<int>()->default_value(8),
+      "polyhedral: even number k of directions of the friction cone (4 to 32)")(
       "tolerance", po::value<double>()->default_value(1e-8),
       "stop at this error (the model's: CCP error for ccp, fc3d otherwise)")(
       "solver", po::value<std::string>()->default_value("gs"),
@@ -90,6 +92,13 @@ int fclib_command(const Args& args) {
     settings.model = contact::Model::ccp;
   }
   settings.golden_iterations = vm["golden-iterations"].as<int>();
+  settings.friction_directions = vm["friction-directions"].as<int>();
+  if (!contact::valid_friction_directions(settings.friction_directions)) {
+    print_error_line("granite fclib: --friction-directions must be even, from 4 to ",
+                     std::to_string(contact::kMaxFrictionDirections) + " (got " +
+                         std::to_string(settings.friction_directions) + ")");
+    return kInputErrorExit;
+  }
   const double tolerance = vm["tolerance"].as<double>();
   const int max_sweeps = vm["max-sweeps"].as<int>();
   if (!(tolerance > 0) || max_sweeps < 1 || settings.golden_iterations < 1) {

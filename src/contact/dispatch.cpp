@@ -15,6 +15,8 @@ std::string_view case_name(ContactCase c) {
     return "sliding";
   case ContactCase::degenerate:
     return "degenerate";
+  case ContactCase::failed:
+    return "failed";
   }
   return "unknown";
 }
@@ -61,6 +63,8 @@ Impulse solve(const ModelSettings& settings, const Mat3& A, const Vec3& b, doubl
     return coulomb_approx_impulse(A, b, mu);
   case Model::ccp:
     return ccp_impulse(A, b, mu);
+  case Model::polyhedral:
+    return polyhedral_impulse(A, b, mu, settings.friction_directions);
   }
   return max_dissipation_impulse(A, b, mu);
 }

@@ -192,7 +192,7 @@ bool is_blank(const std::string& line) {
 }  // namespace
 
 int solve_contact_stream(std::string_view model, int golden_iterations, std::istream& in,
-                         std::ostream& out, std::ostream& err) {
+                         std::ostream& out, std::ostream& err, int friction_directions) {
   const bool all_solutions = model == kAllSolutions;
   contact::ModelSettings settings;
   if (!all_solutions && !contact::parse_model(model, settings.model)) {
@@ -206,6 +206,12 @@ int solve_contact_stream(std::string_view model, int golden_iterations, std::ist
     return kInputErrorExit;
   }
   settings.golden_iterations = golden_iterations;
+  if (!contact::valid_friction_directions(friction_directions)) {
+    err << "error: the number of friction directions must be even, from 4 to "
+        << contact::kMaxFrictionDirections << " (got " << friction_directions << ")\n";
+    return kInputErrorExit;
+  }
+  settings.friction_directions = friction_directions;
 
   std::string line;
   std::string answer;

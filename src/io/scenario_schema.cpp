@@ -57,6 +57,13 @@ SchemaPtr ordering_choice() {
   return choice(std::move(names));
 }
 
+// Even k from 4 to contact::kMaxFrictionDirections (the schema has no parity rule of its own).
+SchemaPtr friction_directions_choice() {
+  std::vector<std::string> values;
+  for (int k = 4; k <= contact::kMaxFrictionDirections; k += 2) values.push_back(std::to_string(k));
+  return choice(std::move(values));
+}
+
 SchemaPtr global_body() {
   // A union's parts are primitive shapes sharing the union's material and motion.
   SchemaPtr part = tagged({{"plane", variant("half-space", plane_fields())},
@@ -152,6 +159,9 @@ SchemaPtr build() {
                   "single-contact model: mdp is the paper's analytic maximum-dissipation solver"),
               opt("golden_iterations", integer(1, 1000), "20", "",
                   "golden-section iterations of mdp_golden"),
+              opt("friction_directions", friction_directions_choice(), "8", "",
+                  "polyhedral model: k, the even number of directions of the polyhedral "
+                  "friction cone (Stewart-Trinkle); the single-contact LCP has size k + 2"),
               opt("threshold", real(0.0), "0", "m",
                   "contacts are detected up to this positive gap (closing contacts)"),
               opt("error_reduction", real(0.0, 1.0, false, true), "0.2", "",

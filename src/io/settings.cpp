@@ -49,6 +49,7 @@ ContactSettings contact_settings(const YAML::Node& c) {
   // The schema admits only names of contact::kModelNames.
   contact::parse_model(c["model"].as<std::string>(), s.model.model);
   s.model.golden_iterations = c["golden_iterations"].as<int>();
+  s.model.friction_directions = c["friction_directions"].as<int>();
   s.threshold = c["threshold"].as<double>();
   s.error_reduction = c["error_reduction"].as<double>();
   s.max_initial_overlap = c["max_initial_overlap"].as<double>();

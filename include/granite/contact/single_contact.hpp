@@ -19,6 +19,7 @@ enum class ContactCase {
   sticking,      // x = A⁻¹b lies in the cone: zero post-impulse slip
   sliding,       // on the boundary of the conic section
   degenerate,    // b_n = 0, μ > 0: Eq. (9) cases (point, ray, pair of rays)
+  failed,        // polyhedral: Lemke gave no verified solution; x is the frictionless impulse
 };
 std::string_view case_name(ContactCase c);
 
@@ -43,8 +44,18 @@ Impulse coulomb_approx_impulse(const Mat3& A, const Vec3& b, double mu);
 /// alone, without Signorini; sliding contacts leave with u_n = μ‖u_to‖ > 0. Exact (KKT quartic).
 Impulse ccp_impulse(const Mat3& A, const Vec3& b, double mu);
 
+/// Stewart–Trinkle's polyhedral cone (Eqs. 25–29 for one contact): friction x_to = D β in the
+/// cone of k ≥ 4 (even) unit directions d_j = (cos 2πj/k, sin 2πj/k), eᵀβ ≤ μ x_n, with the
+/// sliding-speed multiplier λ; the LCP of size k + 2 is solved exactly by Lemke's method.
+Impulse polyhedral_impulse(const Mat3& A, const Vec3& b, double mu, int directions);
+/// Friction directions accepted by polyhedral_impulse and the config (even, 4 … this).
+inline constexpr int kMaxFrictionDirections = 32;
+inline bool valid_friction_directions(int k) {
+  return k >= 4 && k <= kMaxFrictionDirections && k % 2 == 0;
+}
+
 /// The models selectable in a config / on the command line.
-enum class Model { frictionless, mdp, mdp_golden, coulomb, coulomb_approx, ccp };
+enum class Model { frictionless, mdp, mdp_golden, coulomb, coulomb_approx, ccp, polyhedral };
 
 /// The one list of model names (configuration choices, parse_model, command-line help), in the
 /// order users see them: the paper's model first.
@@ -52,12 +63,13 @@ struct ModelName {
   Model model;
   std::string_view name;
 };
-inline constexpr std::array<ModelName, 6> kModelNames{{
+inline constexpr std::array<ModelName, 7> kModelNames{{
     {Model::mdp, "mdp"},
     {Model::mdp_golden, "mdp_golden"},
     {Model::coulomb, "coulomb"},
     {Model::coulomb_approx, "coulomb_approx"},
     {Model::ccp, "ccp"},
+    {Model::polyhedral, "polyhedral"},
     {Model::frictionless, "frictionless"},
 }};
 /// The names of kModelNames joined by `separator`, e.g. "mdp | mdp_golden | ...".
@@ -69,6 +81,7 @@ std::string_view model_name(Model model);
 struct ModelSettings {
   Model model = Model::mdp;
   int golden_iterations = 20;
+  int friction_directions = 8;  // k of the polyhedral model
 };
 
 /// Dispatches to the selected model.

@@ -18,6 +18,6 @@ namespace granite::io {
 /// lines before it stay printed, nothing is printed for the bad line. An unknown model name or
 /// a golden-iteration count below 1 also returns 2 with one line on `err`.
 int solve_contact_stream(std::string_view model, int golden_iterations, std::istream& in,
-                         std::ostream& out, std::ostream& err);
+                         std::ostream& out, std::ostream& err, int friction_directions = 8);
 
 }  // namespace granite::io

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <numbers>
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -123,6 +125,54 @@ TEST_P(RandomProblems, AllModelsFeasibleAndMaximumDissipationExact) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Classes, RandomProblems, ::testing::ValuesIn(testing::kAllClasses),
+                         [](const ::testing::TestParamInfo<ProblemClass>& info) {
+                           return class_name(info.param);
+                         });
+
+// The polyhedral model (k = 4 and 8) on the same classes: Lemke verifies every single-contact LCP
+// (no ContactCase::failed), the impulse is feasible (Signorini, the circular cone that contains
+// the pyramid, and each face of the pyramid, x_to·m_j ≤ μ x_n cos(π/k) with m_j the face normal
+// at angle (2j + 1)π/k), and the friction maximises the dissipation over the pyramid:
+// −x_toᵀu_to = μ x_n max_j(−d_jᵀu_to) when x_n > 0 (Eq. 27's λ = max_j(−d_jᵀu_to)).
+class PolyhedralRandom : public ::testing::TestWithParam<ProblemClass> {};
+
+TEST_P(PolyhedralRandom, FeasibleInThePyramidAndMaximallyDissipative) {
+  const ProblemClass cls = GetParam();
+  ProblemGenerator gen(4242u + static_cast<unsigned>(cls) * 31u);
+  int failures = 0;
+  const auto report = [&](bool ok, const std::string& what, const Problem& p) {
+    if (!ok && ++failures <= 5)
+      ADD_FAILURE() << class_name(cls) << ": " << what << "\n  " << describe(p);
+  };
+  for (int i = 0; i < 2000; ++i) {
+    const Problem p = gen.next(cls);
+    for (const int k : {4, 8}) {
+      const Impulse poly = polyhedral_impulse(p.A, p.b, p.mu, k);
+      report(poly.kind != ContactCase::failed, "Lemke failed", p);
+      const Vec3& x = poly.x;
+      const double v = feasibility_violation(p, x);
+      report(v <= kFeasibilityTolerance, "polyhedral infeasible by " + std::to_string(v), p);
+      const double scale = std::max(x.norm(), 1e-300);
+      double support = 0.0;  // max_j(−d_jᵀu_to)
+      const Vec3 u = p.A * x - p.b;
+      for (int j = 0; j < k; ++j) {
+        const double a = (2 * j + 1) * std::numbers::pi / k;
+        const double face =
+            x[1] * std::cos(a) + x[2] * std::sin(a) - p.mu * x[0] * std::cos(std::numbers::pi / k);
+        report(face <= 1e-10 * scale * (1.0 + p.mu), "outside face " + std::to_string(j), p);
+        const double b = 2 * j * std::numbers::pi / k;
+        support = std::max(support, -(u[1] * std::cos(b) + u[2] * std::sin(b)));
+      }
+      const double dissipation = -(x[1] * u[1] + x[2] * u[2]);
+      const double uscale = p.A.norm() * x.norm() + p.b.norm();
+      report(std::abs(dissipation - p.mu * x[0] * support) <= 1e-9 * uscale * scale * (1 + p.mu),
+             "not maximally dissipative over the pyramid", p);
+    }
+  }
+  EXPECT_EQ(failures, 0) << class_name(cls);
+}
+
+INSTANTIATE_TEST_SUITE_P(Classes, PolyhedralRandom, ::testing::ValuesIn(testing::kAllClasses),
                          [](const ::testing::TestParamInfo<ProblemClass>& info) {
                            return class_name(info.param);
                          });
