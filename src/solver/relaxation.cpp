@@ -1,25 +1,13 @@
 #include "granite/solver/relaxation.hpp"
 
+#include "granite/solver/contact_kinematics.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace granite::solver {
 
 namespace {
-
-// Relative velocity of the contact's bodies at the contact point, u = v1 + ω1×r1 − v2 − ω2×r2,
-// with the current corrections included.
-inline Vec3 relative_velocity(const SolverContact& c, const BodyState& b1, const BodyState& b2) {
-  return (b1.v + b1.dv) + (b1.w + b1.dw).cross(c.r1) - (b2.v + b2.dv) - (b2.w + b2.dw).cross(c.r2);
-}
-
-// Applies the world-frame impulse p (+ on body 1, − on body 2) to the corrections.
-inline void apply(const SolverContact& c, const Vec3& p, BodyState& b1, BodyState& b2) {
-  b1.dv += b1.inverse_mass * p;
-  b1.dw += b1.inverse_inertia * c.r1.cross(p);
-  b2.dv -= b2.inverse_mass * p;
-  b2.dw -= b2.inverse_inertia * c.r2.cross(p);
-}
 
 constexpr double kTiny = 1e-300;
 
@@ -46,7 +34,7 @@ double relaxation_sweep(const contact::ModelSettings& model,
     if (c.weight != 1.0) x = old + c.weight * (x - old);  // branch keeps w = 1 bit-exact
     const Vec3 change = x - old;
     impulses[j] = x;
-    apply(c, c.frame * change, b1, b2);
+    apply_impulse(c, c.frame * change, b1, b2);
     max_change2 = std::max(max_change2, change.squaredNorm());
     max_impulse2 = std::max(max_impulse2, x.squaredNorm());
   }
@@ -87,7 +75,7 @@ void apply_impulses(const std::vector<SolverContact>& contacts, const std::vecto
                     std::vector<BodyState>& bodies) {
   for (std::size_t j = 0; j < contacts.size(); ++j) {
     const SolverContact& c = contacts[j];
-    apply(c, c.frame * impulses[j], bodies[c.body1], bodies[c.body2]);
+    apply_impulse(c, c.frame * impulses[j], bodies[c.body1], bodies[c.body2]);
   }
 }
 
