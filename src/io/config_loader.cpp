@@ -253,6 +253,12 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input, const
   const YAML::Node& r = cfg.resolved;
   check_step_counts(cfg, input, origins);
   check_statistics(cfg, input, origins);
+  if (r["solver"]["method"].as<std::string>() == "apgd" &&
+      r["contact"]["model"].as<std::string>() != "ccp")
+    throw InputError(origin(cfg, origins, "solver.method", child(input, "solver", "method")) +
+                     ": solver.method: apgd solves the cone complementarity model; it needs "
+                     "contact.model: ccp (got " +
+                     shown(r["contact"]["model"].as<std::string>()) + ")");
   for (int axis = 0; axis < 3; ++axis)
     if (r["domain"]["max"][axis].as<double>() <= r["domain"]["min"][axis].as<double>())
       throw InputError(where(cfg.file, input["domain"]["max"]) +

@@ -176,6 +176,12 @@ SchemaPtr build() {
           "", "", "contact model"),
       opt("solver",
           map({
+              opt("method", choice({"gauss_seidel", "apgd"}), "gauss_seidel", "",
+                  "whole-step solver: gauss_seidel (block Gauss-Seidel in a rank, weighted "
+                  "Jacobi between ranks, any contact.model) or apgd (accelerated projected "
+                  "gradient on the cone complementarity problem: needs contact.model ccp; "
+                  "max_sweeps then counts iterations and tolerance bounds the CCP error; "
+                  "docs/solvers.md)"),
               opt("max_sweeps", integer(1), "100", "", "maximum relaxation sweeps per step"),
               opt("tolerance", real(0.0, inf, true), "1e-4", "",
                   "stop when the convergence measure (solver.convergence) is below this"),

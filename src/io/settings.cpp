@@ -137,6 +137,8 @@ Settings settings_of(const YAML::Node& r) {
   for (const solver::OrderingName& entry : solver::kOrderingNames)
     if (entry.name == ordering) s.solver.ordering = entry.ordering;
   s.solver.warm_start = solver["warm_start"].as<double>();
+  s.solver.method = solver["method"].as<std::string>() == "apgd" ? solver::Method::apgd
+                                                                 : solver::Method::gauss_seidel;
 
   // A material's index is its position in `materials` (the order build_simulation adds them).
   MaterialIndices indices;

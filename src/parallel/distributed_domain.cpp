@@ -5,6 +5,7 @@
 #include "granite/parallel/contact_ownership.hpp"
 #include "granite/parallel/migration.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -66,6 +67,12 @@ void DistributedDomain::reduce_convergence(solver::ConvergenceMeasure& m) {
   std::vector<double> sums = {m.fc3d.residual2, m.fc3d.q2, m.fc3d.r2, m.fc3d.u2};
   comm::sum_in_place(sums, comm_);  // one allreduce for the four sums
   m.fc3d = {sums[0], sums[1], sums[2], sums[3]};
+}
+
+void DistributedDomain::sum(double* values, std::size_t count) {
+  std::vector<double> sums(values, values + count);
+  comm::sum_in_place(sums, comm_);
+  std::copy(sums.begin(), sums.end(), values);
 }
 
 void DistributedDomain::reduce(timestep::StepStatistics& s) {

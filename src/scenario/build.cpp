@@ -19,6 +19,7 @@ void set_parameters(const config::Settings& s, timestep::Parameters& p) {
   p.tolerance = s.solver.tolerance;
   p.convergence = s.solver.convergence;
   p.ordering = s.solver.ordering;
+  p.method = s.solver.method;
   p.ordering_seed = s.run.seed;
   p.warm_start = s.solver.warm_start;
 }

@@ -42,7 +42,7 @@ double relaxation_sweep(const contact::ModelSettings& model,
 }
 
 Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,
-                   const std::vector<BodyState>& bodies) {
+                   const std::vector<BodyState>& bodies, bool cone_complementarity) {
   Fc3dSums s;
   for (std::size_t j = 0; j < contacts.size(); ++j) {
     const SolverContact& c = contacts[j];
@@ -54,7 +54,8 @@ Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector
     Vec3 u = c.frame.transpose() * relative_velocity(c, b1, b2);
     q[0] += c.gap_term;
     u[0] += c.gap_term;
-    s.residual2 += fc3d_contact_residual2(impulses[j], u, c.mu);
+    s.residual2 += cone_complementarity ? ccp_contact_residual2(impulses[j], u, c.mu)
+                                        : fc3d_contact_residual2(impulses[j], u, c.mu);
     s.q2 += q.squaredNorm();
     s.r2 += impulses[j].squaredNorm();
     s.u2 += u.squaredNorm();

@@ -3,6 +3,7 @@
 #include "granite/timestep/simulation.hpp"
 
 #include "granite/core/error.hpp"
+#include "granite/solver/apgd_step.hpp"
 #include "granite/solver/relaxation.hpp"
 #include "granite/timestep/integrator.hpp"
 
@@ -31,6 +32,10 @@ void Simulation::validate() const {
     throw InputError("max sweeps must be >= 1, got " + std::to_string(p.max_sweeps));
   if (!(p.tolerance >= 0.0))
     throw InputError("relaxation tolerance must be >= 0, got " + std::to_string(p.tolerance));
+  if (p.method == solver::Method::apgd && p.model.model != contact::Model::ccp)
+    throw InputError("solver.method apgd solves the cone complementarity model: it needs "
+                     "contact.model ccp, got " +
+                     std::string(contact::model_name(p.model.model)));
   if (!(p.warm_start >= 0.0 && p.warm_start <= 1.0))
     throw InputError("warm start fraction must be in [0, 1], got " + std::to_string(p.warm_start));
   for (auto m : particles_.material)
@@ -92,6 +97,7 @@ void Simulation::set_up_contacts(std::size_t owned) {
 
 solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
   const Parameters& p = parameters_;
+  if (p.method == solver::Method::apgd) return relax_contacts_apgd(owned);
   const solver::RelaxationSettings settings{p.model, p.max_sweeps, p.tolerance, p.convergence};
   if (!hooks_) {
     ScopedPhase t(timers_, Phase::relaxation);
@@ -131,6 +137,48 @@ solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
     remember_impulses();
   }
   return relaxation;
+}
+
+// APGD on the step's cone complementarity problem (solver/apgd_step.hpp): every product
+// exchanges the ghost corrections and every trial point's scalars are one reduction, both
+// through the hooks and timed as communication. The statistics' residual and error are the CCP
+// error APGD stops on (for the ccp model the step's error is its own problem's, see fc3d_sums).
+solver::RelaxationResult Simulation::relax_contacts_apgd(std::size_t owned) {
+  const Parameters& p = parameters_;
+  solver::ApgdSettings settings;
+  settings.max_iterations = p.max_sweeps;
+  settings.tolerance = p.tolerance;
+  double exchange_seconds = 0.0;
+  const auto timed = [&exchange_seconds](auto&& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    exchange_seconds += seconds_since(t0);
+  };
+  solver::StepCommunication communication;
+  if (hooks_) {
+    communication.reset_corrections = [&](std::vector<solver::BodyState>& s) {
+      hooks_->before_relaxation(s, owned);
+    };
+    communication.exchange_corrections = [&](std::vector<solver::BodyState>& s) {
+      timed([&] { hooks_->after_sweep(s, owned, 1); });
+    };
+    communication.sum = [&](double* values, std::size_t count) {
+      timed([&] { hooks_->sum(values, count); });
+    };
+  }
+  const auto start = std::chrono::steady_clock::now();
+  warm_start();  // fills impulses_ (APGD recomputes the corrections from them)
+  const solver::ApgdResult apgd =
+      solver::apgd_step(settings, solver_contacts_, impulses_, states_, communication);
+  remember_impulses();
+  timers_.add(Phase::relaxation, seconds_since(start) - exchange_seconds);
+  timers_.add(Phase::communication, exchange_seconds);
+  solver::RelaxationResult result;
+  result.sweeps = apgd.iterations;
+  result.residual = apgd.error;
+  result.fc3d = apgd.error;
+  result.converged = apgd.converged;
+  return result;
 }
 
 void Simulation::warm_start() {

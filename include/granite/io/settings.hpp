@@ -54,6 +54,7 @@ struct SolverSettings {
   solver::Convergence convergence = solver::Convergence::fc3d;
   solver::Ordering ordering = solver::Ordering::detection;
   double warm_start = 0.0;  // in [0, 1]
+  solver::Method method = solver::Method::gauss_seidel;
 };
 
 struct MaterialSettings {

@@ -21,6 +21,11 @@ namespace granite::solver {
 
 enum class Convergence { fc3d, impulse_change };
 
+/// The whole-step solver (solver.method): the non-linear block Gauss–Seidel below with any
+/// single-contact model, or APGD on the cone complementarity problem (solver/apgd_step.hpp; the
+/// model must be ccp).
+enum class Method { gauss_seidel, apgd };
+
 struct RelaxationSettings {
   contact::ModelSettings model{};
   int max_sweeps = 100;
@@ -56,8 +61,10 @@ double relaxation_sweep(const contact::ModelSettings& model,
 
 /// The fc3d sums of the contacts' problem at the current state: u_j = Q_jᵀ(relative velocity
 /// with corrections) + gap term e_n, q_j the same without corrections, r_j = λ_j. One pass.
+/// With `cone_complementarity` the residual is the CCP natural map instead (the error of the
+/// ccp model's problem, whose solutions are not Coulomb solutions where contacts slide).
 Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,
-                   const std::vector<BodyState>& bodies);
+                   const std::vector<BodyState>& bodies, bool cone_complementarity = false);
 
 /// Sweeps until converged or max_sweeps, testing convergence after every sweep. `impulses`
 /// must have one entry per contact; they are the starting guess and their contribution must
@@ -80,6 +87,7 @@ RelaxationResult relax(const RelaxationSettings& settings,
   RelaxationResult result;
   result.converged = false;
   bool fc3d_current = false;
+  const bool ccp = settings.model.model == contact::Model::ccp;  // its own error (fc3d_sums)
   while (result.sweeps < settings.max_sweeps) {
     const bool backward = order.alternate && result.sweeps % 2 == 1;
     result.residual = relaxation_sweep(settings.model, contacts, impulses, bodies, order, backward);
@@ -89,7 +97,7 @@ RelaxationResult relax(const RelaxationSettings& settings,
     ConvergenceMeasure m;
     m.kind = settings.convergence;
     m.impulse_change = result.residual;
-    if (m.kind == Convergence::fc3d) m.fc3d = fc3d_sums(contacts, impulses, bodies);
+    if (m.kind == Convergence::fc3d) m.fc3d = fc3d_sums(contacts, impulses, bodies, ccp);
     reduce(m);
     if (m.kind == Convergence::fc3d) {
       result.fc3d = m.fc3d.error();
@@ -104,7 +112,7 @@ RelaxationResult relax(const RelaxationSettings& settings,
   }
   if (!fc3d_current) {
     ConvergenceMeasure m;
-    m.fc3d = fc3d_sums(contacts, impulses, bodies);
+    m.fc3d = fc3d_sums(contacts, impulses, bodies, ccp);
     reduce(m);
     result.fc3d = m.fc3d.error();
   }

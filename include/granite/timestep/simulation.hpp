@@ -66,6 +66,8 @@ public:
                            int sweep) = 0;
   /// Combines this process's convergence measure with the other processes' (one reduction).
   virtual void reduce_convergence(solver::ConvergenceMeasure& measure) = 0;
+  /// Sums `count` values over all processes, in place (one reduction; APGD's scalars).
+  virtual void sum(double* values, std::size_t count) = 0;
   /// Combines this process's statistics with the other processes'.
   virtual void reduce(StepStatistics& stats) = 0;
   /// Last action of a step, after the statistics (e.g. dropping the ghosts, which the next
@@ -87,6 +89,9 @@ struct Parameters {
   // Warm start: each contact starts from this fraction ([0, 1]) of its previous impulse
   // (solver/contact_history.hpp); 0 = from zero impulses.
   double warm_start = 0.0;
+  // Gauss–Seidel, or APGD on the CCP (requires model ccp; then max_sweeps counts iterations and
+  // tolerance is the CCP error).
+  solver::Method method = solver::Method::gauss_seidel;
 };
 
 class Simulation {
@@ -167,6 +172,7 @@ private:
   void detect_contacts(std::size_t owned);
   void set_up_contacts(std::size_t owned);
   solver::RelaxationResult relax_contacts(std::size_t owned);
+  solver::RelaxationResult relax_contacts_apgd(std::size_t owned);
   void warm_start();         // the history's impulses applied to the bodies (warm_start > 0)
   void remember_impulses();  // the relaxed impulses into the history (warm_start > 0)
   void integrate_bodies();

@@ -6,6 +6,7 @@
 #include "granite/solver/contact_problem_export.hpp"
 #include "granite/solver/fc3d_error.hpp"
 #include "granite/solver/matrix_relaxation.hpp"
+#include "granite/core/error.hpp"
 #include "granite/timestep/simulation.hpp"
 
 #include <gtest/gtest.h>
@@ -101,4 +102,47 @@ TEST(ApgdStep, ConvergesToTheCcpSolution) {
   for (std::size_t j = 0; j < impulses.size(); ++j) r.segment<3>(3 * j) = impulses[j];
   EXPECT_NEAR(solver::ccp_error(W, q, mu, r), result.error, 1e-12);
   EXPECT_LE(solver::ccp_error(W, q, mu, r), 1e-10);
+}
+
+// solver.method apgd in a Simulation: the same lattice run with APGD and with Gauss–Seidel on
+// the CCP model, both to CCP error 1e-10, ends each step with the same velocities (the CCP's u
+// is unique; the velocities follow from u within the conditioning of this small, full-rank
+// problem: 1e-6 relative leaves a factor 1e4 over the tolerance). A model other than ccp is
+// refused by validate().
+TEST(ApgdStep, SimulationMethodApgdMatchesGaussSeidelOnTheCcp) {
+  const auto run = [](solver::Method method) {
+    timestep::Simulation sim;
+    auto& p = sim.parameters();
+    p.dt = 1e-3;
+    p.gravity = Vec3(0.3, 0.1, -9.81);
+    p.contact_threshold = 1e-4;
+    p.model.model = contact::Model::ccp;
+    p.method = method;
+    p.convergence = solver::Convergence::fc3d;  // Gauss–Seidel: stops on fc3d; see below
+    p.tolerance = 1e-10;
+    p.max_sweeps = 20000;
+    const auto mat = sim.materials().add({2650.0, 0.4});
+    sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, mat);
+    const double r = 0.01;
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k)
+        sim.particles().add_sphere(sim.materials(), mat, Vec3(2 * r * i, 0, r + 2 * r * k), r);
+    for (int s = 0; s < 5; ++s) {
+      const auto& st = sim.step();
+      EXPECT_TRUE(st.converged) << "step " << s;
+    }
+    return sim.particles().velocity;
+  };
+  const auto apgd = run(solver::Method::apgd);
+  const auto gs = run(solver::Method::gauss_seidel);
+  double scale = 0.0, difference = 0.0;
+  for (std::size_t i = 0; i < gs.size(); ++i) {
+    scale = std::max(scale, gs[i].norm());
+    difference = std::max(difference, (gs[i] - apgd[i]).norm());
+  }
+  EXPECT_LE(difference, 1e-6 * scale);
+
+  timestep::Simulation wrong;
+  wrong.parameters().method = solver::Method::apgd;  // with the default model, mdp
+  EXPECT_THROW(wrong.validate(), InputError);
 }
