@@ -15,9 +15,7 @@ public:
       p_(3 * static_cast<Eigen::Index>(contacts.size())) {
     for (std::size_t j = 0; j < contacts.size(); ++j) {
       const SolverContact& c = contacts[j];
-      BodyState b1 = bodies[c.body1], b2 = bodies[c.body2];
-      b1.dv.setZero(), b1.dw.setZero(), b2.dv.setZero(), b2.dw.setZero();
-      Vec3 pj = c.frame.transpose() * relative_velocity(c, b1, b2);
+      Vec3 pj = c.frame.transpose() * predicted_velocity(c, bodies[c.body1], bodies[c.body2]);
       pj[0] += c.gap_term;
       p_.segment<3>(3 * static_cast<Eigen::Index>(j)) = pj;
     }

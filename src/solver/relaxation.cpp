@@ -50,7 +50,7 @@ Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector
     const BodyState& b2 = bodies[c.body2];
     // FCLIB form u = W r + q: q from the predicted velocities, u with the corrections, both
     // with the gap term on the normal component (as solver::export_contact_problem).
-    Vec3 q = c.frame.transpose() * (b1.v + b1.w.cross(c.r1) - b2.v - b2.w.cross(c.r2));
+    Vec3 q = c.frame.transpose() * predicted_velocity(c, b1, b2);
     Vec3 u = c.frame.transpose() * relative_velocity(c, b1, b2);
     q[0] += c.gap_term;
     u[0] += c.gap_term;

@@ -12,6 +12,11 @@ inline Vec3 relative_velocity(const SolverContact& c, const BodyState& b1, const
   return (b1.v + b1.dv) + (b1.w + b1.dw).cross(c.r1) - (b2.v + b2.dv) - (b2.w + b2.dw).cross(c.r2);
 }
 
+/// The predicted part alone (no corrections): v1 + ω1×r1 − v2 − ω2×r2.
+inline Vec3 predicted_velocity(const SolverContact& c, const BodyState& b1, const BodyState& b2) {
+  return b1.v + b1.w.cross(c.r1) - b2.v - b2.w.cross(c.r2);
+}
+
 /// The corrections' part of the relative velocity alone: dv1 + dω1×r1 − dv2 − dω2×r2.
 inline Vec3 relative_correction(const SolverContact& c, const BodyState& b1, const BodyState& b2) {
   return b1.dv + b1.dw.cross(c.r1) - b2.dv - b2.dw.cross(c.r2);
