@@ -27,13 +27,14 @@ void on_stop_signal(int) { scenario::request_stop(); }
 // ranks agree before going on.
 config::ScenarioConfig load_on_every_rank(const std::string& file,
                                           const std::vector<std::string>& overrides,
-                                          const std::string& restart,
+                                          const scenario::RunStart& start,
                                           const comm::Communicator& world) {
   std::optional<config::ScenarioConfig> cfg;
   std::string failure;
   try {
     cfg = config::load_scenario(file, overrides);
-    if (!restart.empty()) io::check_input_file(restart, "checkpoint");
+    if (!start.restart.empty()) io::check_input_file(start.restart, "checkpoint");
+    if (!start.from.empty()) io::check_input_file(start.from, "checkpoint");
   } catch (const InputError& e) {
     failure = e.what();
   }
@@ -55,17 +56,17 @@ int internal_error(const comm::Communicator& world, const std::string& what) {
 // Runs inside the MPI environment; InputErrors after loading are collective (every rank throws
 // the same one), so every rank returns exit code 2 and rank 0 prints the line.
 int run_initialised(const std::string& file, const std::vector<std::string>& overrides,
-                    std::string output, const std::string& restart, bool overwrite) {
+                    std::string output, const scenario::RunStart& start) {
   const comm::Communicator world;
   const int rank = world.rank();
   log::set_rank(rank, world.size());
   try {
-    const auto cfg = load_on_every_rank(file, overrides, restart, world);
+    const auto cfg = load_on_every_rank(file, overrides, start, world);
     if (output.empty()) output = cfg.settings.output.directory;
     // SLURM sends SIGUSR1 (--signal) or SIGTERM before the time limit: checkpoint and stop.
     std::signal(SIGTERM, on_stop_signal);
     std::signal(SIGUSR1, on_stop_signal);
-    scenario::run_scenario(cfg, output, world, restart, overwrite);
+    scenario::run_scenario(cfg, output, world, start);
   } catch (const InputError& e) {
     if (rank == 0) print_error_line("error: ", e.what());
     return kInputErrorExit;
@@ -93,6 +94,9 @@ int run_command(const Args& args) {
       "restart", po::value<std::string>(),
       "continue from a checkpoint (OUTPUT/checkpoint.h5) of a run of the same configuration "
       "(only run.end_time, run.thermo_every and output.* may change)")(
+      "from", po::value<std::string>(),
+      "start a new run of CONFIG with the particles (full state) of another run's checkpoint: "
+      "restart into a changed scene (the clock starts at 0; see docs/restart.md)")(
       "overwrite", "start afresh even if OUTPUT holds the checkpoint of an unfinished run")(
       "quiet", "no status line on the terminal (it is shown only when stderr is a terminal)");
   po::positional_options_description positional;
@@ -100,7 +104,8 @@ int run_command(const Args& args) {
   po::variables_map vm;
   if (auto exit = parse_options(
           "run",
-          "CONFIG [--set KEY=VALUE ...] [--output DIR] [--restart FILE | --overwrite] [--quiet]",
+          "CONFIG [--set KEY=VALUE ...] [--output DIR] [--restart FILE | --from FILE] "
+          "[--overwrite] [--quiet]",
           args, options, positional, vm))
     return *exit;
   if (!vm.count("config")) {
@@ -109,20 +114,29 @@ int run_command(const Args& args) {
   }
   std::vector<std::string> overrides;
   if (vm.count("set")) overrides = vm["set"].as<std::vector<std::string>>();
-  std::string restart;
-  if (vm.count("restart")) {
-    restart = vm["restart"].as<std::string>();
-    if (restart.empty()) {  // e.g. --restart "$CKPT" with CKPT unset: not a fresh run
-      std::cerr << "error: --restart: empty checkpoint path (give OUTPUT/checkpoint.h5, or "
-                   "leave --restart out to start afresh)\n";
+  scenario::RunStart start;
+  start.overwrite = vm.count("overwrite") > 0;
+  for (const char* option : {"restart", "from"}) {
+    if (!vm.count(option)) continue;
+    const std::string path = vm[option].as<std::string>();
+    if (path.empty()) {  // e.g. --restart "$CKPT" with CKPT unset: not a fresh run
+      std::cerr << "error: --" << option
+                << ": empty checkpoint path (give OUTPUT/checkpoint.h5, or leave --" << option
+                << " out to start afresh)\n";
       return kInputErrorExit;
     }
+    (std::string(option) == "restart" ? start.restart : start.from) = path;
+  }
+  if (!start.restart.empty() && !start.from.empty()) {
+    std::cerr << "error: --restart and --from exclude each other (--restart continues the same "
+                 "run; --from starts a new run with another run's particles)\n";
+    return kInputErrorExit;
   }
 
   scenario::set_status_line(vm.count("quiet") == 0);
   const comm::Environment mpi;
   return run_initialised(vm["config"].as<std::string>(), overrides, vm["output"].as<std::string>(),
-                         restart, vm.count("overwrite") > 0);
+                         start);
 }
 
 }  // namespace granite::app

@@ -31,6 +31,9 @@ std::int64_t sum(std::int64_t value, const Communicator& comm) {
 double sum(double value, const Communicator& comm) {
   return reduce(value, MPI_DOUBLE, MPI_SUM, comm);
 }
+std::int64_t max(std::int64_t value, const Communicator& comm) {
+  return reduce(value, MPI_INT64_T, MPI_MAX, comm);
+}
 double max(double value, const Communicator& comm) {
   return reduce(value, MPI_DOUBLE, MPI_MAX, comm);
 }

@@ -318,6 +318,11 @@ public:
          rows.owner_rank);
     return rows;
   }
+  std::vector<double> radii(hsize_t first, hsize_t count) const {
+    std::vector<double> out;
+    read("radius", H5T_NATIVE_DOUBLE, 1, first, count, out);
+    return out;
+  }
 
 private:
   template <class Container>
@@ -379,7 +384,7 @@ void write_checkpoint(const std::string& path, const body::Particles& particles,
 
 CheckpointState read_checkpoint(const std::string& path, body::Particles& particles,
                                 const std::function<bool(const Vec3&)>& owns,
-                                const comm::Communicator& comm) {
+                                const comm::Communicator& comm, CheckpointRows rows_wanted) {
   const int rank = comm.rank();
   const int ranks = comm.size();
   detail::SilenceHdf5Errors silence;
@@ -395,7 +400,8 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
   broadcast(header, comm);
 
   // The same decomposition: this rank's own rows. Otherwise: every row, filtered by `owns`.
-  const bool same_ranks = header.rank_counts.size() == std::size_t(ranks);
+  const bool same_ranks =
+      rows_wanted == CheckpointRows::as_written && header.rank_counts.size() == std::size_t(ranks);
   const auto first_row = same_ranks
                              ? std::accumulate(header.rank_counts.begin(),
                                                header.rank_counts.begin() + rank, std::int64_t(0))
@@ -430,6 +436,28 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
     throw;
   }
   return header.state;
+}
+
+double checkpoint_largest_radius(const std::string& path, const comm::Communicator& comm) {
+  detail::SilenceHdf5Errors silence;
+  double largest = 0.0;
+  comm::on_root(comm, [&] {
+    try {
+      const Header header = read_header(path);
+      const RowReader reader(path);
+      for (std::int64_t first = 0; first < header.total;
+           first += std::int64_t(detail::kChunkRows)) {
+        const auto count =
+            std::min<std::int64_t>(std::int64_t(detail::kChunkRows), header.total - first);
+        for (const double r : reader.radii(hsize_t(first), hsize_t(count)))
+          largest = std::max(largest, r);
+      }
+    } catch (const std::exception& error) {
+      throw InputError(cannot_read(path, error.what()));
+    }
+  });
+  comm::broadcast(largest, comm);
+  return largest;
 }
 
 }  // namespace granite::io

@@ -79,17 +79,21 @@ void refuse_unfinished_run(const std::string& dir, const std::string& config_fil
   comm::throw_if_any_failed(problem, comm);
 }
 
+// `carried_radius`: the largest radius of particles that do not come from the configuration
+// (a --from checkpoint's).
 parallel::Decomposition decomposition_of(const config::Settings& settings, const Domain& domain,
-                                         int ranks) {
-  const parallel::GhostWidth ghost{largest_radius(settings), settings.contact.threshold};
+                                         int ranks, double carried_radius) {
+  const parallel::GhostWidth ghost{std::max(largest_radius(settings), carried_radius),
+                                   settings.contact.threshold};
   const parallel::Int3 dims = parallel::choose_dims(
       ranks, domain.max - domain.min, settings.domain.decomposition, ghost, domain.periodic);
   return parallel::Decomposition({domain.min, domain.max}, dims, domain.periodic);
 }
 
 // A checkpoint's clock and particles before use (the initial-state checks then look at the
-// domain and overlaps): step >= 0, a finite time >= 0, radii > 0, unique ids (among each
-// rank's particles), a finite state. Collective: every rank throws the lowest rank's line.
+// domain and overlaps): step >= 0, a finite time >= 0, radii > 0, materials of the
+// configuration, unique ids (among each rank's particles), a finite state. Collective: every
+// rank throws the lowest rank's line.
 void validate_restart_state(const std::string& restart, const io::CheckpointState& state,
                             const RunContext& run) {
   std::string problem;
@@ -101,6 +105,11 @@ void validate_restart_state(const std::string& restart, const io::CheckpointStat
     if (!(p.radius[i] > 0.0))
       problem = "particle " + std::to_string(p.id[i]) + " has radius " +
                 std::to_string(p.radius[i]) + " (expected > 0)";
+  for (std::size_t i = 0; i < p.size() && problem.empty(); ++i)
+    if (p.material[i] >= run.sim.materials().size())
+      problem = "particle " + std::to_string(p.id[i]) + " has material " +
+                std::to_string(p.material[i]) + " but " + run.config_file + " defines " +
+                std::to_string(run.sim.materials().size()) + " materials";
   if (problem.empty()) {
     std::vector<BodyId> ids(p.id.begin(), p.id.begin() + std::ptrdiff_t(p.size()));
     std::sort(ids.begin(), ids.end());
@@ -150,6 +159,29 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
   return {{"from", restart}, {"step", state.step}, {"time", run.sim.time()}};
 }
 
+// --from: the particles of another run's checkpoint, with their full state, on the ranks of
+// this run's decomposition; the clock, materials, global bodies, parameters and end-of-step
+// objects from the configuration. Returns the first id free for new particles and fills the
+// run record's "from" section.
+BodyId carry_over(const std::string& from, RunContext& run, BodyId next_id,
+                  nlohmann::ordered_json& record) {
+  const io::CheckpointState state = io::read_checkpoint(from, run.sim.particles(), run.owns,
+                                                        run.comm, io::CheckpointRows::by_position);
+  validate_restart_state(from, state, run);
+  const body::Particles& p = run.sim.particles();
+  const std::int64_t local_max =
+      p.size() == 0 ? -1 : *std::max_element(p.id.begin(), p.id.begin() + std::ptrdiff_t(p.size()));
+  const std::uint64_t carried = comm::sum(std::uint64_t(p.size()), run.comm);
+  log::info("took " + std::to_string(carried) + " particles (full state) from " + from + " (step " +
+            std::to_string(state.step) + ", t = " + std::to_string(state.time) + " s); from " +
+            run.config_file +
+            ": materials, global bodies, parameters and end-of-step objects; not taken: its "
+            "initial particles, the clock (starts at t = 0), global-body positions and "
+            "end-of-step state (statistics, warm-start history)");
+  record = {{"from", from}, {"step", state.step}, {"time", state.time}, {"particles", carried}};
+  return std::max(next_id, comm::max(local_max, run.comm) + 1);
+}
+
 // The run log's first lines: what runs, on how many ranks, and its end-of-step objects.
 void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const Fixes& fixes,
                 std::uint64_t particles, std::int64_t steps) {
@@ -178,7 +210,8 @@ MemoryEstimate estimate_of(const RunContext& run, const parallel::Decomposition&
 
 // The run record's opening sections; the record on disk says "running" until the run ends.
 nlohmann::ordered_json begin_record(const config::ScenarioConfig& cfg, const RunContext& run,
-                                    const Fixes& fixes, const nlohmann::ordered_json& restarted) {
+                                    const Fixes& fixes, const nlohmann::ordered_json& restarted,
+                                    const nlohmann::ordered_json& carried) {
   nlohmann::ordered_json record;
   record["format"] = io::kRunRecordFormat;
   record["format_version"] = io::kRunRecordVersion;
@@ -191,6 +224,7 @@ nlohmann::ordered_json begin_record(const config::ScenarioConfig& cfg, const Run
   record["ranks"] = run.comm.size();
   record["decomposition"] = run.decomposition;
   record["restart"] = restarted;
+  record["from"] = carried;
   nlohmann::ordered_json fix_list = nlohmann::ordered_json::array();
   for (const auto& fix : fixes)
     fix_list.push_back({{"name", fix->name()}, {"description", fix->description()}});
@@ -262,12 +296,14 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
 void request_stop() { g_stop_requested = 1; }
 
 RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
-                        const comm::Communicator& comm, const std::string& restart,
-                        bool overwrite) {
+                        const comm::Communicator& comm, const RunStart& start) {
   const config::Settings& settings = cfg.settings;
+  const std::string& restart = start.restart;
   const Domain domain = domain_of(settings.domain);
-  const parallel::Decomposition decomposition = decomposition_of(settings, domain, comm.size());
-  if (restart.empty() && !overwrite) refuse_unfinished_run(output_dir, cfg.file, comm);
+  const parallel::Decomposition decomposition =
+      decomposition_of(settings, domain, comm.size(),
+                       start.from.empty() ? 0.0 : io::checkpoint_largest_radius(start.from, comm));
+  if (restart.empty() && !start.overwrite) refuse_unfinished_run(output_dir, cfg.file, comm);
   prepare_output(output_dir, cfg.resolved, comm);
 
   parallel::DistributedDomain distributed(
@@ -277,20 +313,25 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   std::mt19937_64 rng(settings.run.seed);
   timestep::Simulation sim;
   const OwnsPosition owns = [&](const Vec3& x) { return decomposition.owner_of(x) == comm.rank(); };
-  // On restart the configuration still gives materials, global bodies and parameters; the
-  // particles and everything that evolved come from the checkpoint.
-  const BodyId next_id = build_simulation(
-      settings, sim, rng, restart.empty() ? owns : OwnsPosition([](const Vec3&) { return false; }));
+  // On restart or --from the configuration still gives materials, global bodies and
+  // parameters; the particles (and on restart everything that evolved) come from the checkpoint.
+  const bool particles_from_file = !restart.empty() || !start.from.empty();
+  BodyId next_id = build_simulation(
+      settings, sim, rng,
+      particles_from_file ? OwnsPosition([](const Vec3&) { return false; }) : owns);
   sim.set_hooks(&distributed);
 
   RunContext run{sim, comm, output_dir, cfg.file, decomposition.dims(), owns, {}, nullptr,
                  {},  {},   nullptr,    {}};
+  nlohmann::ordered_json restarted = nullptr, carried = nullptr;
+  if (!start.from.empty()) next_id = carry_over(start.from, run, next_id, carried);
   const Fixes fixes = make_fixes(cfg, run, next_id, !restart.empty());
   run.fixes = &fixes;
-  const nlohmann::ordered_json restarted =
-      restart.empty() ? nlohmann::ordered_json(nullptr) : restore(restart, cfg, run, fixes);
-  check_initial_state(sim, &distributed, domain, settings.contact.max_initial_overlap,
-                      restart.empty() ? cfg.file + ": initial state" : restart + ": restart state",
+  if (!restart.empty()) restarted = restore(restart, cfg, run, fixes);
+  const std::string origin = !restart.empty()      ? restart + ": restart state"
+                             : !start.from.empty() ? start.from + ": particles taken by --from"
+                                                   : cfg.file + ": initial state";
+  check_initial_state(sim, &distributed, domain, settings.contact.max_initial_overlap, origin,
                       comm);
 
   const std::int64_t steps = planned_steps(settings.run);
@@ -298,7 +339,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   log_header(cfg, run, fixes, initial_particles, steps);
   const MemoryEstimate memory = estimate_of(run, decomposition, settings.contact.threshold);
   log::info(memory_estimate_line(memory, comm));
-  nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted);
+  nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted, carried);
   run.record = &record;
   io::on_root_collectively(comm, [&] { io::write_run_record(output_dir, record); });
 

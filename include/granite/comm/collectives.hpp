@@ -23,6 +23,7 @@ std::uint64_t sum(std::uint64_t value, const Communicator& comm);
 std::int64_t sum(std::int64_t value, const Communicator& comm);
 double sum(double value, const Communicator& comm);
 double max(double value, const Communicator& comm);
+std::int64_t max(std::int64_t value, const Communicator& comm);
 double min(double value, const Communicator& comm);
 int min(int value, const Communicator& comm);
 /// Element-wise, in place.

@@ -41,9 +41,15 @@ struct CheckpointState {
 void write_checkpoint(const std::string& path, const body::Particles& particles,
                       const CheckpointState& state, const comm::Communicator& comm);
 
+/// Which rows read_checkpoint() gives a rank.
+enum class CheckpointRows {
+  as_written,  // the rows it wrote when the rank counts match (a restart), else by_position
+  by_position  // those for which owns(position) is true (a new decomposition or domain)
+};
+
 /// Collective. Reads the checkpoint at `path` and appends bodies to `particles`:
-/// - if the file was written by as many ranks as `comm` has, each rank gets back exactly the
-///   rows it wrote, in the same order, bit for bit (`owns` is not called);
+/// - as_written and the file was written by as many ranks as `comm` has: each rank gets back
+///   exactly the rows it wrote, in the same order, bit for bit (`owns` is not called);
 /// - otherwise each rank reads every row and appends those for which owns(position) is true
 ///   (the caller's predicate must give every body to exactly one rank).
 /// Returns the state (the same on every rank). Any problem with the file (missing, not a
@@ -51,6 +57,12 @@ void write_checkpoint(const std::string& path, const body::Particles& particles,
 /// thrown on every rank with the same message; `particles` is then left as it was.
 CheckpointState read_checkpoint(const std::string& path, body::Particles& particles,
                                 const std::function<bool(const Vec3&)>& owns,
-                                const comm::Communicator& comm);
+                                const comm::Communicator& comm,
+                                CheckpointRows rows = CheckpointRows::as_written);
+
+/// Collective. The largest particle radius in the checkpoint at `path` (0 if it has none), read
+/// by rank 0 in chunks: a run that takes its particles from another run's checkpoint chooses
+/// its decomposition's ghost width with it. Problems with the file as in read_checkpoint().
+double checkpoint_largest_radius(const std::string& path, const comm::Communicator& comm);
 
 }  // namespace granite::io

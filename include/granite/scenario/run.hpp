@@ -35,22 +35,34 @@ struct RunSummary {
   std::string convergence;              // solver.convergence: what the tolerance bounds
 };
 
+/// How a run begins: afresh (both paths empty); `restart`: continuing a checkpoint of the same
+/// configuration bit for bit; `from`: a new run of this configuration that takes its particles,
+/// with their full state, from another run's checkpoint (restart into a changed scene).
+struct RunStart {
+  std::string restart;
+  std::string from;
+  bool overwrite = false;  // a fresh run may replace the checkpoint of an unfinished run
+};
+
 /// Collective over `comm`. Throws InputError (on every rank) for an unusable output directory,
 /// decomposition or restart file, and RunFailure (on every rank, after writing run.json with
 /// status "failed") when a step leaves a non-finite position, velocity or impulse on any rank;
-/// the run stops at that step, before its snapshot or checkpoint. With `restart` (a checkpoint written by a run of the same
-/// configuration) the run continues from it; on the same rank count the continuation is bit
-/// for bit the uninterrupted run.
+/// the run stops at that step, before its snapshot or checkpoint. With `start.restart` (a
+/// checkpoint written by a run of the same configuration) the run continues from it; on the
+/// same rank count the continuation is bit for bit the uninterrupted run. With `start.from`
+/// the configuration's initial particles are replaced by the checkpoint's, redistributed over
+/// this run's decomposition; the clock starts at 0 and everything else (materials, global
+/// bodies, parameters, end-of-step objects) comes from the configuration.
 ///
 /// Checkpoints go to OUTPUT/checkpoint.h5 (replaced atomically) every
 /// output.checkpoint_interval, at the end, and when stop_requested() turns true on any rank
 /// (SIGTERM / SIGUSR1, see request_stop()), after which the run ends early.
 ///
-/// A fresh run (no `restart`) into a directory holding checkpoint.h5 of a run that did not
-/// complete is refused (InputError naming the restart command) unless `overwrite`.
+/// A run that does not continue a checkpoint (no `restart`) into a directory holding
+/// checkpoint.h5 of a run that did not complete is refused (InputError naming the restart
+/// command) unless `overwrite`.
 RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
-                        const comm::Communicator& comm, const std::string& restart = "",
-                        bool overwrite = false);
+                        const comm::Communicator& comm, const RunStart& start = {});
 
 /// Async-signal-safe: asks the running scenario to checkpoint and stop after the current step.
 void request_stop();
