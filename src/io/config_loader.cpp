@@ -227,6 +227,35 @@ void check_statistics(const ScenarioConfig& cfg, const YAML::Node& input, const 
   }
 }
 
+// Mass-flow planes have a direction; measurement intervals fit the step counter.
+void check_measurements(const ScenarioConfig& cfg, const YAML::Node& input,
+                        const Origins& origins) {
+  const YAML::Node m = cfg.resolved["measurements"];
+  if (!m) return;
+  const YAML::Node given = input["measurements"];
+  const double dt = cfg.resolved["run"]["dt"].as<double>();
+  for (const char* name : {"body_forces", "mass_flow"}) {
+    if (!m[name]) continue;
+    const double interval = m[name]["interval"].as<double>();
+    if (interval / dt <= kMaxSteps) continue;
+    const std::string path = std::string("measurements.") + name + ".interval";
+    throw InputError(origin(cfg, origins, path, given ? child(given, name, "interval") : given) +
+                     ": " + path + ": " + number(interval) + " s is " + number(interval / dt) +
+                     " steps of run.dt, more than the 2^53 a run can count");
+  }
+  if (!m["mass_flow"]) return;
+  const YAML::Node planes = m["mass_flow"]["planes"];
+  for (std::size_t k = 0; k < planes.size(); ++k) {
+    if (vec3(planes[k]["normal"]).norm() > 0.0) continue;
+    const std::string path = "measurements.mass_flow.planes[" + std::to_string(k) + "].normal";
+    const YAML::Node node = given && given["mass_flow"] && given["mass_flow"]["planes"]
+                                ? given["mass_flow"]["planes"][k]["normal"]
+                                : YAML::Node();
+    throw InputError(origin(cfg, origins, path, node) + ": " + path +
+                     ": expected a non-zero vector");
+  }
+}
+
 // Degenerate global bodies (body::primitive_problem: the rule the run applies too).
 void check_bodies(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
   for (std::size_t i = 0; i < cfg.settings.bodies.size(); ++i) {
@@ -253,6 +282,7 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input, const
   const YAML::Node& r = cfg.resolved;
   check_step_counts(cfg, input, origins);
   check_statistics(cfg, input, origins);
+  check_measurements(cfg, input, origins);
   if (r["solver"]["method"].as<std::string>() == "apgd" &&
       r["contact"]["model"].as<std::string>() != "ccp")
     throw InputError(origin(cfg, origins, "solver.method", child(input, "solver", "method")) +

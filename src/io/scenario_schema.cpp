@@ -246,6 +246,36 @@ SchemaPtr build() {
                   "the paper averages over its whole 10 s)"),
           }),
           kAbsent, "", "flow statistics (Table 2 of the paper); absent: off"),
+      opt("measurements",
+          map({
+              opt("body_forces",
+                  map({
+                      req("interval", real(0.0, inf, true), "s",
+                          "simulated time each row averages over (the contact impulses on the "
+                          "body summed over the interval, divided by it)"),
+                      opt("torque_point", vec3(), "[0, 0, 0]", "m", "torques are about this point"),
+                  }),
+                  kAbsent, "",
+                  "mean force and torque of the particles on every global body (wall loads, "
+                  "an obstacle's drag) in body_forces.csv; absent: off"),
+              opt("mass_flow",
+                  map({
+                      req("interval", real(0.0, inf, true), "s",
+                          "simulated time each row counts over"),
+                      req("planes",
+                          list(map({
+                                   req("point", vec3(), "m", "a point on the plane"),
+                                   req("normal", vec3(), "",
+                                       "direction counted as positive; normalised on input"),
+                               }),
+                               1),
+                          "", "planes (unbounded) whose crossings by particle centres are counted"),
+                  }),
+                  kAbsent, "",
+                  "net particle count and mass through planes (discharge rate) in "
+                  "mass_flow.csv; absent: off"),
+          }),
+          kAbsent, "", "end-of-step measurements, each with its own interval and CSV file"),
       opt("output",
           map({
               opt("directory", text(), "output", "",

@@ -102,6 +102,19 @@ StatisticsSettings statistics(const YAML::Node& s) {
   return out;
 }
 
+MeasurementSettings measurements(const YAML::Node& m) {
+  MeasurementSettings out;
+  if (!m) return out;
+  if (const YAML::Node f = m["body_forces"])
+    out.body_forces = BodyForceSettings{f["interval"].as<double>(), vec3(f["torque_point"])};
+  if (const YAML::Node f = m["mass_flow"]) {
+    out.mass_flow = MassFlowSettings{f["interval"].as<double>(), {}};
+    for (const auto& plane : f["planes"])  // a zero normal is refused by load_scenario
+      out.mass_flow->planes.push_back({vec3(plane["point"]), vec3(plane["normal"]).normalized()});
+  }
+  return out;
+}
+
 OutputSettings output(const YAML::Node& o) {
   OutputSettings s;
   s.directory = o["directory"].as<std::string>();
@@ -153,6 +166,7 @@ Settings settings_of(const YAML::Node& r) {
     s.inflow = InflowSettings{in["piston"].as<std::size_t>(), in["layer_every"].as<double>(),
                               lattice(in["layer"], indices)};
   if (const YAML::Node st = r["statistics"]) s.statistics = statistics(st);
+  s.measurements = measurements(r["measurements"]);
   s.output = output(r["output"]);
   return s;
 }

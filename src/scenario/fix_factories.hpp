@@ -25,8 +25,18 @@ io::AppendFile open_table(const RunContext& run, const std::string& file_name,
 /// Appends `row` to rank 0's `table`. Collective: a failed write is an IoFailure on every rank.
 void append_row(const RunContext& run, io::AppendFile& table, const std::string& row);
 
+/// Restart state of a fix that keeps running sums: the values as hexfloats (exact), and back.
+/// restore_doubles() throws InputError naming `fix` unless `text` holds exactly
+/// values.size() numbers.
+std::string doubles_state(const std::vector<double>& values);
+void restore_doubles(const std::string& text, std::vector<double>& values, const char* fix);
+
 std::unique_ptr<Fix> make_inflow(const config::InflowSettings& settings, BodyId first_id,
                                  std::uint64_t seed, double dt, double max_overlap);
+std::unique_ptr<Fix> make_body_forces(const config::BodyForceSettings& settings, double dt,
+                                      RunContext& run, bool restarting);
+std::unique_ptr<Fix> make_mass_flow(const config::MassFlowSettings& settings, double dt,
+                                    RunContext& run, bool restarting);
 std::unique_ptr<Fix> make_outflow(const Domain& domain, config::LostPolicy on_lost);
 std::unique_ptr<Fix> make_statistics(const config::StatisticsSettings& settings,
                                      const config::DomainSettings& domain, const std::string& model,

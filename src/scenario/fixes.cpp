@@ -7,6 +7,9 @@
 #include "granite/core/error.hpp"
 #include "granite/scenario/progress.hpp"
 
+#include <cstdlib>
+#include <sstream>
+
 namespace granite::scenario {
 
 namespace detail {
@@ -31,6 +34,29 @@ void append_row(const RunContext& run, io::AppendFile& table, const std::string&
   io::on_root_collectively(run.comm, [&] { table.write(row); });
 }
 
+std::string doubles_state(const std::vector<double>& values) {
+  std::ostringstream os;
+  os << std::hexfloat;
+  for (const double v : values) os << v << '\n';
+  return os.str();
+}
+
+void restore_doubles(const std::string& text, std::vector<double>& values, const char* fix) {
+  std::istringstream is(text);
+  std::vector<double> read;
+  bool numbers = true;
+  // Hexfloats, which operator>> does not parse: tokens through strtod, checked to the end.
+  for (std::string token; is >> token;) {
+    char* end = nullptr;
+    read.push_back(std::strtod(token.c_str(), &end));
+    numbers = numbers && end == token.c_str() + token.size();
+  }
+  if (!numbers || read.size() != values.size())
+    throw InputError(std::string("checkpoint: the state of '") + fix + "' is malformed (expected " +
+                     std::to_string(values.size()) + " numbers)");
+  values = std::move(read);
+}
+
 }  // namespace detail
 
 Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next_id,
@@ -39,6 +65,12 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
   const double dt = settings.run.dt;
   const config::OutputSettings& output = settings.output;
   Fixes fixes;
+  // Measurements first: they see the step's particles before inflow adds and outflow deletes.
+  const config::MeasurementSettings& measure = settings.measurements;
+  if (measure.body_forces)
+    fixes.push_back(detail::make_body_forces(*measure.body_forces, dt, run, restarting));
+  if (measure.mass_flow)
+    fixes.push_back(detail::make_mass_flow(*measure.mass_flow, dt, run, restarting));
   // The inflow's random numbers come from their own stream, so adding an inflow does not
   // change the initial particles.
   if (settings.inflow)

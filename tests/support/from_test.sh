@@ -4,6 +4,7 @@
 #  1. at 1-4 ranks the new run starts with exactly the checkpoint's particles (same ids, every
 #     carried field bit for bit in its initial snapshot), at t = 0, and none is lost or
 #     duplicated in the handover: final + outflow = carried, nothing lost, some discharged;
+#     the mass_flow measurement's net crossings = outflow + particles below its plane at the end;
 #  2. a run started with --from restarts (--restart) bit for bit like any run;
 #  3. bad uses give one error line and exit 2: --from with --restart, a missing file, a
 #     material the new configuration lacks, particles outside the new domain.
@@ -33,7 +34,7 @@ for n in 1 2 3 4; do
   mpiexec -n $n --oversubscribe "$granite" run "$discharge" --output "$out" --from "$ckpt" \
     --set run.end_time=0.06 --quiet > "$out.log" 2>&1 || { fail "discharge at $n ranks: $(tail -3 "$out.log")"; continue; }
   grep -q "^took [0-9]* particles (full state) from $ckpt" "$out.log" || fail "$n ranks: the log does not say what was taken"
-  /usr/bin/python3 - "$ckpt" "$out/snapshot_00000000.h5" "$out/run.json" <<'PY' || fail "$n ranks: handover differs from the checkpoint"
+  /usr/bin/python3 - "$ckpt" "$out/snapshot_00000000.h5" "$out/run.json" "$out" <<'PY' || fail "$n ranks: handover differs from the checkpoint, or the mass flow from the outflow"
 import json, sys
 import h5py, numpy as np
 ckpt, first = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
@@ -50,6 +51,11 @@ p = record["particles"]
 assert p["initial"] == len(ia), p
 assert p["final"] + p["deleted"] == p["initial"] and p["lost"] == 0 and p["generated"] == 0, p
 assert p["deleted"] > 0, "the silo did not discharge: %s" % p
+# measurements.mass_flow (plane z = -2 mm, counted downwards, above the outflow face): the net
+# crossings are exactly the particles deleted below it plus those below it at the end.
+flow = np.genfromtxt(sys.argv[4] + "/mass_flow.csv", delimiter=",", names=True)
+below = int((h5py.File(sys.argv[4] + "/snapshot_00000600.h5", "r")["particles/position"][:, 2] < -0.002).sum())
+assert len(flow) == 6 and flow["crossings"].sum() == p["deleted"] + below, (flow["crossings"], p, below)
 PY
 done
 

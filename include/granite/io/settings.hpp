@@ -99,6 +99,27 @@ struct StatisticsSettings {
   double average_from = 0.0;                   // s
 };
 
+/// measurements.body_forces: the mean force and torque on every global body over each interval.
+struct BodyForceSettings {
+  double interval = 0.0;             // s
+  Vec3 torque_point = Vec3::Zero();  // m: torques are about this point
+};
+
+/// measurements.mass_flow: net crossings of planes over each interval.
+struct FlowPlane {
+  Vec3 point = Vec3::Zero();
+  Vec3 normal = Vec3::UnitZ();  // unit: crossings in its direction count +1, against it -1
+};
+struct MassFlowSettings {
+  double interval = 0.0;  // s
+  std::vector<FlowPlane> planes;
+};
+
+struct MeasurementSettings {
+  std::optional<BodyForceSettings> body_forces;
+  std::optional<MassFlowSettings> mass_flow;
+};
+
 struct OutputSettings {
   std::string directory;
   bool thermo_file = false;
@@ -121,6 +142,7 @@ struct Settings {
   std::vector<ParticleSource> particles;
   std::optional<InflowSettings> inflow;
   std::optional<StatisticsSettings> statistics;
+  MeasurementSettings measurements;
   OutputSettings output;
 };
 

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The measurements end to end (docs/measurements.md):
+#  1. body_forces: nine spheres dropped 10 um onto a floor, apart from each other: once they
+#     rest, the floor's mean force over every interval is their weight, (0, 0, N F) with
+#     F = -m g, and its torque about the origin sum_i (y_i F, -x_i F, 0); the first interval
+#     too, by momentum balance (at rest at its start and end, the floor gave m g T). The same
+#     at 1 and 2 ranks. Tolerance: a resting contact's impulse is m g dt to rounding (a few
+#     ulp) and a row sums 100 steps, so 1e-9 relative is far above rounding and far below any
+#     error of the measure (a step missed or counted twice is 1e-2);
+#  2. a run continued with --restart writes the same rows, bit for bit, as the uninterrupted run
+#     (the sums of an unfinished interval are in the checkpoint);
+#  3. a zero mass_flow normal is one error line naming the key, exit 2.
+# (mass_flow against the outflow count: from_test.sh.)
+# usage: measurements_test.sh GRANITE_BINARY SOURCE_DIR
+set -u
+granite=$1; src=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+cat > "$tmp/rest.yaml" <<'YAML'
+run: {dt: 1.0e-4, end_time: 0.05, thermo_every: 100}
+domain: {min: [0, 0, 0], max: [0.012, 0.012, 0.01]}
+gravity: [0, 0, -9.81]
+contact: {model: mdp, threshold: 1.0e-4}
+materials:
+  - {name: glass, density: 2500, friction: 0.4}
+bodies:
+  - {type: plane, point: [0, 0, 0], normal: [0, 0, 1], material: glass}
+particles:
+  - {type: lattice, min: [0, 0, -0.00099], max: [0.012, 0.012, 0.00301], spacing: 0.004,
+     radius: 0.001, material: glass}   # 3 x 3 centres 10 um above resting on the floor
+measurements:
+  body_forces: {interval: 0.01}
+  mass_flow:
+    interval: 0.01
+    planes: [{point: [0, 0, 0.0005], normal: [0, 0, 1]}]
+output: {checkpoint_interval: 0.015}
+YAML
+"$granite" run "$tmp/rest.yaml" --output "$tmp/one" --quiet > "$tmp/one.log" 2>&1 || fail "1 rank: $(tail -3 "$tmp/one.log")"
+mpiexec -n 2 --oversubscribe "$granite" run "$tmp/rest.yaml" --output "$tmp/two" --quiet --set 'domain.decomposition=[2,1,1]' \
+  > "$tmp/two.log" 2>&1 || fail "2 ranks: $(tail -3 "$tmp/two.log")"
+for dir in one two; do
+  /usr/bin/python3 - "$tmp/$dir" <<'PY' || fail "$dir: body_forces differ from the analytic floor load"
+import math, sys
+import h5py, numpy as np
+out = sys.argv[1]
+rows = np.genfromtxt(out + "/body_forces.csv", delimiter=",", names=True)
+assert len(rows) == 5, "expected 5 rows (one per 0.01 s), got %d" % len(rows)
+final = h5py.File(out + "/snapshot_00000500.h5", "r")["particles"]
+x = final["position"][...]
+m = 2500 * 4 / 3 * math.pi * 0.001 ** 3
+F = -m * 9.81
+n = len(x)
+assert n == 9, n
+expected = np.array([0, 0, n * F, F * x[:, 1].sum(), -F * x[:, 0].sum(), 0])
+scale = abs(n * F)
+for row in rows:
+    got = np.array([row[k] for k in ("fx_N", "fy_N", "fz_N", "tx_Nm", "ty_Nm", "tz_Nm")])
+    worst = np.max(np.abs(got - expected) / np.array([scale, scale, scale, scale * 0.012, scale * 0.012, scale * 0.012]))
+    assert row["body"] == 0 and abs(row["averaged_s"] - 0.01) < 1e-12, row
+    assert worst < 1e-9, "step %d: %s vs %s (relative %.2e)" % (row["step"], got, expected, worst)
+flow = np.genfromtxt(out + "/mass_flow.csv", delimiter=",", names=True)
+assert len(flow) == 5 and np.all(flow["crossings"] == 0), flow  # resting: nothing crosses
+PY
+done
+
+# 2. --restart continues the measurements bit for bit.
+"$granite" run "$tmp/rest.yaml" --output "$tmp/half" --quiet --set run.end_time=0.015 > "$tmp/half.log" 2>&1 \
+  || fail "short run: $(tail -3 "$tmp/half.log")"
+"$granite" run "$tmp/rest.yaml" --output "$tmp/half" --quiet --restart "$tmp/half/checkpoint.h5" > "$tmp/half2.log" 2>&1 \
+  || fail "restart: $(tail -3 "$tmp/half2.log")"
+for csv in body_forces.csv mass_flow.csv; do
+  cmp -s "$tmp/one/$csv" "$tmp/half/$csv" || fail "$csv after --restart differs: $(diff "$tmp/one/$csv" "$tmp/half/$csv" | head -4)"
+done
+
+# 3. Bad input.
+"$granite" run "$tmp/rest.yaml" --output "$tmp/bad" --set 'measurements.mass_flow.planes[0].normal=[0,0,0]' \
+  > "$tmp/bad.log" 2>&1; rc=$?
+[ "$rc" -eq 2 ] && grep -q "measurements.mass_flow.planes\[0\].normal: expected a non-zero vector" "$tmp/bad.log" \
+  || fail "zero normal: exit $rc: $(cat "$tmp/bad.log")"
+
+[ "$failures" -eq 0 ] && echo "PASS: measurements" || { echo "$failures failure(s)"; exit 1; }
