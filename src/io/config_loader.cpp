@@ -234,7 +234,7 @@ void check_measurements(const ScenarioConfig& cfg, const YAML::Node& input,
   if (!m) return;
   const YAML::Node given = input["measurements"];
   const double dt = cfg.resolved["run"]["dt"].as<double>();
-  for (const char* name : {"body_forces", "mass_flow"}) {
+  for (const char* name : {"body_forces", "mass_flow", "grid"}) {
     if (!m[name]) continue;
     const double interval = m[name]["interval"].as<double>();
     if (interval / dt <= kMaxSteps) continue;
@@ -242,6 +242,23 @@ void check_measurements(const ScenarioConfig& cfg, const YAML::Node& input,
     throw InputError(origin(cfg, origins, path, given ? child(given, name, "interval") : given) +
                      ": " + path + ": " + number(interval) + " s is " + number(interval / dt) +
                      " steps of run.dt, more than the 2^53 a run can count");
+  }
+  if (const YAML::Node g = m["grid"]) {
+    const Eigen::Vector3d low = vec3(g["min"]), high = vec3(g["max"]);
+    double cells = 1.0;
+    for (int a = 0; a < 3; ++a) cells *= g["cells"][a].as<double>();
+    const std::string problem =
+        (high.array() <= low.array()).any()
+            ? "measurements.grid.max: expected > measurements.grid.min on every axis"
+        : cells > 1.0e6
+            ? "measurements.grid.cells: " + number(cells) + " cells in all, more than 10^6"
+            : std::string();
+    if (!problem.empty()) {
+      const std::string key = problem.substr(0, problem.find(':'));
+      const YAML::Node node =
+          given ? child(given, "grid", key.substr(key.rfind('.') + 1).c_str()) : YAML::Node();
+      throw InputError(origin(cfg, origins, key, node) + ": " + problem);
+    }
   }
   if (!m["mass_flow"]) return;
   const YAML::Node planes = m["mass_flow"]["planes"];

@@ -274,6 +274,18 @@ SchemaPtr build() {
                   kAbsent, "",
                   "net particle count and mass through planes (discharge rate) in "
                   "mass_flow.csv; absent: off"),
+              opt("grid",
+                  map({
+                      req("interval", real(0.0, inf, true), "s", "simulated time between samples"),
+                      req("min", vec3(), "m", "lower corner of the gridded box"),
+                      req("max", vec3(), "m", "upper corner (> min on every axis)"),
+                      req("cells", int3(1, 1000), "",
+                          "cells per axis (at most 10^6 in all; a cell should be several "
+                          "particle diameters wide, see docs/measurements.md)"),
+                  }),
+                  kAbsent, "",
+                  "solid fraction, mean velocity, granular temperature and coordination "
+                  "number per cell in grid.csv; absent: off"),
           }),
           kAbsent, "", "end-of-step measurements, each with its own interval and CSV file"),
       opt("output",

@@ -112,6 +112,9 @@ MeasurementSettings measurements(const YAML::Node& m) {
     for (const auto& plane : f["planes"])  // a zero normal is refused by load_scenario
       out.mass_flow->planes.push_back({vec3(plane["point"]), vec3(plane["normal"]).normalized()});
   }
+  if (const YAML::Node g = m["grid"])
+    out.grid = GridSettings{g["interval"].as<double>(), vec3(g["min"]), vec3(g["max"]),
+                            array<int, 3>(g["cells"])};
   return out;
 }
 

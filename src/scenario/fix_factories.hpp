@@ -37,6 +37,8 @@ std::unique_ptr<Fix> make_body_forces(const config::BodyForceSettings& settings,
                                       RunContext& run, bool restarting);
 std::unique_ptr<Fix> make_mass_flow(const config::MassFlowSettings& settings, double dt,
                                     RunContext& run, bool restarting);
+std::unique_ptr<Fix> make_grid(const config::GridSettings& settings, double dt, RunContext& run,
+                               bool restarting);
 std::unique_ptr<Fix> make_outflow(const Domain& domain, config::LostPolicy on_lost);
 std::unique_ptr<Fix> make_statistics(const config::StatisticsSettings& settings,
                                      const config::DomainSettings& domain, const std::string& model,

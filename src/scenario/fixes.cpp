@@ -71,6 +71,7 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
     fixes.push_back(detail::make_body_forces(*measure.body_forces, dt, run, restarting));
   if (measure.mass_flow)
     fixes.push_back(detail::make_mass_flow(*measure.mass_flow, dt, run, restarting));
+  if (measure.grid) fixes.push_back(detail::make_grid(*measure.grid, dt, run, restarting));
   // The inflow's random numbers come from their own stream, so adding an inflow does not
   // change the initial particles.
   if (settings.inflow)

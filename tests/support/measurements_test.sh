@@ -9,7 +9,8 @@
 #     error of the measure (a step missed or counted twice is 1e-2);
 #  2. a run continued with --restart writes the same rows, bit for bit, as the uninterrupted run
 #     (the sums of an unfinished interval are in the checkpoint);
-#  3. a zero mass_flow normal is one error line naming the key, exit 2.
+#  3. a zero mass_flow normal or an empty grid box is one error line naming the key, exit 2;
+#  4. grid (below).
 # (mass_flow against the outflow count: from_test.sh.)
 # usage: measurements_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
@@ -73,10 +74,63 @@ for csv in body_forces.csv mass_flow.csv; do
   cmp -s "$tmp/one/$csv" "$tmp/half/$csv" || fail "$csv after --restart differs: $(diff "$tmp/one/$csv" "$tmp/half/$csv" | head -4)"
 done
 
+# 4. grid: a simple cubic stack (4 x 4 x 4 spheres of radius 1 mm touching, on a floor, under
+#    gravity) in 2 x 2 x 1 cells of 4 x 4 x 8 mm: solid fraction pi/6, and the forces are carried
+#    by the vertical contacts only, 7 contact ends per column of 4 (3 sphere pairs + the floor),
+#    so Z = 28 / 16 = 1.75; then free spheres with random velocities: the mean velocity and the
+#    granular temperature equal those computed from the snapshot's velocities (the CSV's
+#    10 significant digits: 2e-9 relative).
+cat > "$tmp/grid.yaml" <<'YAML'
+run: {dt: 1.0e-4, end_time: 0.01, thermo_every: 100}
+domain: {min: [0, 0, 0], max: [0.008, 0.008, 0.012]}
+gravity: [0, 0, -9.81]
+contact: {model: mdp, threshold: 1.0e-4}
+solver: {max_sweeps: 200, tolerance: 1.0e-10}
+materials:
+  - {name: glass, density: 2500, friction: 0.4}
+bodies:
+  - {type: plane, point: [0, 0, 0], normal: [0, 0, 1], material: glass}
+particles:
+  - {type: lattice, min: [0, 0, 0], max: [0.008, 0.008, 0.008], spacing: 0.002, radius: 0.001,
+     material: glass}
+measurements:
+  grid: {interval: 0.005, min: [0, 0, 0], max: [0.008, 0.008, 0.008], cells: [2, 2, 1]}
+YAML
+"$granite" run "$tmp/grid.yaml" --output "$tmp/grid" --quiet > "$tmp/grid.log" 2>&1 || fail "grid run: $(tail -3 "$tmp/grid.log")"
+"$granite" run "$tmp/grid.yaml" --output "$tmp/gas" --quiet --set gravity=[0,0,0] --set 'particles[0].spacing=0.004' \
+  --set 'particles[0].perturbation=[0.1,0.1,0.1]' > "$tmp/gas.log" 2>&1 || fail "gas run: $(tail -3 "$tmp/gas.log")"
+/usr/bin/python3 - "$tmp" <<'PY' || fail "grid measures"
+import math, sys
+import h5py, numpy as np
+tmp = sys.argv[1]
+stack = np.genfromtxt(tmp + "/grid/grid.csv", delimiter=",", names=True)
+assert len(stack) == 8, len(stack)  # 4 cells at 0.005 s and 0.01 s
+assert np.all(stack["particles"] == 16), stack["particles"]
+# the CSV keeps 10 significant digits: 1e-9 relative
+assert np.all(np.abs(stack["solid_fraction"] - math.pi / 6) < 1e-9), stack["solid_fraction"]
+assert np.all(stack["coordination"] == 1.75), stack["coordination"]
+gas = np.genfromtxt(tmp + "/gas/grid.csv", delimiter=",", names=True)
+last = gas[gas["step"] == 100]
+v = h5py.File(tmp + "/gas/snapshot_00000100.h5", "r")["particles/velocity"][...]
+x = h5py.File(tmp + "/gas/snapshot_00000100.h5", "r")["particles/position"][...]
+for row in last:
+    inside = (x[:, 0] >= row["x_m"] - 0.002) & (x[:, 0] < row["x_m"] + 0.002) & \
+             (x[:, 1] >= row["y_m"] - 0.002) & (x[:, 1] < row["y_m"] + 0.002) & (x[:, 2] < 0.008)
+    assert row["particles"] == inside.sum() > 0, (row, inside.sum())
+    mean = v[inside].mean(axis=0)
+    temperature = ((v[inside] - mean) ** 2).sum(axis=1).mean() / 3
+    got = np.array([row["vx_m_s"], row["vy_m_s"], row["vz_m_s"]])
+    assert np.all(np.abs(got - mean) < 1e-9 * 0.1), (got, mean)
+    assert abs(row["temperature_m2_s2"] - temperature) < 2e-9 * temperature, (row["temperature_m2_s2"], temperature)
+PY
+
 # 3. Bad input.
 "$granite" run "$tmp/rest.yaml" --output "$tmp/bad" --set 'measurements.mass_flow.planes[0].normal=[0,0,0]' \
   > "$tmp/bad.log" 2>&1; rc=$?
 [ "$rc" -eq 2 ] && grep -q "measurements.mass_flow.planes\[0\].normal: expected a non-zero vector" "$tmp/bad.log" \
   || fail "zero normal: exit $rc: $(cat "$tmp/bad.log")"
+"$granite" run "$tmp/grid.yaml" --output "$tmp/bad2" --set 'measurements.grid.max=[0.008,0.008,0]' > "$tmp/bad.log" 2>&1; rc=$?
+[ "$rc" -eq 2 ] && grep -q "measurements.grid.max: expected > measurements.grid.min" "$tmp/bad.log" \
+  || fail "empty grid box: exit $rc: $(cat "$tmp/bad.log")"
 
 [ "$failures" -eq 0 ] && echo "PASS: measurements" || { echo "$failures failure(s)"; exit 1; }

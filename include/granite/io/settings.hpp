@@ -115,9 +115,17 @@ struct MassFlowSettings {
   std::vector<FlowPlane> planes;
 };
 
+/// measurements.grid: instantaneous averages over the cells of a box, at every interval.
+struct GridSettings {
+  double interval = 0.0;  // s
+  Vec3 min = Vec3::Zero(), max = Vec3::Zero();
+  std::array<int, 3> cells{1, 1, 1};
+};
+
 struct MeasurementSettings {
   std::optional<BodyForceSettings> body_forces;
   std::optional<MassFlowSettings> mass_flow;
+  std::optional<GridSettings> grid;
 };
 
 struct OutputSettings {
