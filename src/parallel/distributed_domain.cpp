@@ -75,6 +75,38 @@ void DistributedDomain::sum(double* values, std::size_t count) {
   std::copy(sums.begin(), sums.end(), values);
 }
 
+namespace {
+
+constexpr int kHistoryTag = 300;
+
+// A warm-start history entry as it travels (Eigen vectors are not trivially copyable).
+struct HistoryWire {
+  std::int64_t first, second;
+  std::uint32_t ordinal;
+  double impulse[3];
+};
+
+}  // namespace
+
+void DistributedDomain::share_history(std::vector<solver::HistoryEntry>& entries) {
+  std::vector<HistoryWire> wire(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const solver::HistoryEntry& e = entries[i];
+    wire[i] = {
+        e.key.first, e.key.second, e.key.ordinal, {e.impulse[0], e.impulse[1], e.impulse[2]}};
+  }
+  // Every neighbour gets all of them: the process that now relaxes a contact is the owner of
+  // one of its bodies, which at most one migration step ago was a neighbour's.
+  const std::vector<std::vector<HistoryWire>> send(exchange_.peers().size(), wire);
+  std::vector<std::vector<HistoryWire>> recv;
+  exchange_.exchange(send, recv, kHistoryTag);
+  entries.clear();
+  for (const auto& from : recv)
+    for (const HistoryWire& w : from)
+      entries.push_back(
+          {{w.first, w.second, w.ordinal}, Vec3(w.impulse[0], w.impulse[1], w.impulse[2])});
+}
+
 void DistributedDomain::reduce(timestep::StepStatistics& s) {
   std::vector<std::uint64_t> counts = {s.particles, s.contacts};
   comm::sum_in_place(counts, comm_);

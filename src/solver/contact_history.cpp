@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_set>
 #include <tuple>
 #include <utility>
 
@@ -94,6 +95,27 @@ std::vector<HistoryEntry> ContactHistory::entries() const {
 
 void ContactHistory::insert(const std::vector<HistoryEntry>& entries) {
   for (const HistoryEntry& e : entries) map_[e.key] = e.impulse;
+}
+
+std::vector<HistoryEntry> ContactHistory::unclaimed(const collision::ContactList& contacts,
+                                                    const body::Particles& particles,
+                                                    std::size_t owned) const {
+  std::vector<HistoryEntry> out;
+  if (map_.empty()) return out;
+  std::vector<ContactKey> keys;
+  std::vector<bool> swapped;
+  contact_keys(contacts, particles, keys, swapped);
+  const std::unordered_set<ContactKey, ContactKeyHash> claimed(keys.begin(), keys.end());
+  const std::unordered_set<BodyId> mine(particles.id.begin(),
+                                        particles.id.begin() + std::ptrdiff_t(owned));
+  for (const auto& [key, impulse] : map_) {
+    if (claimed.count(key)) continue;
+    const bool stays = mine.count(key.first) && (key.second < 0 || mine.count(key.second));
+    if (!stays) out.push_back({key, impulse});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const HistoryEntry& a, const HistoryEntry& b) { return a.key < b.key; });
+  return out;
 }
 
 }  // namespace granite::solver

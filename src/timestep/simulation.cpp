@@ -182,7 +182,13 @@ solver::RelaxationResult Simulation::relax_contacts_apgd(std::size_t owned) {
 }
 
 void Simulation::warm_start() {
-  if (parameters_.warm_start <= 0.0 || history_.size() == 0) return;
+  if (parameters_.warm_start <= 0.0) return;
+  if (hooks_) {  // contacts whose relaxing process changed take their history along
+    std::vector<solver::HistoryEntry> moved = history_.unclaimed(contacts_, particles_, owned_);
+    hooks_->share_history(moved);
+    history_.insert(moved);
+  }
+  if (history_.size() == 0) return;
   history_.warm_start(contacts_, particles_, solver_contacts_, parameters_.warm_start, impulses_);
   solver::apply_impulses(solver_contacts_, impulses_, states_);
 }

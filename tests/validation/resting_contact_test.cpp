@@ -100,14 +100,7 @@ TEST_P(Column, TenSpheresCarryTheWeightAboveThem) {
 
 INSTANTIATE_TEST_SUITE_P(Models, Column,
                          testing::Values(contact::Model::mdp, contact::Model::coulomb_approx,
-                                         contact::Model::frictionless),
+                                         contact::Model::frictionless, contact::Model::ccp),
                          [](const auto& info) {
-                           switch (info.param) {
-                           case contact::Model::mdp:
-                             return "mdp";
-                           case contact::Model::coulomb_approx:
-                             return "coulomb_approx";
-                           default:
-                             return "frictionless";
-                           }
+                           return std::string(contact::model_name(info.param));
                          });

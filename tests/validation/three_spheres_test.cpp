@@ -45,7 +45,8 @@ TEST_P(ThreeSpheres, InelasticHeadOnImpactSharesMomentum) {
 
 INSTANTIATE_TEST_SUITE_P(Models, ThreeSpheres,
                          testing::Values(contact::Model::frictionless, contact::Model::mdp,
-                                         contact::Model::coulomb, contact::Model::coulomb_approx),
+                                         contact::Model::coulomb, contact::Model::coulomb_approx,
+                                         contact::Model::ccp),
                          [](const auto& info) {
                            return std::string(contact::model_name(info.param));
                          });

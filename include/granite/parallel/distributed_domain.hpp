@@ -52,6 +52,7 @@ public:
   bool after_sweep(std::vector<solver::BodyState>& states, std::size_t owned, int sweep) override;
   void reduce_convergence(solver::ConvergenceMeasure& measure) override;
   void sum(double* values, std::size_t count) override;
+  void share_history(std::vector<solver::HistoryEntry>& entries) override;
   void reduce(timestep::StepStatistics& stats) override;
   void end_step(body::Particles& particles, std::size_t owned) override;
 

@@ -54,6 +54,12 @@ public:
   std::vector<HistoryEntry> entries() const;
   /// Adds entries (an existing key is overwritten).
   void insert(const std::vector<HistoryEntry>& entries);
+  /// The entries, sorted by key, that no contact of the list claims and that another process
+  /// may now relax: one of the key's particles is not among particles [0, owned) (it migrated,
+  /// or was only a ghost here). A contact whose particles both stay owned here and that is no
+  /// longer detected has ended and is not offered.
+  std::vector<HistoryEntry> unclaimed(const collision::ContactList& contacts,
+                                      const body::Particles& particles, std::size_t owned) const;
 
 private:
   std::unordered_map<ContactKey, Vec3, ContactKeyHash> map_;

@@ -68,6 +68,10 @@ public:
   virtual void reduce_convergence(solver::ConvergenceMeasure& measure) = 0;
   /// Sums `count` values over all processes, in place (one reduction; APGD's scalars).
   virtual void sum(double* values, std::size_t count) = 0;
+  /// Warm start across processes: sends `entries` (history this process no longer needs, see
+  /// solver::ContactHistory::unclaimed) to the neighbouring processes and replaces them by
+  /// what they sent. Called on every process alike when warm starting; serial: nothing.
+  virtual void share_history(std::vector<solver::HistoryEntry>& entries) { entries.clear(); }
   /// Combines this process's statistics with the other processes'.
   virtual void reduce(StepStatistics& stats) = 0;
   /// Last action of a step, after the statistics (e.g. dropping the ghosts, which the next
