@@ -3,8 +3,10 @@
 // mean sweeps and wall time per step to reach fc3d error 1e-4 and 1e-6, the fraction of steps
 // meeting 1e-4 within 200 sweeps, and the maximum penetration. Prints a table; not a test.
 //
-// usage: bench_pile [nx ny layers settle_steps measured_steps max_sweeps_1e-6]
-//        (defaults 15 12 20 30 4 500: 3340 spheres)
+// usage: bench_pile [nx ny layers settle_steps measured_steps max_sweeps_1e-6 tables]
+//        (defaults 15 12 20 30 4 500 1: 3340 spheres). tables: 1 warm start x orderings (mdp),
+//        2 contact.model ccp: Gauss–Seidel against APGD (solver.method) to CCP error 1e-4 and
+//        1e-6 (capped at max_sweeps sweeps or iterations), 3 both.
 // Each measured step is relaxed twice from the same state: on a copy to 1e-4 (at most 200
 // sweeps), then for real to 1e-6 (at most max_sweeps), which advances the pile and its
 // warm-start history.
@@ -54,12 +56,50 @@ void build_pile(timestep::Simulation& sim, int nx, int ny, int layers) {
   }
 }
 
+// contact.model ccp from the settled pile: Gauss–Seidel and APGD, each `measured` steps from
+// the same state, to CCP error 1e-4 and 1e-6 (the fc3d convergence test measures the CCP error
+// with ccp): mean sweeps (GS) or iterations (APGD, one product Nγ each), ms per step, the
+// fraction of steps that met the tolerance.
+void ccp_solvers_table(const timestep::Simulation& pile, int measured, int cap) {
+  std::printf("# contact.model ccp, cold start, %d measured steps, cap %d sweeps/iterations\n",
+              measured, cap);
+  std::printf("%-13s %10s %12s %12s %10s %12s\n", "method", "tolerance", "sweeps|its", "ms/step",
+              "met", "error_max");
+  for (const double tolerance : {1e-4, 1e-6})
+    for (const solver::Method method : {solver::Method::gauss_seidel, solver::Method::apgd}) {
+      timestep::Simulation sim = pile;
+      auto& p = sim.parameters();
+      p.model.model = contact::Model::ccp;
+      p.method = method;
+      p.warm_start = 0.0;
+      p.ordering = solver::Ordering::detection;
+      p.convergence = solver::Convergence::fc3d;
+      p.tolerance = tolerance;
+      p.max_sweeps = cap;
+      double sweeps = 0, seconds = 0, error = 0;
+      int met = 0;
+      for (int s = 0; s < measured; ++s) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto& st = sim.step();
+        seconds += seconds_since(t0);
+        sweeps += st.sweeps;
+        met += st.converged ? 1 : 0;
+        error = std::max(error, st.fc3d_error);
+      }
+      const double n = measured;
+      std::printf("%-13s %10.0e %12.1f %12.1f %10.2f %12.2e\n",
+                  method == solver::Method::apgd ? "apgd" : "gauss_seidel", tolerance, sweeps / n,
+                  1e3 * seconds / n, met / n, error);
+      std::fflush(stdout);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   auto arg = [&](int i, int fallback) { return argc > i ? std::atoi(argv[i]) : fallback; };
   const int nx = arg(1, 15), ny = arg(2, 12), layers = arg(3, 20), settle = arg(4, 30),
-            measured = arg(5, 4), max_sweeps = arg(6, 500);
+            measured = arg(5, 4), max_sweeps = arg(6, 500), tables = arg(7, 1);
 
   timestep::Simulation pile;
   build_pile(pile, nx, ny, layers);
@@ -78,6 +118,8 @@ int main(int argc, char** argv) {
                 st.particles, layers, st.contacts, settle, seconds_since(t0), st.kinetic_energy,
                 st.max_penetration);
   }
+  if (tables & 2) ccp_solvers_table(pile, measured, max_sweeps);
+  if (!(tables & 1)) return 0;
   std::printf("# %d measured steps per setting; 1e-4 runs capped at 200 sweeps, 1e-6 at %d\n",
               measured, max_sweeps);
   std::printf("%-5s %-10s %12s %12s %10s %12s %12s %10s %14s\n", "warm", "ordering", "sweeps_1e-4",

@@ -32,6 +32,7 @@ void ContactDetection::detect(const body::Particles& particles, const body::Glob
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t k = 0; k < globals.size(); ++k) {
       const body::GlobalBody& gb = globals[k];
+      if (!gb.active) continue;
       const std::size_t count = sphere_global(x[i], r[i], gb, threshold, found, kMaxPerBody);
       const double mu = materials.pair_friction(mat[i], gb.material);
       for (std::size_t c = 0; c < count; ++c)

@@ -273,6 +273,37 @@ void check_measurements(const ScenarioConfig& cfg, const YAML::Node& input,
   }
 }
 
+// Prescribed motions: one of velocity and motion, a table of increasing times with a velocity
+// each, a non-empty active window, not on the inflow's piston (the inflow moves it).
+void check_motions(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
+  const Settings& s = cfg.settings;
+  for (std::size_t i = 0; i < s.motions.size(); ++i) {
+    const body::PrescribedMotion& m = s.motions[i];
+    const std::string at = "bodies[" + std::to_string(i) + "]";
+    const YAML::Node given = input["bodies"] ? input["bodies"][i] : YAML::Node();
+    auto fail = [&](const std::string& key, const std::string& problem) {
+      const YAML::Node node = given ? given[key] : YAML::Node();
+      throw InputError(origin(cfg, origins, at + "." + key, node) + ": " + at + "." + key + ": " +
+                       problem);
+    };
+    if (m.moves() && s.bodies[i].velocity != Eigen::Vector3d::Zero())
+      fail("motion", "give either velocity or motion, not both");
+    if (m.kind == body::PrescribedMotion::Kind::table) {
+      if (m.times.size() != m.velocities.size())
+        fail("motion", std::to_string(m.times.size()) + " times but " +
+                           std::to_string(m.velocities.size()) + " velocities");
+      for (std::size_t k = 1; k < m.times.size(); ++k)
+        if (!(m.times[k] > m.times[k - 1]))
+          fail("motion", "times must increase (entry " + std::to_string(k) + ": " +
+                             number(m.times[k]) + " after " + number(m.times[k - 1]) + ")");
+    }
+    if (!(m.active_until > m.active_from))
+      fail("active_until", "expected > active_from (" + number(m.active_from) + " s)");
+    if (s.inflow && s.inflow->piston == i && (m.moves() || m.has_window()))
+      fail("motion", "the inflow moves its piston; it takes no motion or active window");
+  }
+}
+
 // Degenerate global bodies (body::primitive_problem: the rule the run applies too).
 void check_bodies(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
   for (std::size_t i = 0; i < cfg.settings.bodies.size(); ++i) {
@@ -363,6 +394,7 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
   check_consistency(cfg, input, origins);
   cfg.settings = settings_of(cfg.resolved);
   check_bodies(cfg, input, origins);
+  check_motions(cfg, input, origins);
   return cfg;
 }
 

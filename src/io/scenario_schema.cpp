@@ -27,6 +27,26 @@ std::vector<Field> with_motion(std::vector<Field> fields) {
   fields.push_back(req("material", text(), "", "name of an entry of `materials`"));
   fields.push_back(opt("velocity", vec3(), "[0, 0, 0]", "m/s",
                        "prescribed velocity; non-zero makes the body kinematic (e.g. a piston)"));
+  fields.push_back(
+      opt("motion",
+          tagged({{"oscillation",
+                   variant("d(t) = amplitude (sin(2 pi frequency t + phase) - sin(phase)): a "
+                           "vibrated floor or wall",
+                           {req("amplitude", vec3(), "m", "amplitude vector (direction and size)"),
+                            req("frequency", real(0.0, inf, true), "Hz", "frequency"),
+                            opt("phase", real(-inf), "0", "rad", "phase at t = 0")})},
+                  {"table",
+                   variant("velocity piecewise linear in time, constant before the first and after "
+                           "the last entry",
+                           {req("times", list(real(0.0), 1), "s", "increasing times"),
+                            req("velocities", list(vec3(), 1), "m/s",
+                                "the velocity at each time (as many as times)")})}}),
+          kAbsent, "",
+          "prescribed motion as a function of time (docs/global_bodies.md); excludes velocity"));
+  fields.push_back(opt("active_from", real(0.0), "0", "s",
+                       "the body exists (takes part in contacts) from this time on"));
+  fields.push_back(opt("active_until", real(0.0, inf, true), kAbsent, "s",
+                       "and until this time (a gate that opens); absent: to the end"));
   return fields;
 }
 

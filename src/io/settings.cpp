@@ -67,6 +67,25 @@ body::GlobalBody global_body(const YAML::Node& b, const MaterialIndices& materia
   return global;
 }
 
+body::PrescribedMotion motion(const YAML::Node& b) {
+  body::PrescribedMotion m;
+  if (const YAML::Node mo = b["motion"]) {
+    if (mo["type"].as<std::string>() == "oscillation") {
+      m.kind = body::PrescribedMotion::Kind::oscillation;
+      m.amplitude = vec3(mo["amplitude"]);
+      m.frequency = mo["frequency"].as<double>();
+      m.phase = mo["phase"].as<double>();
+    } else {
+      m.kind = body::PrescribedMotion::Kind::table;
+      for (const auto& t : mo["times"]) m.times.push_back(t.as<double>());
+      for (const auto& v : mo["velocities"]) m.velocities.push_back(vec3(v));
+    }
+  }
+  m.active_from = b["active_from"].as<double>();
+  if (b["active_until"]) m.active_until = b["active_until"].as<double>();
+  return m;
+}
+
 LatticeSettings lattice(const YAML::Node& p, const MaterialIndices& materials) {
   LatticeSettings s;
   s.min = vec3(p["min"]);
@@ -163,7 +182,10 @@ Settings settings_of(const YAML::Node& r) {
     s.materials.push_back(
         {m["name"].as<std::string>(), m["density"].as<double>(), m["friction"].as<double>()});
   }
-  for (const auto& b : r["bodies"]) s.bodies.push_back(global_body(b, indices));
+  for (const auto& b : r["bodies"]) {
+    s.bodies.push_back(global_body(b, indices));
+    s.motions.push_back(motion(b));
+  }
   for (const auto& p : r["particles"]) s.particles.push_back(particle_source(p, indices));
   if (const YAML::Node in = r["inflow"])
     s.inflow = InflowSettings{in["piston"].as<std::size_t>(), in["layer_every"].as<double>(),

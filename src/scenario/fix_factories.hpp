@@ -39,6 +39,9 @@ std::unique_ptr<Fix> make_mass_flow(const config::MassFlowSettings& settings, do
                                     RunContext& run, bool restarting);
 std::unique_ptr<Fix> make_grid(const config::GridSettings& settings, double dt, RunContext& run,
                                bool restarting);
+/// Only when some global body has a prescribed motion or an active window.
+std::unique_ptr<Fix> make_motion(const std::vector<body::GlobalBody>& configured,
+                                 const std::vector<body::PrescribedMotion>& motions, double dt);
 std::unique_ptr<Fix> make_outflow(const Domain& domain, config::LostPolicy on_lost);
 std::unique_ptr<Fix> make_statistics(const config::StatisticsSettings& settings,
                                      const config::DomainSettings& domain, const std::string& model,

@@ -7,6 +7,7 @@
 #include "granite/core/error.hpp"
 #include "granite/scenario/progress.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -72,6 +73,10 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
   if (measure.mass_flow)
     fixes.push_back(detail::make_mass_flow(*measure.mass_flow, dt, run, restarting));
   if (measure.grid) fixes.push_back(detail::make_grid(*measure.grid, dt, run, restarting));
+  // Then the global bodies are prepared for the next step.
+  if (std::any_of(settings.motions.begin(), settings.motions.end(),
+                  [](const body::PrescribedMotion& m) { return m.moves() || m.has_window(); }))
+    fixes.push_back(detail::make_motion(settings.bodies, settings.motions, dt));
   // The inflow's random numbers come from their own stream, so adding an inflow does not
   // change the initial particles.
   if (settings.inflow)

@@ -62,7 +62,8 @@ struct GlobalBody {
   std::vector<Primitive> parts;
   Vec3 velocity = Vec3::Zero();  // prescribed; zero for static bodies
   MaterialIndex material = 0;
-  BodyId id = -1;  // informational (e.g. for output); not used by the engine
+  BodyId id = -1;      // informational (e.g. for output); not used by the engine
+  bool active = true;  // false: no contacts with it (a gate that has opened)
   bool is_union() const { return parts.size() > 1; }
 };
 

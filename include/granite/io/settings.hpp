@@ -5,6 +5,7 @@
 // YAML (defaults filled in by the schema); the structs restate no default. Material names are
 // resolved to indices into `materials` here, once.
 #include "granite/body/global_body.hpp"
+#include "granite/body/prescribed_motion.hpp"
 #include "granite/contact/single_contact.hpp"
 #include "granite/core/types.hpp"
 #include "granite/solver/relaxation.hpp"
@@ -146,7 +147,8 @@ struct Settings {
   ContactSettings contact;
   SolverSettings solver;
   std::vector<MaterialSettings> materials;
-  std::vector<body::GlobalBody> bodies;  // material: index in `materials`
+  std::vector<body::GlobalBody> bodies;         // material: index in `materials`
+  std::vector<body::PrescribedMotion> motions;  // of each body (Kind::none: velocity constant)
   std::vector<ParticleSource> particles;
   std::optional<InflowSettings> inflow;
   std::optional<StatisticsSettings> statistics;
