@@ -7,6 +7,7 @@
 #include "granite/solver/fc3d_error.hpp"
 #include "granite/io/fclib.hpp"
 #include "granite/solver/matrix_relaxation.hpp"
+#include "granite/solver/polyhedral_lcp.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -26,6 +27,26 @@ std::string reached(int sweeps, double seconds) {
   return text;
 }
 
+// Lemke on the problem's polyhedral LCP (29), in the form of the other solvers' results:
+// `sweeps` are the pivots, `error` the fc3d error of r (against the circular cone), and
+// `converged` whether Lemke's answer passed its check. Prints Lemke's status line.
+solver::MatrixRelaxationResult lemke_matrix(const io::FclibProblem& p, int directions,
+                                            Eigen::VectorXd& r) {
+  const solver::PolyhedralLcpResult lcp =
+      solver::solve_polyhedral_lcp(p.W, p.q, p.mu, directions, r);
+  solver::MatrixRelaxationResult result;
+  result.sweeps = lcp.lemke.pivots;
+  result.seconds = lcp.seconds;
+  result.error = result.best_error = solver::fc3d_error(p.W, p.q, p.mu, r);
+  result.converged = lcp.lemke.status == contact::LemkeStatus::solution;
+  std::printf("# %s: Lemke, k = %d, LCP size %lld: %s after %d pivots in %.3g ms, LCP error "
+              "%.2e (relative)\n",
+              p.name.c_str(), directions, static_cast<long long>(lcp.size),
+              std::string(contact::lemke_status_name(lcp.lemke.status)).c_str(), lcp.lemke.pivots,
+              lcp.seconds * 1e3, lcp.lemke.error / std::max(lcp.lemke.scale, 1e-300));
+  return result;
+}
+
 }  // namespace
 
 int fclib_command(const Args& args) {
@@ -42,7 +63,10 @@ int fclib_command(const Args& args) {
       "stop at this error (the model's: CCP error for ccp, fc3d otherwise)")(
       "solver", po::value<std::string>()->default_value("gs"),
       "gs (block Gauss-Seidel with --model) | apgd (accelerated projected gradient on the "
-      "cone complementarity model, --model ccp)")(
+      "cone complementarity model, --model ccp) | lemke (Lemke's method on the polyhedral "
+      "LCP (29) with --friction-directions, small problems)")(
+      "max-contacts", po::value<int>()->default_value(200),
+      "lemke: refuse problems with more contacts (the dense LCP has k + 2 unknowns each)")(
       "max-sweeps", po::value<int>()->default_value(100000),
       "sweep (gs) or iteration (apgd) limit per problem")(
       "output", po::value<std::string>(), "write one CSV row per problem to this file")(
@@ -53,14 +77,18 @@ int fclib_command(const Args& args) {
   po::variables_map vm;
   if (auto exit = parse_options(
           "fclib",
-          "solve FILE... [--solver gs|apgd] [--model coulomb] [--tolerance 1e-8]\n"
+          "solve FILE... [--solver gs|apgd|lemke] [--model coulomb] [--tolerance 1e-8]\n"
+          "                    [--friction-directions 8] [--max-contacts 200]\n"
           "                    [--max-sweeps N]\n"
           "                    [--output results.csv] [--reference DIR]\n\n"
           "Solves FCLIB frictional contact problems (local, or global condensed to\n"
           "W = Hᵀ M⁻¹ H) by block Gauss–Seidel with a single-contact model (or by APGD on the\n"
           "cone complementarity model), from r = 0, and\n"
           "reports the sweeps and time to reach error 1e-4 and 1e-8 (Siconos fc3d error; the CCP\n"
-          "error for --model ccp), and both errors of the final r.",
+          "error for --model ccp), and both errors of the final r. --solver lemke solves the\n"
+          "problem with the polyhedral cone of k directions exactly (Stewart-Trinkle LCP (29))\n"
+          "and reports Lemke's status and pivots and the fc3d error of its r against the\n"
+          "circular cone (it shrinks with k but does not vanish).",
           args, options, positional, vm))
     return *exit;
   if (!vm.count("action") || vm["action"].as<std::string>() != "solve") {
@@ -78,8 +106,24 @@ int fclib_command(const Args& args) {
     return kInputErrorExit;
   }
   const std::string solver_name = vm["solver"].as<std::string>();
-  if (solver_name != "gs" && solver_name != "apgd") {
-    print_error_line("granite fclib: unknown --solver '", solver_name + "' (one of gs, apgd)");
+  if (solver_name != "gs" && solver_name != "apgd" && solver_name != "lemke") {
+    print_error_line("granite fclib: unknown --solver '",
+                     solver_name + "' (one of gs, apgd, lemke)");
+    return kInputErrorExit;
+  }
+  const bool use_lemke = solver_name == "lemke";
+  if (use_lemke) {
+    if (!vm["model"].defaulted() && settings.model != contact::Model::polyhedral) {
+      std::cerr << "granite fclib: --solver lemke solves the polyhedral cone model only "
+                   "(--model polyhedral)\n";
+      return kInputErrorExit;
+    }
+    settings.model = contact::Model::polyhedral;
+  }
+  const int max_contacts = vm["max-contacts"].as<int>();
+  if (max_contacts < 1) {
+    print_error_line("granite fclib: --max-contacts must be >= 1, got ",
+                     std::to_string(max_contacts));
     return kInputErrorExit;
   }
   const bool use_apgd = solver_name == "apgd";
@@ -128,6 +172,15 @@ int fclib_command(const Args& args) {
     print_error_line("error: ", e.what());
     return kInputErrorExit;
   }
+  if (use_lemke)
+    for (std::size_t k = 0; k < problems.size(); ++k)
+      if (problems[k].contacts() > std::size_t(max_contacts)) {
+        print_error_line("granite fclib: --solver lemke: ",
+                         files[k] + " has " + std::to_string(problems[k].contacts()) +
+                             " contacts, more than --max-contacts " + std::to_string(max_contacts) +
+                             " (Lemke's dense tableau is for small problems)");
+        return kInputErrorExit;
+      }
 
   std::ofstream csv;
   if (vm.count("output")) {
@@ -142,7 +195,9 @@ int fclib_command(const Args& args) {
   }
   std::printf("# solver %s, model %s, tolerance %g, at most %d %s\n", solver_name.c_str(),
               std::string(contact::model_name(settings.model)).c_str(), tolerance, max_sweeps,
-              use_apgd ? "iterations" : "sweeps");
+              use_apgd    ? "iterations"
+              : use_lemke ? "(pivots)"
+                          : "sweeps");
   std::printf("%-40s %6s %8s %18s %18s %10s %10s %10s %10s%s\n", "problem", "nc", "sweeps",
               "to 1e-4", "to 1e-8", "error", "best", "fc3d", "ccp",
               with_reference ? "  u_diff" : "");
@@ -150,8 +205,9 @@ int fclib_command(const Args& args) {
     const auto& p = problems[k];
     Eigen::VectorXd r;
     const auto result =
-        use_apgd ? solver::apgd_matrix(p.W, p.q, p.mu, tolerance, max_sweeps, r)
-                 : solver::relax_matrix(p.W, p.q, p.mu, settings, tolerance, max_sweeps, r);
+        use_apgd    ? solver::apgd_matrix(p.W, p.q, p.mu, tolerance, max_sweeps, r)
+        : use_lemke ? lemke_matrix(p, settings.friction_directions, r)
+                    : solver::relax_matrix(p.W, p.q, p.mu, settings, tolerance, max_sweeps, r);
     double u_difference = -1.0;
     if (with_reference) {
       const Eigen::VectorXd u = p.W * r + p.q;

@@ -58,13 +58,15 @@ LemkeResult Lemke::solve(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, Eig
   return solve(M, q, ones_, z, options);
 }
 
+// Gauss–Jordan step as one rank-1 update T −= c pᵀ (c the pivot column with its pivot entry
+// zeroed, p the scaled pivot row): column by column, which suits Eigen's column-major storage
+// (row by row, the update strides through memory and is several times slower).
 void Lemke::pivot(int row, int column) {
-  tableau_.row(row) /= tableau_(row, column);
-  for (Eigen::Index i = 0; i < tableau_.rows(); ++i) {
-    if (i == row) continue;
-    const double factor = tableau_(i, column);
-    if (factor != 0.0) tableau_.row(i) -= factor * tableau_.row(row);
-  }
+  pivot_row_ = tableau_.row(row) / tableau_(row, column);
+  pivot_column_ = tableau_.col(column);
+  pivot_column_[row] = 0.0;
+  tableau_.noalias() -= pivot_column_ * pivot_row_;
+  tableau_.row(row) = pivot_row_;
 }
 
 // The lexicographic minimum-ratio test on the entering column: among the rows with a positive

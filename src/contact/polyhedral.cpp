@@ -17,18 +17,32 @@ Eigen::Vector2d friction_direction(int j, int directions) {
   return {std::cos(angle), std::sin(angle)};
 }
 
-void polyhedral_lcp(const Mat3& A, const Vec3& b, double mu, int k, Eigen::MatrixXd& N,
-                    Eigen::VectorXd& q) {
-  // G: 3 × (k + 1), columns (e_n, (0, d_j)).
+Eigen::Matrix<double, 3, Eigen::Dynamic> polyhedral_basis(int k) {
   Eigen::Matrix<double, 3, Eigen::Dynamic> G =
       Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, k + 1);
   G(0, 0) = 1.0;
   for (int j = 0; j < k; ++j) G.block<2, 1>(1, j + 1) = friction_direction(j, k);
+  return G;
+}
+
+double power_of_two_scale(double magnitude) {
+  int e = 0;
+  std::frexp(magnitude, &e);
+  return std::ldexp(1.0, -e);
+}
+
+void add_polyhedral_cone_rows(Eigen::MatrixXd& N, Eigen::Index at, double mu, int k) {
+  N.block(at + 1, at + k + 1, k, 1).setOnes();  // λ e in w_β
+  N(at + k + 1, at) = mu;                       // μ x_n − eᵀβ
+  N.block(at + k + 1, at + 1, 1, k).setConstant(-1.0);
+}
+
+void polyhedral_lcp(const Mat3& A, const Vec3& b, double mu, int k, Eigen::MatrixXd& N,
+                    Eigen::VectorXd& q) {
+  const Eigen::Matrix<double, 3, Eigen::Dynamic> G = polyhedral_basis(k);
   N.setZero(k + 2, k + 2);
   N.topLeftCorner(k + 1, k + 1).noalias() = G.transpose() * A * G;
-  N.block(1, k + 1, k, 1).setOnes();  // λ e in w_β
-  N(k + 1, 0) = mu;                   // μ x_n − eᵀβ
-  N.block(k + 1, 1, 1, k).setConstant(-1.0);
+  add_polyhedral_cone_rows(N, 0, mu, k);
   q.resize(k + 2);
   q.head(k + 1).noalias() = -G.transpose() * b;
   q[k + 1] = 0.0;
@@ -61,10 +75,8 @@ Impulse polyhedral_impulse(const Mat3& A, const Vec3& b, double mu, int k) {
   thread_local Eigen::VectorXd q, z;
   thread_local Lemke lemke;
   // Scaled by powers of two (exact) so that A, b and the λ row (entries μ, 1) are of order one.
-  int ea = 0, eb = 0;
-  std::frexp(A.cwiseAbs().maxCoeff(), &ea);
-  std::frexp(b.cwiseAbs().maxCoeff(), &eb);
-  const double sa = std::ldexp(1.0, -ea), sb = std::ldexp(1.0, -eb);
+  const double sa = power_of_two_scale(A.cwiseAbs().maxCoeff());
+  const double sb = power_of_two_scale(b.cwiseAbs().maxCoeff());
   polyhedral_lcp(sa * A, sb * b, mu, k, N, q);  // x' = x sa/sb
   const LemkeResult result = lemke.solve(N, q, z);
   z *= sa / sb;

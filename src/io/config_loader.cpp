@@ -337,6 +337,19 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input, const
                      ": solver.method: apgd solves the cone complementarity model; it needs "
                      "contact.model: ccp (got " +
                      shown(r["contact"]["model"].as<std::string>()) + ")");
+  if (r["solver"]["method"].as<std::string>() == "lemke") {
+    if (r["contact"]["model"].as<std::string>() != "polyhedral")
+      throw InputError(origin(cfg, origins, "solver.method", child(input, "solver", "method")) +
+                       ": solver.method: lemke solves the polyhedral-cone LCP of the step; it "
+                       "needs contact.model: polyhedral (got " +
+                       shown(r["contact"]["model"].as<std::string>()) + ")");
+    for (int axis = 0; axis < 3; ++axis)
+      if (r["domain"]["periodic"][axis].as<bool>())
+        throw InputError(origin(cfg, origins, "solver.method", child(input, "solver", "method")) +
+                         ": solver.method: lemke takes no periodic axis (a periodic image would "
+                         "count as a body of its own in the step's LCP); domain.periodic has " +
+                         std::string(1, "xyz"[axis]));
+  }
   for (int axis = 0; axis < 3; ++axis)
     if (r["domain"]["max"][axis].as<double>() <= r["domain"]["min"][axis].as<double>())
       throw InputError(where(cfg.file, input["domain"]["max"]) +

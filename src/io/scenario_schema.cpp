@@ -128,6 +128,10 @@ SchemaPtr particle_source() {
                 req("material", text(), "", "name of an entry of `materials`"),
                 opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
                 opt("angular_velocity", vec3(), "[0, 0, 0]", "rad/s", "initial angular velocity"),
+                opt("mass", real(0.0, inf, true), "", "kg",
+                    "mass of this sphere, overriding the material's density (its inertia is a "
+                    "solid sphere's, 2/5 m r²; friction still from the material); default "
+                    "density × 4/3 π r³"),
                 group_field()})},
   });
 }
@@ -196,12 +200,15 @@ SchemaPtr build() {
           "", "", "contact model"),
       opt("solver",
           map({
-              opt("method", choice({"gauss_seidel", "apgd"}), "gauss_seidel", "",
+              opt("method", choice({"gauss_seidel", "apgd", "lemke"}), "gauss_seidel", "",
                   "whole-step solver: gauss_seidel (block Gauss-Seidel in a rank, weighted "
-                  "Jacobi between ranks, any contact.model) or apgd (accelerated projected "
+                  "Jacobi between ranks, any contact.model), apgd (accelerated projected "
                   "gradient on the cone complementarity problem: needs contact.model ccp; "
-                  "max_sweeps then counts iterations and tolerance bounds the CCP error; "
-                  "docs/solvers.md)"),
+                  "max_sweeps then counts iterations and tolerance bounds the CCP error) or "
+                  "lemke (Stewart-Trinkle's LCP (29) of the whole step solved exactly by "
+                  "Lemke's method: needs contact.model polyhedral, one rank, no periodic axis, "
+                  "at most solver.lemke.max_contacts contacts; max_sweeps and tolerance are "
+                  "not used; docs/solvers.md)"),
               opt("max_sweeps", integer(1), "100", "", "maximum relaxation sweeps per step"),
               opt("tolerance", real(0.0, inf, true), "1e-4", "",
                   "stop when the convergence measure (solver.convergence) is below this"),
@@ -224,6 +231,14 @@ SchemaPtr build() {
                   "oscillates on many ranks"),
               opt("check_every", integer(1), "1", "sweeps",
                   "sweeps between global convergence tests (each costs one allreduce)"),
+              opt("lemke",
+                  map({
+                      opt("max_contacts", integer(1), "200", "",
+                          "solver.method lemke: the most contacts a step may have (the dense "
+                          "LCP has friction_directions + 2 unknowns per contact); a step with "
+                          "more stops the run (exit 1)"),
+                  }),
+                  "", "", "Lemke's method (solver.method: lemke)"),
           }),
           "", "", "multi-contact relaxation"),
       req("materials",

@@ -107,6 +107,7 @@ ParticleSource particle_source(const YAML::Node& p, const MaterialIndices& mater
   s.material = materials.at(p["material"].as<std::string>());
   s.velocity = vec3(p["velocity"]);
   s.angular_velocity = vec3(p["angular_velocity"]);
+  if (p["mass"]) s.mass = p["mass"].as<double>();
   s.group = p["group"].as<int>();
   return s;
 }
@@ -172,8 +173,11 @@ Settings settings_of(const YAML::Node& r) {
   for (const solver::OrderingName& entry : solver::kOrderingNames)
     if (entry.name == ordering) s.solver.ordering = entry.ordering;
   s.solver.warm_start = solver["warm_start"].as<double>();
-  s.solver.method = solver["method"].as<std::string>() == "apgd" ? solver::Method::apgd
-                                                                 : solver::Method::gauss_seidel;
+  const std::string method = solver["method"].as<std::string>();
+  s.solver.method = method == "apgd"    ? solver::Method::apgd
+                    : method == "lemke" ? solver::Method::lemke
+                                        : solver::Method::gauss_seidel;
+  s.solver.lemke_max_contacts = solver["lemke"]["max_contacts"].as<int>();
 
   // A material's index is its position in `materials` (the order build_simulation adds them).
   MaterialIndices indices;

@@ -108,10 +108,11 @@ void DistributedDomain::share_history(std::vector<solver::HistoryEntry>& entries
 }
 
 void DistributedDomain::reduce(timestep::StepStatistics& s) {
-  std::vector<std::uint64_t> counts = {s.particles, s.contacts};
+  std::vector<std::uint64_t> counts = {s.particles, s.contacts, s.failed_contacts};
   comm::sum_in_place(counts, comm_);
   s.particles = counts[0];
   s.contacts = counts[1];
+  s.failed_contacts = counts[2];
   std::vector<double> sums = {s.kinetic_energy, s.normal_impulse_sum, s.global_normal_impulse_sum};
   comm::sum_in_place(sums, comm_);
   s.kinetic_energy = sums[0];

@@ -20,6 +20,7 @@ void set_parameters(const config::Settings& s, timestep::Parameters& p) {
   p.convergence = s.solver.convergence;
   p.ordering = s.solver.ordering;
   p.method = s.solver.method;
+  p.lemke_max_contacts = s.solver.lemke_max_contacts;
   p.ordering_seed = s.run.seed;
   p.warm_start = s.solver.warm_start;
 }
@@ -50,9 +51,20 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
     if (const auto* sphere = std::get_if<config::SphereSettings>(&source)) {
       const BodyId id = next_id++;
       if (!owns(sphere->position)) continue;
-      sim.particles().add_sphere(sim.materials(), sphere->material, sphere->position,
-                                 sphere->radius, sphere->velocity, id, sphere->group);
-      sim.particles().angular_velocity.back() = sphere->angular_velocity;
+      // A solid sphere of the given mass, or of the material's density (`mass` absent).
+      body::ParticleInit init;
+      init.id = id;
+      init.position = sphere->position;
+      init.velocity = sphere->velocity;
+      init.angular_velocity = sphere->angular_velocity;
+      init.radius = sphere->radius;
+      init.mass = sphere->mass > 0.0 ? sphere->mass
+                                     : body::sphere_mass(sim.materials()[sphere->material].density,
+                                                         sphere->radius);
+      init.body_inertia = body::sphere_inertia(init.mass, sphere->radius);
+      init.material = sphere->material;
+      init.group = sphere->group;
+      sim.particles().add(init);
       continue;
     }
     const auto& lattice = std::get<config::LatticeSettings>(source);

@@ -233,14 +233,30 @@ nlohmann::ordered_json begin_record(const config::ScenarioConfig& cfg, const Run
   return record;
 }
 
+std::string last_checkpoint(const RunContext& run) {
+  return "; last checkpoint: " +
+         (run.last_checkpoint.empty() ? std::string("no checkpoint yet") : run.last_checkpoint);
+}
+
+// Policy for a failed single-contact solve (contact.model polyhedral: Lemke's answer failed
+// its check and the contact got the frictionless stand-in): the run stops at that step, on
+// every rank (the count is summed over ranks), rather than go on with a different model.
+std::string failed_contacts_failure(const RunContext& run, const timestep::StepStatistics& stats) {
+  if (stats.failed_contacts == 0) return "";
+  return "step " + std::to_string(run.sim.steps()) + ": the single-contact model " +
+         std::string(contact::model_name(run.sim.parameters().model.model)) + " failed on " +
+         std::to_string(stats.failed_contacts) + " of " + std::to_string(stats.contacts) +
+         " contacts (Lemke's answer failed its check; `granite contact` shows such a problem)" +
+         last_checkpoint(run);
+}
+
 // "" if every rank's state is finite after the step; otherwise the line that stops the run,
 // naming the first offender of the lowest rank that has one.
 std::string non_finite_failure(const RunContext& run) {
   const std::string found = comm::first_failure(timestep::non_finite_state(run.sim), run.comm);
   if (found.empty()) return "";
   return "non-finite state at step " + std::to_string(run.sim.steps()) + ": " + found +
-         "; last checkpoint: " +
-         (run.last_checkpoint.empty() ? "no checkpoint yet" : run.last_checkpoint);
+         last_checkpoint(run);
 }
 
 // The time loop: a step, then every fix, until step `last`, a stop request on any rank, or a
@@ -262,9 +278,13 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
     } catch (const parallel::SubdomainTooThin& e) {  // thrown on every rank alike
       summary.failure = "step " + std::to_string(n + 1) + ": " + e.what();
       break;
+    } catch (const timestep::StepFailure& e) {  // solver.method lemke: single rank only
+      summary.failure = "step " + std::to_string(n + 1) + ": " + e.what() + last_checkpoint(run);
+      break;
     }
     const timestep::StepStatistics& stats = *step;
     summary.failure = non_finite_failure(run);
+    if (summary.failure.empty()) summary.failure = failed_contacts_failure(run, stats);
     if (!summary.failure.empty()) break;
     exchange_bytes += distributed.relaxation_bytes();
     summary.sweeps += std::uint64_t(stats.sweeps);
@@ -299,6 +319,11 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
                         const comm::Communicator& comm, const RunStart& start) {
   const config::Settings& settings = cfg.settings;
   const std::string& restart = start.restart;
+  if (settings.solver.method == solver::Method::lemke && comm.size() > 1)  // every rank alike
+    throw InputError(cfg.file +
+                     ": solver.method: lemke runs on one rank (its dense LCP is for "
+                     "small systems); got " +
+                     std::to_string(comm.size()) + " ranks");
   const Domain domain = domain_of(settings.domain);
   const parallel::Decomposition decomposition =
       decomposition_of(settings, domain, comm.size(),

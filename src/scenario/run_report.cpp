@@ -102,7 +102,8 @@ void complete_record(nlohmann::ordered_json& record, const RunSummary& s,
                      {"fc3d_error", last.fc3d_error},
                      {"max_penetration_m", last.max_penetration},
                      {"kinetic_energy_J", last.kinetic_energy},
-                     {"converged", last.converged}};
+                     {"converged", last.converged},
+                     {"failed_contacts", last.failed_contacts}};
 }
 
 }  // namespace granite::scenario

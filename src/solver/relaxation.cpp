@@ -15,8 +15,10 @@ constexpr double kTiny = 1e-300;
 
 double relaxation_sweep(const contact::ModelSettings& model,
                         const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
-                        std::vector<BodyState>& bodies, const SweepOrder& order, bool backward) {
+                        std::vector<BodyState>& bodies, const SweepOrder& order, bool backward,
+                        std::size_t* failed) {
   double max_change2 = 0.0, max_impulse2 = 0.0;
+  std::size_t failures = 0;
   const std::size_t m = contacts.size();
   const bool ordered = !order.indices.empty();
   for (std::size_t k = 0; k < m; ++k) {
@@ -30,7 +32,9 @@ double relaxation_sweep(const contact::ModelSettings& model,
     const Vec3 u = c.frame.transpose() * relative_velocity(c, b1, b2);
     Vec3 b = c.A * old - u;
     b[0] -= c.gap_term;
-    Vec3 x = contact::solve(model, c.A, b, c.mu).x;
+    const contact::Impulse solved = contact::solve(model, c.A, b, c.mu);
+    failures += solved.kind == contact::ContactCase::failed ? 1 : 0;
+    Vec3 x = solved.x;
     if (c.weight != 1.0) x = old + c.weight * (x - old);  // branch keeps w = 1 bit-exact
     const Vec3 change = x - old;
     impulses[j] = x;
@@ -38,6 +42,7 @@ double relaxation_sweep(const contact::ModelSettings& model,
     max_change2 = std::max(max_change2, change.squaredNorm());
     max_impulse2 = std::max(max_impulse2, x.squaredNorm());
   }
+  if (failed) *failed = failures;
   return std::sqrt(max_change2) / std::max(std::sqrt(max_impulse2), kTiny);
 }
 

@@ -4,11 +4,14 @@
 
 #include "granite/core/error.hpp"
 #include "granite/solver/apgd_step.hpp"
+#include "granite/solver/contact_problem_export.hpp"
+#include "granite/solver/polyhedral_lcp.hpp"
 #include "granite/solver/relaxation.hpp"
 #include "granite/timestep/integrator.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <string>
 
 namespace granite::timestep {
@@ -36,6 +39,13 @@ void Simulation::validate() const {
     throw InputError("solver.method apgd solves the cone complementarity model: it needs "
                      "contact.model ccp, got " +
                      std::string(contact::model_name(p.model.model)));
+  if (p.method == solver::Method::lemke && p.model.model != contact::Model::polyhedral)
+    throw InputError("solver.method lemke solves the polyhedral-cone LCP of the step: it needs "
+                     "contact.model polyhedral, got " +
+                     std::string(contact::model_name(p.model.model)));
+  if (p.method == solver::Method::lemke && p.lemke_max_contacts < 1)
+    throw InputError("solver.lemke.max_contacts must be >= 1, got " +
+                     std::to_string(p.lemke_max_contacts));
   if (!(p.warm_start >= 0.0 && p.warm_start <= 1.0))
     throw InputError("warm start fraction must be in [0, 1], got " + std::to_string(p.warm_start));
   for (auto m : particles_.material)
@@ -98,6 +108,7 @@ void Simulation::set_up_contacts(std::size_t owned) {
 solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
   const Parameters& p = parameters_;
   if (p.method == solver::Method::apgd) return relax_contacts_apgd(owned);
+  if (p.method == solver::Method::lemke) return relax_contacts_lemke(owned);
   const solver::RelaxationSettings settings{p.model, p.max_sweeps, p.tolerance, p.convergence};
   if (!hooks_) {
     ScopedPhase t(timers_, Phase::relaxation);
@@ -181,6 +192,59 @@ solver::RelaxationResult Simulation::relax_contacts_apgd(std::size_t owned) {
   return result;
 }
 
+// Lemke's method on the step's LCP (29) (solver/polyhedral_lcp.hpp), assembled from the
+// contacts as the FCLIB export does. One process and no periodic images: a run with more than
+// one rank or a periodic axis is refused before it starts (config check_consistency,
+// scenario/run.cpp), and a contact with a ghost here throws StepFailure (the LCP would take the
+// image for a body of its own). No warm start (Lemke starts from its own basis). Anything but a
+// verified solution throws StepFailure before the bodies move. The statistics' sweeps are Lemke's pivots; residual and fc3d are the fc3d error of the
+// polyhedral solution against the circular cone.
+solver::RelaxationResult Simulation::relax_contacts_lemke(std::size_t owned) {
+  const Parameters& p = parameters_;
+  if (solver_contacts_.size() > std::size_t(p.lemke_max_contacts))
+    throw StepFailure(
+        "solver.method lemke: the step has " + std::to_string(solver_contacts_.size()) +
+        " contacts, more than solver.lemke.max_contacts = " + std::to_string(p.lemke_max_contacts) +
+        " (Lemke's dense tableau is for small systems; use gauss_seidel)");
+  const auto ghost = [&](std::uint32_t b) { return b >= owned && b < particles_.size(); };
+  for (const solver::SolverContact& c : solver_contacts_)
+    if (ghost(c.body1) || ghost(c.body2))
+      throw StepFailure("solver.method lemke: a contact with a particle of another process or a "
+                        "periodic image (one process, no periodic axes only)");
+  solver::RelaxationResult result;
+  {
+    ScopedPhase t(timers_, Phase::relaxation);
+    Eigen::SparseMatrix<double, Eigen::RowMajor> W;
+    Eigen::VectorXd q, mu, r;
+    solver::export_contact_problem(solver_contacts_, states_, W, q, mu);
+    const solver::PolyhedralLcpResult lcp =
+        solver::solve_polyhedral_lcp(W, q, mu, p.model.friction_directions, r);
+    if (lcp.lemke.status != contact::LemkeStatus::solution) {
+      char error[64];
+      std::snprintf(error, sizeof error, "%.3g",
+                    lcp.lemke.error / std::max(lcp.lemke.scale, 1e-300));
+      throw StepFailure("Lemke's method on the step's LCP (29) (" +
+                        std::to_string(solver_contacts_.size()) + " contacts, size " +
+                        std::to_string(lcp.size) + ") ended with status " +
+                        std::string(contact::lemke_status_name(lcp.lemke.status)) + " after " +
+                        std::to_string(lcp.lemke.pivots) + " pivots (relative error " + error +
+                        "): no verified solution");
+    }
+    for (std::size_t j = 0; j < impulses_.size(); ++j)
+      impulses_[j] = r.segment<3>(Eigen::Index(3 * j));
+    solver::apply_impulses(solver_contacts_, impulses_, states_);
+    result.sweeps = lcp.lemke.pivots;
+  }
+  ScopedPhase t(timers_, Phase::relaxation);
+  solver::ConvergenceMeasure m;
+  m.fc3d = solver::fc3d_sums(solver_contacts_, impulses_, states_);
+  if (hooks_) hooks_->reduce_convergence(m);
+  result.fc3d = result.residual = m.fc3d.error();
+  result.converged = true;
+  remember_impulses();
+  return result;
+}
+
 void Simulation::warm_start() {
   if (parameters_.warm_start <= 0.0) return;
   if (hooks_) {  // contacts whose relaxing process changed take their history along
@@ -220,6 +284,7 @@ void Simulation::collect_statistics(const solver::RelaxationResult& relaxation, 
   s.residual = relaxation.residual;
   s.fc3d_error = relaxation.fc3d;
   s.converged = relaxation.converged;
+  s.failed_contacts = relaxation.failed_contacts;
   for (std::size_t j = 0; j < contacts_.size(); ++j) {
     s.max_penetration = std::max(s.max_penetration, -contacts_.gap[j]);
     s.normal_impulse_sum += impulses_[j][0];

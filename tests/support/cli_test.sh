@@ -90,6 +90,17 @@ expect 2 "^error: cannot read the standard input \(Is a directory\)$" -- bash -c
 fclib=$src/tests/data/fclib
 expect 0 "Box_Stacks-i0122-82-5 +82 "     -- "$granite" fclib solve "$fclib/problems/Box_Stacks-i0122-82-5.hdf5" --reference "$fclib/references"
 expect 2 "none.hdf5"                        -- "$granite" fclib solve "$tmp/none.hdf5"
+# Lemke on the polyhedral LCP (29): small problems only, the polyhedral model only.
+expect 0 "LMGC_GlobalFrictionContactProblem00046: Lemke, k = 8, LCP size 90: solution after" -- \
+  "$granite" fclib solve "$fclib/problems/LMGC_GlobalFrictionContactProblem00046.hdf5" --solver lemke
+expect 0 "LCP size 180: solution after" -- \
+  "$granite" fclib solve "$fclib/problems/LMGC_GlobalFrictionContactProblem00046.hdf5" --solver lemke --friction-directions 18
+expect 2 "^granite fclib: --solver lemke: .*Capsules-i125-1213.hdf5 has 286 contacts, more than --max-contacts 200" -- \
+  "$granite" fclib solve "$fclib/problems/Capsules-i125-1213.hdf5" --solver lemke
+expect 2 "more than --max-contacts 5" -- \
+  "$granite" fclib solve "$fclib/problems/LMGC_GlobalFrictionContactProblem00046.hdf5" --solver lemke --max-contacts 5
+expect 2 "--solver lemke solves the polyhedral cone model only" -- \
+  "$granite" fclib solve "$fclib/problems/CubeH8.hdf5" --solver lemke --model coulomb
 # A damaged matrix size (on a CSR matrix the column count is not bounded by the pointer array;
 # it hung allocating gigabytes) is one error line.
 cp "$fclib/problems/local_problem_test.hdf5" "$tmp/huge_n.hdf5"

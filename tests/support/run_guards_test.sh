@@ -143,5 +143,19 @@ grep -q "requeued (SLURM_RESTART_COUNT=1): continuing from" "$tmp/job.log" || fa
 [ "$(json "$tmp/requeued/run.json" "r['restart']['step']")" = 500 ] || fail "the requeued job did not continue from step 500: $(cat "$tmp/job.log")"
 [ "$(json "$tmp/requeued/run.json" "r['status']")" = completed ] || fail "the requeued job did not complete"
 
+# --- 8. solver.method lemke: one rank, the polyhedral model, no periodic axis, few contacts ---
+balls=$src/configs/four_balls.yaml
+expect 2 "solver.method: lemke runs on one rank" 2 run "$balls" --output "$tmp/lemke2"
+[ -e "$tmp/lemke2" ] && fail "the refused 2-rank lemke run created its output directory"
+expect 2 "solver.method: lemke .*needs contact.model: polyhedral \(got mdp\)" 1 check "$balls" --set contact.model=mdp
+expect 2 "solver.method: lemke takes no periodic axis.*has x" 1 check "$balls" --set "domain.periodic=[true, false, false]"
+# A step with more contacts than solver.lemke.max_contacts stops the run: exit 1, one line, run.json failed.
+expect 1 "step 1: solver.method lemke: the step has 5 contacts, more than solver.lemke.max_contacts = 3" 1 \
+  run "$balls" --output "$tmp/lemke_limit" --set solver.lemke.max_contacts=3 --set run.end_time=0.01
+[ "$(json "$tmp/lemke_limit/run.json" "r['status']")" = failed ] || fail "the lemke run over the limit is not recorded as failed"
+json "$tmp/lemke_limit/run.json" "r['failure']" | grep -q "more than solver.lemke.max_contacts" || fail "run.json failure does not name the limit"
+expect 0 "^done:" 1 run "$balls" --output "$tmp/lemke_ok" --set run.end_time=0.05
+[ "$(json "$tmp/lemke_ok/run.json" "r['final']['failed_contacts']")" = 0 ] || fail "run.json final.failed_contacts is not 0"
+
 if [ "$failures" -gt 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all run-guard checks passed"

@@ -59,7 +59,9 @@ private:
   Eigen::VectorXd w_;
   Eigen::VectorXi candidates_;  // rows still tied in the lexicographic ratio test
   Eigen::VectorXd ratio_;
-  Eigen::VectorXd ones_;  // the default covering vector
+  Eigen::VectorXd ones_;          // the default covering vector
+  Eigen::RowVectorXd pivot_row_;  // workspace of pivot()
+  Eigen::VectorXd pivot_column_;
 
   int leaving_row(int column, int z0);
   void pivot(int row, int column);

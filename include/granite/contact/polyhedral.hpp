@@ -18,5 +18,14 @@ void polyhedral_lcp(const Mat3& A, const Vec3& b, double mu, int directions, Eig
                     Eigen::VectorXd& q);
 /// The unit direction d_j (j = 0..k−1) of the tangential plane (t, o).
 Eigen::Vector2d friction_direction(int j, int directions);
+/// G = [[1, 0], [0, D]] (3 × (k + 1)): the impulse x = G (x_n, β) in the contact frame.
+Eigen::Matrix<double, 3, Eigen::Dynamic> polyhedral_basis(int directions);
+/// Writes the cone part of N for a contact whose unknowns (x_n, β, λ) start at `at`: the
+/// column λ e in the rows w_β and the row w_λ = μ x_n − eᵀβ (the rest of those rows and column
+/// is left as it is: zero in a zeroed N).
+void add_polyhedral_cone_rows(Eigen::MatrixXd& N, Eigen::Index at, double mu, int directions);
+/// 2^−e for the exponent e of `magnitude` (magnitude · 2^−e in [0.5, 1); 1 for 0): an exact
+/// scale that brings entries of that size to order one before pivoting.
+double power_of_two_scale(double magnitude);
 
 }  // namespace granite::contact

@@ -56,6 +56,7 @@ struct SolverSettings {
   solver::Ordering ordering = solver::Ordering::detection;
   double warm_start = 0.0;  // in [0, 1]
   solver::Method method = solver::Method::gauss_seidel;
+  int lemke_max_contacts = 0;  // solver.lemke.max_contacts
 };
 
 struct MaterialSettings {
@@ -78,7 +79,8 @@ struct SphereSettings {
   double radius = 0.0;
   body::MaterialIndex material = 0;  // index in Settings::materials
   Vec3 velocity = Vec3::Zero(), angular_velocity = Vec3::Zero();
-  int group = 0;  // tag of the particle
+  double mass = 0.0;  // kg; 0: from the material's density
+  int group = 0;      // tag of the particle
 };
 
 using ParticleSource = std::variant<LatticeSettings, SphereSettings>;

@@ -22,9 +22,10 @@ namespace granite::solver {
 enum class Convergence { fc3d, impulse_change };
 
 /// The whole-step solver (solver.method): the non-linear block Gauss–Seidel below with any
-/// single-contact model, or APGD on the cone complementarity problem (solver/apgd_step.hpp; the
-/// model must be ccp).
-enum class Method { gauss_seidel, apgd };
+/// single-contact model, APGD on the cone complementarity problem (solver/apgd_step.hpp; the
+/// model must be ccp), or Lemke's method on Stewart–Trinkle's LCP (29) of the whole step
+/// (solver/polyhedral_lcp.hpp; the model must be polyhedral; one process, few contacts).
+enum class Method { gauss_seidel, apgd, lemke };
 
 struct RelaxationSettings {
   contact::ModelSettings model{};
@@ -40,6 +41,10 @@ struct RelaxationResult {
   double residual = 0.0;  // relative impulse change of the last sweep (0 without contacts)
   double fc3d = 0.0;      // fc3d error after the last sweep (0 without contacts)
   bool converged = true;  // the chosen measure < tolerance within max_sweeps
+  // Contacts whose single-contact model returned ContactCase::failed in the last sweep (the
+  // polyhedral model when Lemke's answer fails its check): their impulse is the frictionless
+  // stand-in, not the model's answer. A run stops on any (scenario/run.cpp).
+  std::size_t failed_contacts = 0;
 };
 
 /// What a convergence test evaluates: the sweep's relative impulse change (combined over
@@ -53,11 +58,12 @@ struct ConvergenceMeasure {
 
 /// One Gauss–Seidel sweep over the contacts in `order` (all in list order if empty; backwards
 /// if `backward`); returns the relative impulse change (as above). `impulses` are contact-frame
-/// impulses (λ_n, λ_t, λ_o) in N s, updated in place.
+/// impulses (λ_n, λ_t, λ_o) in N s, updated in place. With `failed`, *failed is set to the
+/// number of contacts whose model answered ContactCase::failed in this sweep.
 double relaxation_sweep(const contact::ModelSettings& model,
                         const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
                         std::vector<BodyState>& bodies, const SweepOrder& order = {},
-                        bool backward = false);
+                        bool backward = false, std::size_t* failed = nullptr);
 
 /// The fc3d sums of the contacts' problem at the current state: u_j = Q_jᵀ(relative velocity
 /// with corrections) + gap term e_n, q_j the same without corrections, r_j = λ_j. One pass.
@@ -90,7 +96,8 @@ RelaxationResult relax(const RelaxationSettings& settings,
   const bool ccp = settings.model.model == contact::Model::ccp;  // its own error (fc3d_sums)
   while (result.sweeps < settings.max_sweeps) {
     const bool backward = order.alternate && result.sweeps % 2 == 1;
-    result.residual = relaxation_sweep(settings.model, contacts, impulses, bodies, order, backward);
+    result.residual = relaxation_sweep(settings.model, contacts, impulses, bodies, order, backward,
+                                       &result.failed_contacts);
     ++result.sweeps;
     fc3d_current = false;
     if (!after_sweep(result.sweeps)) continue;

@@ -20,6 +20,7 @@
 #include "granite/collision/contact.hpp"
 #include "granite/collision/detection.hpp"
 #include "granite/contact/single_contact.hpp"
+#include "granite/core/error.hpp"
 #include "granite/core/timer.hpp"
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_history.hpp"
@@ -32,6 +33,14 @@
 #include <vector>
 
 namespace granite::timestep {
+
+/// A step whose contact problem has no verified answer (solver.method lemke: Lemke's status is
+/// not `solution`, or the step has more contacts than the solver takes). The bodies are not
+/// advanced; the run stops with this line (exit 1).
+class StepFailure : public RunFailure {
+public:
+  using RunFailure::RunFailure;
+};
 
 /// Extension points for a distributed run (implemented by parallel::DistributedDomain, which
 /// holds the parallel policy: ownership, ghosts, contact responsibility, the Jacobi weight).
@@ -96,6 +105,9 @@ struct Parameters {
   // Gauss–Seidel, or APGD on the CCP (requires model ccp; then max_sweeps counts iterations and
   // tolerance is the CCP error).
   solver::Method method = solver::Method::gauss_seidel;
+  // Method lemke: a step with more contacts than this throws StepFailure (the dense LCP has
+  // (k + 2) unknowns per contact).
+  int lemke_max_contacts = 200;
 };
 
 class Simulation {
@@ -177,6 +189,7 @@ private:
   void set_up_contacts(std::size_t owned);
   solver::RelaxationResult relax_contacts(std::size_t owned);
   solver::RelaxationResult relax_contacts_apgd(std::size_t owned);
+  solver::RelaxationResult relax_contacts_lemke(std::size_t owned);
   void warm_start();         // the history's impulses applied to the bodies (warm_start > 0)
   void remember_impulses();  // the relaxed impulses into the history (warm_start > 0)
   void integrate_bodies();

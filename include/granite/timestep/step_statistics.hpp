@@ -14,6 +14,8 @@ struct StepStatistics {
   double residual = 0.0;    // relative impulse change of the last sweep
   double fc3d_error = 0.0;  // Siconos error of the step's contact problem after the relaxation
   bool converged = true;
+  // Contacts whose single-contact model failed in the last sweep (solver::RelaxationResult)
+  std::size_t failed_contacts = 0;
   double max_penetration = 0.0;  // max(0, −min ξ) over the step's contacts, before the step (m)
   double kinetic_energy = 0.0;   // translational + rotational, after the step (J)
   double normal_impulse_sum = 0.0;         // Σ_j λ_n over all contacts (N s)

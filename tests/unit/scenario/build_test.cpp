@@ -45,6 +45,35 @@ TEST(ScenarioBuild, ObstacleDropHasItsParticlesAndBodies) {
   EXPECT_GT(largest, 0.04);  // ... and it is used
 }
 
+// The sphere source's `mass` overrides the material's density: the four-ball example's balls
+// are 1 kg with the inertia 2/5 m r² = 4e-3 kg m² the paper prints; lemke settings carried over.
+TEST(ScenarioBuild, SphereMassOverridesTheDensity) {
+  const auto cfg = granite::config::load_scenario(GRANITE_SOURCE_DIR "/configs/four_balls.yaml",
+                                                  {"solver.lemke.max_contacts=17"});
+  granite::timestep::Simulation sim;
+  std::mt19937_64 rng(1);
+  granite::scenario::build_simulation(cfg.settings, sim, rng);
+  const auto& p = sim.particles();
+  ASSERT_EQ(p.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_DOUBLE_EQ(p.mass[i], 1.0);
+    EXPECT_DOUBLE_EQ(p.inverse_mass[i], 1.0);
+    EXPECT_TRUE(p.body_inertia[i].isApprox(4e-3 * granite::Mat3::Identity(), 1e-15));
+  }
+  EXPECT_TRUE(p.velocity[0].isApprox(Vec3(1.5, 0.1, 0.0)));
+  EXPECT_EQ(sim.parameters().method, granite::solver::Method::lemke);
+  EXPECT_EQ(sim.parameters().lemke_max_contacts, 17);
+  EXPECT_EQ(sim.parameters().model.friction_directions, 8);
+  // Without `mass` the density decides: 1000 kg/m³ × 4/3 π (0.1 m)³.
+  const auto plain = granite::config::load_scenario(
+      GRANITE_SOURCE_DIR "/configs/four_balls.yaml",
+      {"particles=[{type: sphere, position: [0, 0, 1], radius: 0.1, material: ball}]"});
+  granite::timestep::Simulation sim2;
+  granite::scenario::build_simulation(plain.settings, sim2, rng);
+  const double mass = 1000.0 * 4.0 / 3.0 * M_PI * 1e-3;
+  EXPECT_NEAR(sim2.particles().mass[0], mass, 1e-14 * mass);
+}
+
 TEST(ScenarioBuild, SameSeedSameParticlesOtherSeedOtherParticles) {
   const auto a = build(7), b = build(7), c = build(8);
   EXPECT_EQ(a.particles().velocity, b.particles().velocity);
