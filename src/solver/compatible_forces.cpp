@@ -1,5 +1,8 @@
 #include "granite/solver/compatible_forces.hpp"
 
+#include "granite/solver/contact_kinematics.hpp"
+
+#include <cmath>
 #include <limits>
 
 namespace granite::solver {
@@ -35,64 +38,88 @@ Eigen::VectorXd relative_stiffness(ContactLaw law, const collision::ContactList&
   return k;
 }
 
-SerialCompatibleOperator::SerialCompatibleOperator(const std::vector<SolverContact>& contacts,
-                                                   const std::vector<BodyState>& bodies) :
+StepCompatibleOperator::StepCompatibleOperator(const std::vector<SolverContact>& contacts,
+                                               const std::vector<BodyState>& bodies,
+                                               const StepCommunication& communication,
+                                               std::size_t ghost_begin, std::size_t ghost_end) :
     contacts_(&contacts),
-    body_rows_(bodies.size()) {
-  std::vector<double> lever(bodies.size(), 0.0);
-  for (const auto& c : contacts) {
-    lever[c.body1] = std::max(lever[c.body1], c.r1.norm());
-    lever[c.body2] = std::max(lever[c.body2], c.r2.norm());
-  }
+    communication_(communication), body_rows_(bodies.size()), scratch_(bodies.size()) {
   int next = 0;
   for (std::size_t b = 0; b < bodies.size(); ++b) {
+    scratch_[b] =
+        BodyState{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 1.0, Mat3::Identity()};
+    if (b >= ghost_begin && b < ghost_end) continue;  // the owner holds the rows
     auto& rows = body_rows_[b];
-    if (bodies[b].inverse_mass > 0.0) {
+    const BodyState& body = bodies[b];
+    if (body.inverse_mass > 0.0) {
       rows.force = next;
       next += 3;
     }
-    if (bodies[b].inverse_inertia.cwiseAbs().maxCoeff() > 0.0) {
+    const double inverse_inertia = body.inverse_inertia.trace() / 3.0;
+    if (body.inverse_inertia.cwiseAbs().maxCoeff() > 0.0) {
       rows.moment = next;
       next += 3;
-      rows.moment_scale = lever[b] > 0.0 ? 1.0 / lever[b] : 1.0;
+      // ℓ² = (5/2) I/m: the radius of a solid sphere (I = (2/5) m r²), from the mean inverse
+      // moment of inertia (trace / 3, frame-independent).
+      const double length2 = body.inverse_mass > 0.0 && inverse_inertia > 0.0
+                                 ? 2.5 * body.inverse_mass / inverse_inertia
+                                 : 1.0;
+      rows.moment_scale = 1.0 / std::sqrt(length2);
     }
   }
   rows_ = next;
 }
 
-void SerialCompatibleOperator::transpose(const Eigen::VectorXd& f, Eigen::VectorXd& r) const {
-  r.setZero(rows_);
-  const auto add = [&](const BodyRows& rows, const Vec3& force, const Vec3& lever) {
-    if (rows.force >= 0) r.segment<3>(rows.force) += force;
-    if (rows.moment >= 0) r.segment<3>(rows.moment) += rows.moment_scale * lever.cross(force);
-  };
+void StepCompatibleOperator::clear_scratch() {
+  for (BodyState& b : scratch_) b.dv.setZero(), b.dw.setZero();
+}
+
+void StepCompatibleOperator::exchange_scratch() {
+  if (communication_.reset_corrections) communication_.reset_corrections(scratch_);
+  if (communication_.exchange_corrections) communication_.exchange_corrections(scratch_);
+}
+
+void StepCompatibleOperator::transpose(const Eigen::VectorXd& f, Eigen::VectorXd& r) {
+  // Unit inverse mass and inertia: apply_impulse sums forces into dv and moments into dw. The
+  // ghosts' sums are increments over zero, which the exchange adds to their owners.
+  clear_scratch();
+  if (communication_.reset_corrections) communication_.reset_corrections(scratch_);
   for (std::size_t i = 0; i < contacts_->size(); ++i) {
     const auto& c = (*contacts_)[i];
-    const Vec3 force = f[Eigen::Index(i)] * c.frame.col(0);
-    add(body_rows_[c.body1], force, c.r1);
-    add(body_rows_[c.body2], -force, c.r2);
+    apply_impulse(c, f[Eigen::Index(i)] * c.frame.col(0), scratch_[c.body1], scratch_[c.body2]);
+  }
+  if (communication_.exchange_corrections) communication_.exchange_corrections(scratch_);
+  r.resize(rows_);
+  for (std::size_t b = 0; b < body_rows_.size(); ++b) {
+    const auto& rows = body_rows_[b];
+    if (rows.force >= 0) r.segment<3>(rows.force) = scratch_[b].dv;
+    if (rows.moment >= 0) r.segment<3>(rows.moment) = rows.moment_scale * scratch_[b].dw;
   }
 }
 
-void SerialCompatibleOperator::apply(const Eigen::VectorXd& y, Eigen::VectorXd& g) const {
+void StepCompatibleOperator::apply(const Eigen::VectorXd& y, Eigen::VectorXd& g) {
+  // The owners' rows as a force-like dv and a moment-like dw (unscaled: (r × n)·(s y) is the
+  // scaled row's entry), sent to the ghosts by the exchange (ghost increments are zero).
+  clear_scratch();
+  for (std::size_t b = 0; b < body_rows_.size(); ++b) {
+    const auto& rows = body_rows_[b];
+    if (rows.force >= 0) scratch_[b].dv = y.segment<3>(rows.force);
+    if (rows.moment >= 0) scratch_[b].dw = rows.moment_scale * y.segment<3>(rows.moment);
+  }
+  exchange_scratch();
   g.resize(Eigen::Index(contacts_->size()));
-  const auto read = [&](const BodyRows& rows, const Vec3& n, const Vec3& lever) {
-    double v = 0.0;
-    if (rows.force >= 0) v += n.dot(y.segment<3>(rows.force));
-    if (rows.moment >= 0) v += rows.moment_scale * lever.cross(n).dot(y.segment<3>(rows.moment));
-    return v;
-  };
   for (std::size_t i = 0; i < contacts_->size(); ++i) {
     const auto& c = (*contacts_)[i];
-    const Vec3 n = c.frame.col(0);
-    g[Eigen::Index(i)] = read(body_rows_[c.body1], n, c.r1) - read(body_rows_[c.body2], n, c.r2);
+    // n·(dv1 + dw1 × r1 − dv2 − dw2 × r2) = n·y_F1 + (r1 × n)·y_M1 − (the same for body 2)
+    g[Eigen::Index(i)] =
+        c.frame.col(0).dot(relative_correction(c, scratch_[c.body1], scratch_[c.body2]));
   }
 }
 
 Eigen::VectorXd
-SerialCompatibleOperator::net_contact_impulse(const std::vector<BodyState>& bodies) const {
+StepCompatibleOperator::net_contact_impulse(const std::vector<BodyState>& bodies) const {
   Eigen::VectorXd r = Eigen::VectorXd::Zero(rows_);
-  for (std::size_t b = 0; b < bodies.size(); ++b) {
+  for (std::size_t b = 0; b < body_rows_.size(); ++b) {
     const auto& rows = body_rows_[b];
     if (rows.force >= 0) r.segment<3>(rows.force) = bodies[b].dv / bodies[b].inverse_mass;
     if (rows.moment >= 0)
@@ -106,8 +133,10 @@ CompatibleResult compatible_impulses(const std::vector<SolverContact>& contacts,
                                      const std::vector<BodyState>& bodies, ContactLaw law,
                                      const Eigen::VectorXd& stiffness,
                                      const CompatibleSettings& settings,
-                                     Eigen::VectorXd& normal_impulses) {
-  SerialCompatibleOperator op(contacts, bodies);
+                                     Eigen::VectorXd& normal_impulses,
+                                     const StepCommunication& communication,
+                                     std::size_t ghost_begin, std::size_t ghost_end) {
+  StepCompatibleOperator op(contacts, bodies, communication, ghost_begin, ghost_end);
   const Eigen::VectorXd net = op.net_contact_impulse(bodies);
   return compatible_forces(op, law, stiffness, net, settings, normal_impulses);
 }

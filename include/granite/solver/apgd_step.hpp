@@ -23,6 +23,9 @@ struct StepCommunication {
   std::function<void(std::vector<BodyState>&)> exchange_corrections;
   /// Sums `count` doubles over all processes, in place (one reduction).
   std::function<void(double*, std::size_t)> sum;
+  /// Maxima of `count` doubles over all processes, in place (one reduction; the compatible
+  /// pass's norms).
+  std::function<void(double*, std::size_t)> max;
 };
 
 /// Runs APGD on the contacts from the start `impulses` (contact frames; one per contact) and

@@ -22,7 +22,9 @@
 //       owners' rows sent back to the ghosts first)
 //   template <std::size_t K> void sum(std::array<double, K>& partial);   global sums
 //   template <std::size_t K> void max(std::array<double, K>& partial);   global maxima
-// SerialCompatibleOperator below is the serial form on the solver's contacts and bodies.
+// StepCompatibleOperator below is the form on a time step's contacts and bodies (serial or
+// distributed).
+#include "granite/solver/apgd_step.hpp"
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
 
@@ -98,38 +100,56 @@ struct CompatibleResult {
   bool converged() const { return status == CompatibleStatus::converged; }
 };
 
-/// Serial B on the solver's contacts: contact i pushes body1 with f_i n_i (moment r1 × n_i f_i)
-/// and body2 with −f_i n_i (moment −r2 × n_i f_i). Rows exist for the free directions only:
-/// three force rows for a body with inverse mass > 0, three moment rows for a body with a
-/// non-zero inverse inertia; global and fixed bodies have none (they take any force). Moment
-/// rows are divided by the body's largest lever arm so that all rows carry forces (a row
-/// scaling: it changes neither the feasible set nor the solution).
-class SerialCompatibleOperator {
+/// B on a time step's contacts: contact i pushes body1 with f_i n_i (moment r1 × n_i f_i) and
+/// body2 with −f_i n_i (moment −r2 × n_i f_i). Rows exist for the free directions of the bodies
+/// this process owns: three force rows for a body with inverse mass > 0, three moment rows for a
+/// body with a non-zero inverse inertia; global and fixed bodies have none (they take any
+/// force), and neither have ghosts, bodies [ghost_begin, ghost_end) of a distributed step.
+/// Moment rows are divided by the body's radius of gyration-like length ℓ (ℓ = r for a
+/// sphere), so that all rows carry forces (a row scaling: it changes neither the feasible set
+/// nor the solution; it depends on the body alone, so owners and ghost holders agree).
+///
+/// Distributed (`communication` set, as for APGD's product): Bᵀf accumulates every local
+/// contact's force and moment on scratch bodies and exchanges them like velocity corrections
+/// (ghost contributions summed into their owners, totals sent back); By writes the owners' rows
+/// into the scratch bodies and exchanges them (the owners' values reach the ghosts), then reads
+/// each contact's n·(relative correction). Global sums and maxima go through `communication`.
+class StepCompatibleOperator {
 public:
-  SerialCompatibleOperator(const std::vector<SolverContact>& contacts,
-                           const std::vector<BodyState>& bodies);
+  StepCompatibleOperator(const std::vector<SolverContact>& contacts,
+                         const std::vector<BodyState>& bodies,
+                         const StepCommunication& communication = {}, std::size_t ghost_begin = 0,
+                         std::size_t ghost_end = 0);
 
   Eigen::Index contacts() const { return Eigen::Index(contacts_->size()); }
   Eigen::Index rows() const { return rows_; }
-  void transpose(const Eigen::VectorXd& f, Eigen::VectorXd& r) const;
-  void apply(const Eigen::VectorXd& y, Eigen::VectorXd& g) const;
+  void transpose(const Eigen::VectorXd& f, Eigen::VectorXd& r);
+  void apply(const Eigen::VectorXd& y, Eigen::VectorXd& g);
   template <std::size_t K>
-  void sum(std::array<double, K>&) const {}
+  void sum(std::array<double, K>& partial) {
+    if (communication_.sum) communication_.sum(partial.data(), K);
+  }
   template <std::size_t K>
-  void max(std::array<double, K>&) const {}
+  void max(std::array<double, K>& partial) {
+    if (communication_.max) communication_.max(partial.data(), K);
+  }
 
   /// F̃ of Eq. (37) in impulse units: M dv and I dw (the bodies' contact corrections of the
-  /// plain step), in this operator's rows.
+  /// plain step, complete on the owners after its last exchange), in this operator's rows.
   Eigen::VectorXd net_contact_impulse(const std::vector<BodyState>& bodies) const;
 
 private:
   struct BodyRows {
     int force = -1;             // first of three force rows, −1 if the body does not translate
     int moment = -1;            // first of three moment rows, −1 if it does not rotate
-    double moment_scale = 1.0;  // 1 / largest lever arm
+    double moment_scale = 1.0;  // 1 / ℓ
   };
+  void clear_scratch();     // zero scratch corrections
+  void exchange_scratch();  // ghost sums to owners, owners' values back (no-op serially)
   const std::vector<SolverContact>* contacts_;
+  StepCommunication communication_;
   std::vector<BodyRows> body_rows_;
+  std::vector<BodyState> scratch_;  // unit inverse mass and inertia: dv = Σ force, dw = Σ moment
   Eigen::Index rows_ = 0;
 };
 
@@ -304,12 +324,15 @@ CompatibleResult compatible_forces(Operator& op, ContactLaw law, const Eigen::Ve
   return result;
 }
 
-/// The serial pass on a step: F̃ from the bodies' corrections (Eq. 37), the compatible normal
-/// impulses into `normal_impulses` (one per contact; the input, if sized, is the start).
+/// The pass on a step: F̃ from the bodies' corrections (Eq. 37), the compatible normal impulses
+/// into `normal_impulses` (one per contact; the input, if sized, is the start). Distributed:
+/// the communication and the ghosts' index range, as StepCompatibleOperator.
 CompatibleResult compatible_impulses(const std::vector<SolverContact>& contacts,
                                      const std::vector<BodyState>& bodies, ContactLaw law,
                                      const Eigen::VectorXd& stiffness,
                                      const CompatibleSettings& settings,
-                                     Eigen::VectorXd& normal_impulses);
+                                     Eigen::VectorXd& normal_impulses,
+                                     const StepCommunication& communication = {},
+                                     std::size_t ghost_begin = 0, std::size_t ghost_end = 0);
 
 }  // namespace granite::solver

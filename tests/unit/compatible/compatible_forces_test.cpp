@@ -323,7 +323,7 @@ Pile pile() {
 }
 
 // B as a dense matrix (contacts × rows) from the operator, one transpose per contact.
-Eigen::MatrixXd dense_B(const solver::SerialCompatibleOperator& op) {
+Eigen::MatrixXd dense_B(solver::StepCompatibleOperator& op) {
   Eigen::MatrixXd B(op.contacts(), op.rows());
   VectorXd e, row;
   for (Eigen::Index i = 0; i < op.contacts(); ++i) {
@@ -374,7 +374,7 @@ VectorXd displacement_solve(const Eigen::MatrixXd& B, const VectorXd& k, const V
 
 TEST(CompatibleInvariants, PileMatchesTheDisplacementSolveForHooke) {
   auto p = pile();
-  solver::SerialCompatibleOperator op(p.contacts, p.bodies);
+  solver::StepCompatibleOperator op(p.contacts, p.bodies);
   const VectorXd net = op.net_contact_impulse(p.bodies);
   const VectorXd reference = displacement_solve(dense_B(op), p.stiffness, net);
   // The reference opens exactly the four bottom–bottom contacts and is in equilibrium.
@@ -439,7 +439,7 @@ Packing three_layer_pyramid() {
 
 TEST(CompatibleInvariants, ThreeLayerPyramidMatchesTheDisplacementSolveForHooke) {
   auto [bodies, contacts, k] = three_layer_pyramid();
-  solver::SerialCompatibleOperator op(contacts, bodies);
+  solver::StepCompatibleOperator op(contacts, bodies);
   const VectorXd net = op.net_contact_impulse(bodies);
   const Eigen::MatrixXd B = dense_B(op);
   const VectorXd reference = displacement_solve(B, k, net);
@@ -498,7 +498,7 @@ VectorXd hertz_displacement_solve(const Eigen::MatrixXd& B, const VectorXd& k,
 
 TEST(CompatibleInvariants, ThreeLayerPyramidMatchesTheDisplacementSolveForHertz) {
   auto [bodies, contacts, k] = three_layer_pyramid();
-  solver::SerialCompatibleOperator op(contacts, bodies);
+  solver::StepCompatibleOperator op(contacts, bodies);
   const VectorXd net = op.net_contact_impulse(bodies);
   const Eigen::MatrixXd B = dense_B(op);
   const VectorXd reference = hertz_displacement_solve(B, k, net);
@@ -562,7 +562,7 @@ TEST(CompatibleStatus, ReportsNonConvergenceWithTheTrueViolation) {
       solver::compatible_impulses(p.contacts, p.bodies, ContactLaw::hertz, p.stiffness, s, f);
   EXPECT_FALSE(result.converged());
   EXPECT_EQ(result.status, solver::CompatibleStatus::max_outer_iterations);
-  solver::SerialCompatibleOperator op(p.contacts, p.bodies);
+  solver::StepCompatibleOperator op(p.contacts, p.bodies);
   const VectorXd net = op.net_contact_impulse(p.bodies);
   VectorXd r;
   op.transpose(f, r);
