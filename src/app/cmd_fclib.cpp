@@ -5,6 +5,7 @@
 #include "granite/contact/single_contact.hpp"
 #include "granite/core/error.hpp"
 #include "granite/solver/fc3d_error.hpp"
+#include "granite/io/atomic_file.hpp"
 #include "granite/io/fclib.hpp"
 #include "granite/solver/matrix_relaxation.hpp"
 #include "granite/solver/polyhedral_lcp.hpp"
@@ -12,7 +13,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -182,16 +182,20 @@ int fclib_command(const Args& args) {
         return kInputErrorExit;
       }
 
-  std::ofstream csv;
+  // One checked write per row; the file is created new (never through a planted link).
+  io::AppendFile csv;
   if (vm.count("output")) {
-    csv.open(vm["output"].as<std::string>());
-    if (!csv) {
-      std::cerr << "error: " << vm["output"].as<std::string>() << ": cannot write\n";
+    const std::string path = vm["output"].as<std::string>();
+    try {
+      csv = io::AppendFile(path,
+                           "problem,form,contacts,model,sweeps,seconds,sweeps_to_1e-4,"
+                           "seconds_to_1e-4,sweeps_to_1e-8,seconds_to_1e-8,final_error,"
+                           "best_error,u_difference,fc3d_error,ccp_error,solver,products\n",
+                           false);
+    } catch (const IoFailure& e) {
+      print_error_line("error: ", e.what());
       return kInputErrorExit;
     }
-    csv << "problem,form,contacts,model,sweeps,seconds,sweeps_to_1e-4,seconds_to_1e-4,"
-           "sweeps_to_1e-8,seconds_to_1e-8,final_error,best_error,u_difference,fc3d_error,"
-           "ccp_error,solver,products\n";
   }
   std::printf("# solver %s, model %s, tolerance %g, at most %d %s\n", solver_name.c_str(),
               std::string(contact::model_name(settings.model)).c_str(), tolerance, max_sweeps,
@@ -225,15 +229,18 @@ int fclib_command(const Args& args) {
     std::printf("\n");
     std::fflush(stdout);
     if (csv.is_open()) {
-      csv << p.name << ',' << p.form << ',' << p.contacts() << ','
+      std::ostringstream row;
+      row << p.name << ',' << p.form << ',' << p.contacts() << ','
           << contact::model_name(settings.model) << ',' << result.sweeps << ',' << result.seconds
           << ',' << result.sweeps_to_1e4 << ',' << result.seconds_to_1e4 << ','
           << result.sweeps_to_1e8 << ',' << result.seconds_to_1e8 << ',' << result.error << ','
           << result.best_error << ',';
-      if (with_reference) csv << u_difference;
-      csv << ',' << fc3d << ',' << ccp << ',' << solver_name << ',' << result.products << '\n';
+      if (with_reference) row << u_difference;
+      row << ',' << fc3d << ',' << ccp << ',' << solver_name << ',' << result.products << '\n';
+      csv.write(row.str());
     }
   }
+  if (csv.is_open()) csv.close();
   return 0;
 }
 

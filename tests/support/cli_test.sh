@@ -90,6 +90,16 @@ expect 2 "^error: cannot read the standard input \(Is a directory\)$" -- bash -c
 fclib=$src/tests/data/fclib
 expect 0 "Box_Stacks-i0122-82-5 +82 "     -- "$granite" fclib solve "$fclib/problems/Box_Stacks-i0122-82-5.hdf5" --reference "$fclib/references"
 expect 2 "none.hdf5"                        -- "$granite" fclib solve "$tmp/none.hdf5"
+# --output: a CSV with the header and one row per problem, written through a planted link's
+# name without touching the link's target; an unwritable destination is an input error.
+echo keep > "$tmp/target.txt"; ln -s "$tmp/target.txt" "$tmp/results.csv"
+expect 0 "PerioBox" -- "$granite" fclib solve "$fclib/problems/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5" \
+  "$fclib/problems/CubeH8.hdf5" --output "$tmp/results.csv"
+[ "$(cat "$tmp/target.txt")" = keep ] || fail "fclib solve --output wrote through a symbolic link"
+[ ! -L "$tmp/results.csv" ] || fail "fclib solve --output left the planted link in place"
+[ "$(grep -c . "$tmp/results.csv")" -eq 3 ] || fail "fclib solve --output: expected a header and 2 rows: $(cat "$tmp/results.csv")"
+head -1 "$tmp/results.csv" | grep -q '^problem,form,contacts,model,sweeps' || fail "fclib solve --output: header $(head -1 "$tmp/results.csv")"
+expect 2 "^error: cannot write '$tmp/no/such/dir/r.csv" -- "$granite" fclib solve "$fclib/problems/CubeH8.hdf5" --output "$tmp/no/such/dir/r.csv"
 # Lemke on the polyhedral LCP (29): small problems only, the polyhedral model only.
 expect 0 "LMGC_GlobalFrictionContactProblem00046: Lemke, k = 8, LCP size 90: solution after" -- \
   "$granite" fclib solve "$fclib/problems/LMGC_GlobalFrictionContactProblem00046.hdf5" --solver lemke

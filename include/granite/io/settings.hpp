@@ -54,7 +54,7 @@ struct SolverSettings {
   int check_every = 0;  // sweeps
   solver::Convergence convergence = solver::Convergence::fc3d;
   solver::Ordering ordering = solver::Ordering::detection;
-  double warm_start = 0.0;  // in [0, 1]
+  double warm_start = 1.0;  // in [0, 1]
   solver::Method method = solver::Method::gauss_seidel;
   int lemke_max_contacts = 0;  // solver.lemke.max_contacts
 };
