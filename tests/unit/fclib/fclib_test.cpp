@@ -304,8 +304,10 @@ TEST_F(FclibMalformed, NotHdf5AndMissingFile) {
 }
 
 TEST_F(FclibMalformed, NonSquareW) {
+  // Eigen's setIdentity() is for square matrices only (in a Release build it silently wrote
+  // column indices 3-5 into this 6x3 matrix; found by ./scripts/sanitize's Eigen assertions).
   io::FclibMatrix W(6, 3);
-  W.setIdentity();
+  for (int k = 0; k < 3; ++k) W.insert(k, k) = 1.0;
   io::write_fclib_local(path("square.hdf5"), W, q_, mu_);
   expect_error(path("square.hdf5"), "square");
 }
