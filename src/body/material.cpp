@@ -14,6 +14,9 @@ MaterialIndex MaterialTable::add(const Material& material) {
   if (!(material.friction >= 0.0))
     throw InputError("material friction coefficient must be >= 0, got " +
                      std::to_string(material.friction));
+  if (!(material.youngs_modulus > 0.0))
+    throw InputError("material Young's modulus must be > 0 Pa, got " +
+                     std::to_string(material.youngs_modulus));
   materials_.push_back(material);
   return MaterialIndex(materials_.size() - 1);
 }

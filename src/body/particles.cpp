@@ -37,7 +37,8 @@ void Particles::add_exact(const ParticleInit& row) {
 }
 
 BodyId Particles::add_sphere(const MaterialTable& materials, MaterialIndex mat, const Vec3& pos,
-                             double r, const Vec3& vel, BodyId body, std::int32_t tag) {
+                             double r, const Vec3& vel, BodyId body, std::int32_t tag,
+                             bool fixed) {
   if (mat >= materials.size())
     throw InputError("particle material index " + std::to_string(mat) + " is not defined (" +
                      std::to_string(materials.size()) + " materials)");
@@ -50,6 +51,7 @@ BodyId Particles::add_sphere(const MaterialTable& materials, MaterialIndex mat, 
   init.body_inertia = sphere_inertia(init.mass, r);
   init.material = mat;
   init.group = tag;
+  init.fixed = fixed ? 1 : 0;
   return add(init);
 }
 

@@ -21,6 +21,7 @@ void ContactDetection::detect(const body::Particles& particles, const body::Glob
   cells_.build(x, 2.0 * particles.max_radius() + threshold);
   cells_.for_each_candidate_pair([&](std::uint32_t a, std::uint32_t b) {
     const std::uint32_t i = std::min(a, b), j = std::max(a, b);
+    if (particles.fixed[i] != 0 && particles.fixed[j] != 0) return;  // neither can move
     ContactGeometry g;
     if (sphere_sphere(x[i], r[i], x[j], r[j], threshold, g))
       contacts.push_back(i, j, g.point, g.normal, g.gap, materials.pair_friction(mat[i], mat[j]));

@@ -12,6 +12,8 @@ std::string_view phase_name(Phase phase) {
     return "relaxation";
   case Phase::communication:
     return "communication";
+  case Phase::compatible:
+    return "compatible";
   case Phase::integration:
     return "integration";
   case Phase::output:

@@ -27,7 +27,7 @@ using detail::Handle;
 using detail::Slab;
 
 constexpr const char* kFormatName = "granite-checkpoint";
-constexpr std::int32_t kFormatVersion = 2;  // 2: /particles/group, /fixes/<name>
+constexpr std::int32_t kFormatVersion = 3;  // 2: /particles/group, /fixes/<name>; 3: /particles/fixed
 
 // --- the /particles rows read back --------------------------------------------------------------
 

@@ -325,12 +325,45 @@ void check_bodies(const ScenarioConfig& cfg, const YAML::Node& input, const Orig
   }
 }
 
+// contact.compatible: frictionless contacts only (Olsen & Kamrin treat no friction): contact.model
+// frictionless, or friction 0 on every material; Young's moduli on every material or on none.
+void check_compatible(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
+  const YAML::Node& r = cfg.resolved;
+  const std::string law = r["contact"]["compatible"].as<std::string>();
+  if (law == "off") return;
+  const std::string model = r["contact"]["model"].as<std::string>();
+  const YAML::Node materials = r["materials"];
+  std::size_t given = 0;
+  for (std::size_t i = 0; i < materials.size(); ++i) {
+    given += materials[i]["youngs_modulus"] ? 1 : 0;
+    const double friction = materials[i]["friction"].as<double>();
+    if (model == "frictionless" || friction == 0.0) continue;
+    throw InputError(
+        origin(cfg, origins, "contact.compatible", child(input, "contact", "compatible")) +
+        ": contact.compatible: " + law +
+        " is defined for frictionless contacts (Olsen & Kamrin); it needs contact.model: "
+        "frictionless or friction: 0 on every material (got contact.model: " +
+        shown(model) + " and materials[" + std::to_string(i) + "] '" +
+        shown(materials[i]["name"].as<std::string>()) + "' with friction " + number(friction) +
+        ")");
+  }
+  if (given == 0 || given == materials.size()) return;
+  for (std::size_t i = 0; i < materials.size(); ++i)
+    if (!materials[i]["youngs_modulus"])
+      throw InputError(where(cfg.file, input["materials"][i]) + ": materials[" +
+                       std::to_string(i) +
+                       "].youngs_modulus: required with contact.compatible when another "
+                       "material gives one (only ratios matter; absent on every material: all "
+                       "equal)");
+}
+
 // Checks that involve more than one key; `input` gives the line numbers.
 void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
   const YAML::Node& r = cfg.resolved;
   check_step_counts(cfg, input, origins);
   check_statistics(cfg, input, origins);
   check_measurements(cfg, input, origins);
+  check_compatible(cfg, input, origins);
   if (r["solver"]["method"].as<std::string>() == "apgd" &&
       r["contact"]["model"].as<std::string>() != "ccp")
     throw InputError(origin(cfg, origins, "solver.method", child(input, "solver", "method")) +
@@ -371,6 +404,12 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input, const
                          ".material: unknown material '" + shown(name) + "'");
       if (r[section][i]["type"].as<std::string>() == "lattice")
         check_lattice(cfg.file, r[section][i], input[section][i], path);
+      const YAML::Node source = r[section][i];
+      if (source["fixed"] && source["fixed"].as<bool>())
+        for (const char* key : {"velocity", "angular_velocity", "perturbation"})
+          if (source[key] && vec3(source[key]).norm() > 0.0)
+            throw InputError(where(cfg.file, input[section][i][key]) + ": " + path + "." + key +
+                             ": a fixed particle source takes no " + key);
     }
   }
   if (const YAML::Node inflow = r["inflow"]) {

@@ -46,6 +46,13 @@ std::int64_t write_contact_datasets(hid_t file, const timestep::ContactRecord& r
   vectors("impulse", flatten(record.impulse));
   // force = impulse / dt: the mean force over the step (Moreau–Jean: impulses, not forces).
   vectors("force", flatten(record.impulse, record.dt > 0.0 ? 1.0 / record.dt : 0.0));
+  if (record.compatible) {  // the same on every rank: the datasets are collective
+    std::vector<Vec3> compatible(record.size());
+    for (std::size_t j = 0; j < record.size(); ++j)
+      compatible[j] = record.compatible_impulse[j] * record.normal[j];
+    vectors("compatible_impulse", flatten(compatible));
+    vectors("compatible_force", flatten(compatible, record.dt > 0.0 ? 1.0 / record.dt : 0.0));
+  }
   write_dataset(g, kGroup, "gap", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, record.gap.data(), slab);
   const std::vector<std::int32_t> owner(record.size(), std::int32_t(rank));
   write_dataset(g, kGroup, kOwnerRank, H5T_STD_I32LE, H5T_NATIVE_INT32, 1, owner.data(), slab);
@@ -56,7 +63,7 @@ std::int64_t write_contact_datasets(hid_t file, const timestep::ContactRecord& r
 }
 
 std::string xdmf_contacts_document(const std::string& h5_file_name, std::int64_t count, double time,
-                                   std::int64_t step) {
+                                   std::int64_t step, bool compatible) {
   std::ostringstream out;
   auto item = [&](const char* dataset, const char* type, int precision, int columns) {
     out << "        <DataItem Dimensions=\"" << count;
@@ -76,7 +83,9 @@ std::string xdmf_contacts_document(const std::string& h5_file_name, std::int64_t
       << "      <Geometry GeometryType=\"XYZ\">\n";
   item("point2", "Float", 8, 3);
   out << "      </Geometry>\n";
-  for (const char* name : {"impulse", "force", "normal"}) {
+  std::vector<const char*> vector_names{"impulse", "force", "normal"};
+  if (compatible) vector_names.insert(vector_names.end(), {"compatible_impulse", "compatible_force"});
+  for (const char* name : vector_names) {
     out << "      <Attribute Name=\"" << name << "\" AttributeType=\"Vector\" Center=\"Node\">\n";
     item(name, "Float", 8, 3);
     out << "      </Attribute>\n";

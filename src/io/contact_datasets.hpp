@@ -23,9 +23,10 @@ std::int64_t write_contact_datasets(hid_t file, const timestep::ContactRecord& r
 
 /// A complete XDMF document with one Polyvertex grid at the contact points of the snapshot
 /// `h5_file_name` (name relative to the XDMF file) carrying the impulse, force and normal
-/// vectors and the gap and body ids, for ParaView (e.g. Glyph filter on `force`).
+/// vectors (with `compatible`: also compatible_impulse and compatible_force) and the gap and
+/// body ids, for ParaView (e.g. Glyph filter on `force`).
 std::string xdmf_contacts_document(const std::string& h5_file_name, std::int64_t count, double time,
-                                   std::int64_t step);
+                                   std::int64_t step, bool compatible = false);
 
 /// "snapshot_00000042_contacts.xdmf" next to "snapshot_00000042.h5".
 std::string contacts_xdmf_path_for(const std::string& h5_path);

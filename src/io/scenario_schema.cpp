@@ -116,11 +116,24 @@ std::vector<Field> lattice_fields() {
           group_field()};
 }
 
+// `fixed` of a particle source (not of the inflow's layer).
+Field fixed_field() {
+  return opt("fixed", boolean(), "false", "",
+             "the particles never move: zero inverse mass and inertia, no gravity (a pile's "
+             "base, a rough wall of spheres); they take no velocity. Contacts between two fixed "
+             "particles are not detected");
+}
+
+std::vector<Field> with_fixed(std::vector<Field> fields) {
+  fields.push_back(fixed_field());
+  return fields;
+}
+
 SchemaPtr particle_source() {
   return tagged({
       {"lattice", variant("spheres on a rectangular lattice filling a region (points whose sphere "
                           "would overlap a global body stay empty)",
-                          lattice_fields())},
+                          with_fixed(lattice_fields()))},
       {"sphere",
        variant("a single sphere",
                {req("position", vec3(), "m", "centre"),
@@ -132,7 +145,7 @@ SchemaPtr particle_source() {
                     "mass of this sphere, overriding the material's density (its inertia is a "
                     "solid sphere's, 2/5 m r²; friction still from the material); default "
                     "density × 4/3 π r³"),
-                group_field()})},
+                group_field(), fixed_field()})},
   });
 }
 
@@ -196,6 +209,25 @@ SchemaPtr build() {
                   "or creating an inflow layer), as a fraction of the smaller radius of the "
                   "pair; a larger overlap stops the run, since the error reduction would blast "
                   "the bodies apart"),
+              opt("compatible", choice({"off", "hooke", "hertz"}), "off", "",
+                  "compatible contact forces (Olsen & Kamrin; docs/compatible_forces.md): after "
+                  "the relaxation, the unique non-negative contact forces with the same net "
+                  "force on every body that an elastic no-tension contact network (hooke: f = k "
+                  "c, hertz: f = k c^{3/2}) carries, written beside the plain ones in the "
+                  "snapshots' /contacts; velocities and positions do not change. Frictionless "
+                  "contacts only: needs contact.model frictionless or friction 0 for every "
+                  "material; stiffness ratios from materials[].youngs_modulus"),
+              opt("compatible_steps", choice({"snapshots", "every_step"}), "snapshots", "",
+                  "steps with a compatible pass: snapshots = the steps whose state a snapshot "
+                  "writes (every output.snapshot_interval and the run's last step: the forces "
+                  "are only output there), every_step = all steps (costs a pass per step; its "
+                  "figures in run.json then cover every step)"),
+              opt("compatible_tolerance", real(0.0, inf, true), "1e-8", "",
+                  "the pass stops when max |B^T f - F| <= tolerance max |F| (net body forces) "
+                  "and the projected gradient of its scaled problem is <= tolerance"),
+              opt("compatible_max_iterations", integer(1), "60", "",
+                  "outer (augmented Lagrangian) iterations of a pass; a pass that stops there "
+                  "unconverged is reported in the log and run.json"),
           }),
           "", "", "contact model"),
       opt("solver",
@@ -248,6 +280,11 @@ SchemaPtr build() {
                    req("name", text(), "", "name referenced by bodies and particles"),
                    req("density", real(0.0, inf, true), "kg/m^3", "mass density"),
                    opt("friction", real(0.0), "0.4", "", "Coulomb friction coefficient mu"),
+                   opt("youngs_modulus", real(0.0, inf, true), kAbsent, "Pa",
+                       "Young's modulus, for the relative contact stiffness of "
+                       "contact.compatible (only ratios matter); absent on every material: "
+                       "all equal; with contact.compatible on, given on one material it is "
+                       "required on all"),
                }),
                1),
           "", "materials; a contact uses the smaller friction coefficient of its two bodies"),

@@ -53,6 +53,12 @@ ContactSettings contact_settings(const YAML::Node& c) {
   s.threshold = c["threshold"].as<double>();
   s.error_reduction = c["error_reduction"].as<double>();
   s.max_initial_overlap = c["max_initial_overlap"].as<double>();
+  const std::string compatible = c["compatible"].as<std::string>();
+  if (compatible != "off")
+    s.compatible = compatible == "hooke" ? solver::ContactLaw::hooke : solver::ContactLaw::hertz;
+  s.compatible_every_step = c["compatible_steps"].as<std::string>() == "every_step";
+  s.compatible_tolerance = c["compatible_tolerance"].as<double>();
+  s.compatible_max_iterations = c["compatible_max_iterations"].as<int>();
   return s;
 }
 
@@ -96,6 +102,7 @@ LatticeSettings lattice(const YAML::Node& p, const MaterialIndices& materials) {
   s.velocity = vec3(p["velocity"]);
   s.perturbation = vec3(p["perturbation"]);
   s.group = p["group"].as<int>();
+  if (p["fixed"]) s.fixed = p["fixed"].as<bool>();
   return s;
 }
 
@@ -109,6 +116,7 @@ ParticleSource particle_source(const YAML::Node& p, const MaterialIndices& mater
   s.angular_velocity = vec3(p["angular_velocity"]);
   if (p["mass"]) s.mass = p["mass"].as<double>();
   s.group = p["group"].as<int>();
+  s.fixed = p["fixed"].as<bool>();
   return s;
 }
 
@@ -184,7 +192,8 @@ Settings settings_of(const YAML::Node& r) {
   for (const auto& m : r["materials"]) {
     indices[m["name"].as<std::string>()] = body::MaterialIndex(s.materials.size());
     s.materials.push_back(
-        {m["name"].as<std::string>(), m["density"].as<double>(), m["friction"].as<double>()});
+        {m["name"].as<std::string>(), m["density"].as<double>(), m["friction"].as<double>(), {}});
+    if (m["youngs_modulus"]) s.materials.back().youngs_modulus = m["youngs_modulus"].as<double>();
   }
   for (const auto& b : r["bodies"]) {
     s.bodies.push_back(global_body(b, indices));

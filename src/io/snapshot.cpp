@@ -36,7 +36,7 @@ using detail::write_attribute;
 using detail::write_string_attribute;
 
 constexpr const char* kFormatName = "granite-snapshot";
-constexpr int kFormatVersion = 2;  // 2: /particles/group
+constexpr int kFormatVersion = 3;  // 2: /particles/group; 3: /particles/fixed
 
 std::string xdmf_path_for(const std::string& h5_path) {
   std::filesystem::path path(h5_path);
@@ -135,7 +135,8 @@ void write_snapshot(const std::string& path, const body::Particles& particles,
     if (info.contacts)
       detail::write_text_atomically(
           detail::contacts_xdmf_path_for(path),
-          detail::xdmf_contacts_document(h5_name, contacts, info.time, info.step));
+          detail::xdmf_contacts_document(h5_name, contacts, info.time, info.step,
+                                         info.contacts->compatible));
   });
 }
 

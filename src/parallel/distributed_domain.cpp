@@ -75,6 +75,16 @@ void DistributedDomain::sum(double* values, std::size_t count) {
   std::copy(sums.begin(), sums.end(), values);
 }
 
+void DistributedDomain::max(double* values, std::size_t count) {
+  std::vector<double> maxima(values, values + count);
+  comm::max_in_place(maxima, comm_);
+  std::copy(maxima.begin(), maxima.end(), values);
+}
+
+void DistributedDomain::exchange_sums(std::vector<solver::BodyState>& states, std::size_t owned) {
+  halo_.exchange_sums(states, owned, exchange_);
+}
+
 namespace {
 
 constexpr int kHistoryTag = 300;

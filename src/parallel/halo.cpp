@@ -56,6 +56,12 @@ void Halo::reset_corrections(const std::vector<solver::BodyState>& states, std::
     ghost_start_[g] = join(states[owned + g].dv, states[owned + g].dw);
 }
 
+void Halo::exchange_sums(std::vector<solver::BodyState>& states, std::size_t owned,
+                         comm::PeerExchange& exchange) {
+  ghost_start_.assign(ghost_count_, Correction{});
+  exchange_corrections(states, owned, exchange);
+}
+
 void Halo::exchange_corrections(std::vector<solver::BodyState>& states, std::size_t owned,
                                 comm::PeerExchange& exchange) {
   const std::size_t peers = send_index_.size();

@@ -23,6 +23,9 @@ void set_parameters(const config::Settings& s, timestep::Parameters& p) {
   p.lemke_max_contacts = s.solver.lemke_max_contacts;
   p.ordering_seed = s.run.seed;
   p.warm_start = s.solver.warm_start;
+  p.compatible = s.contact.compatible;
+  p.compatible_settings.tolerance = s.contact.compatible_tolerance;
+  p.compatible_settings.max_outer_iterations = s.contact.compatible_max_iterations;
 }
 
 }  // namespace
@@ -42,8 +45,10 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
                         const OwnsPosition& owns) {
   set_parameters(s, sim.parameters());
 
+  // Young's modulus absent (on every material, config check_consistency): all equal, 1 Pa
+  // (only the ratios enter the compatible pass).
   for (const config::MaterialSettings& m : s.materials)
-    sim.materials().add({m.density, m.friction});
+    sim.materials().add({m.density, m.friction, m.youngs_modulus.value_or(1.0)});
   for (const body::GlobalBody& global : s.bodies) sim.globals().add(global);
 
   BodyId next_id = 0;
@@ -64,6 +69,7 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
       init.body_inertia = body::sphere_inertia(init.mass, sphere->radius);
       init.material = sphere->material;
       init.group = sphere->group;
+      init.fixed = sphere->fixed ? 1 : 0;
       sim.particles().add(init);
       continue;
     }
@@ -84,7 +90,7 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
       const BodyId id = next_id++;
       if (owns(x) && !overlaps_global(x))
         sim.particles().add_sphere(sim.materials(), lattice.material, x, lattice.radius, v, id,
-                                   lattice.group);
+                                   lattice.group, lattice.fixed);
     }
   }
   return next_id;

@@ -46,6 +46,10 @@ std::unique_ptr<Fix> make_outflow(const Domain& domain, config::LostPolicy on_lo
 std::unique_ptr<Fix> make_statistics(const config::StatisticsSettings& settings,
                                      const config::DomainSettings& domain, const std::string& model,
                                      RunContext& run, double dt, bool restarting);
+/// Only with contact.compatible on: selects the steps with a compatible pass (the snapshot
+/// cadence and `last_step`, or every step) and reports the passes.
+std::unique_ptr<Fix> make_compatible(const config::ContactSettings& contact, Cadence snapshots,
+                                     std::int64_t last_step, RunContext& run);
 /// `planned_steps`: the run's last step (counted from 0).
 std::unique_ptr<Fix> make_progress(Cadence cadence, std::int64_t planned_steps);
 std::unique_ptr<Fix> make_thermo(Cadence cadence, bool write_csv, RunContext& run, bool restarting);

@@ -13,8 +13,11 @@ void predict_velocities(const body::Particles& particles, const body::GlobalBodi
     s.inverse_inertia = R * particles.inverse_body_inertia[i] * R.transpose();
     s.inverse_mass = particles.inverse_mass[i];
     const Vec3& w = particles.angular_velocity[i];
-    // §3.1: v + dt f/m and ω + I⁻¹ dt (τ − ω × Iω).
-    s.v = particles.velocity[i] + dt * (gravity + s.inverse_mass * particles.force[i]);
+    // §3.1: v + dt f/m and ω + I⁻¹ dt (τ − ω × Iω); a fixed particle (inverse mass 0) feels
+    // no gravity either.
+    s.v = particles.velocity[i] +
+          (s.inverse_mass > 0.0 ? Vec3(dt * (gravity + s.inverse_mass * particles.force[i]))
+                                : Vec3::Zero());
     s.w = w + s.inverse_inertia * (dt * (particles.torque[i] - w.cross(inertia * w)));
     s.dv.setZero();
     s.dw.setZero();

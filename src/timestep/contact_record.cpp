@@ -6,10 +6,13 @@
 namespace granite::timestep {
 
 void record_contacts(const collision::ContactList& contacts, const std::vector<Vec3>& impulses,
-                     const body::Particles& particles, double dt, ContactRecord& out) {
+                     const body::Particles& particles, double dt, ContactRecord& out,
+                     const std::vector<double>* compatible) {
   const std::size_t m = std::min(contacts.size(), impulses.size());
   out = ContactRecord{};
   out.dt = dt;
+  out.compatible = compatible != nullptr;
+  if (compatible) out.compatible_impulse.assign(compatible->begin(), compatible->begin() + m);
   out.body1.reserve(m);
   for (std::size_t j = 0; j < m; ++j) {
     out.body1.push_back(particles.id[contacts.body1[j]]);

@@ -46,6 +46,15 @@ void Simulation::validate() const {
   if (p.method == solver::Method::lemke && p.lemke_max_contacts < 1)
     throw InputError("solver.lemke.max_contacts must be >= 1, got " +
                      std::to_string(p.lemke_max_contacts));
+  if (p.compatible && p.model.model != contact::Model::frictionless)
+    for (std::size_t m = 0; m < materials_.size(); ++m)
+      if (materials_[body::MaterialIndex(m)].friction > 0.0)
+        throw InputError("compatible contact forces are defined for frictionless contacts "
+                         "(Olsen & Kamrin): they need contact.model frictionless or friction 0 "
+                         "for every material, got contact.model " +
+                         std::string(contact::model_name(p.model.model)) + " and material " +
+                         std::to_string(m) + " with friction " +
+                         std::to_string(materials_[body::MaterialIndex(m)].friction));
   if (!(p.warm_start >= 0.0 && p.warm_start <= 1.0))
     throw InputError("warm start fraction must be in [0, 1], got " + std::to_string(p.warm_start));
   for (auto m : particles_.material)
@@ -68,10 +77,21 @@ const StepStatistics& Simulation::step() {
   detect_contacts(owned);
   set_up_contacts(owned);
   const solver::RelaxationResult relaxation = relax_contacts(owned);
+  const bool compatible = compatible_pass(owned);
   integrate_bodies();
   collect_statistics(relaxation, owned);
+  if (compatible) {
+    const solver::CompatibleResult& c = compatible_result_;
+    stats_.compatible = true;
+    stats_.compatible_converged = c.converged();
+    stats_.compatible_outer_iterations = c.outer_iterations;
+    stats_.compatible_inner_iterations = c.inner_iterations;
+    stats_.compatible_violation = c.relative_violation;
+    stats_.compatible_stationarity = c.stationarity;
+  }
   if (record_contacts_)
-    record_contacts(contacts_, impulses_, particles_, parameters_.dt, contact_record_);
+    record_contacts(contacts_, impulses_, particles_, parameters_.dt, contact_record_,
+                    compatible ? &compatible_impulses_ : nullptr);
   end_step(owned);
   return stats_;
 }
@@ -308,6 +328,7 @@ std::size_t Simulation::remove_particles(
   if (removed > 0) {  // the last step's contact indices no longer match the particles
     contacts_.clear();
     impulses_.clear();
+    compatible_impulses_.clear();
   }
   return removed;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Materials: density and friction coefficient. Bodies and global bodies refer to a material
+// Materials: density, friction coefficient and Young's modulus. Bodies and global bodies refer to a material
 // by its index in a MaterialTable.
 #include <cstdint>
 #include <vector>
@@ -11,11 +11,15 @@ using MaterialIndex = std::uint32_t;
 struct Material {
   double density = 1000.0;  // kg/m^3 (used by add_sphere to derive mass and inertia)
   double friction = 0.0;    // Coulomb friction coefficient mu >= 0
+  // Pa, > 0: only ratios matter (the relative contact stiffness of the compatible pass,
+  // solver/compatible_forces.hpp), so equal moduli everywhere are as good as any.
+  double youngs_modulus = 1.0;
 };
 
 class MaterialTable {
 public:
-  /// Appends a material and returns its index. Throws InputError for density <= 0 or mu < 0.
+  /// Appends a material and returns its index. Throws InputError for density <= 0, mu < 0 or a
+  /// Young's modulus <= 0.
   MaterialIndex add(const Material& material);
   const Material& operator[](MaterialIndex index) const { return materials_[index]; }
   std::size_t size() const { return materials_.size(); }

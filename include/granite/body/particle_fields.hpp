@@ -131,13 +131,16 @@ inline constexpr std::tuple kParticleFields{
     stored("mass", &Particles::mass, &ParticleInit::mass, "kg", "mass", kCheckpointed | kMigrated),
     derived(
         "inverse_mass", &Particles::inverse_mass,
-        [](const ParticleInit& row) { return 1.0 / row.mass; }, "1/kg", "1 / mass"),
+        [](const ParticleInit& row) { return row.fixed != 0 ? 0.0 : 1.0 / row.mass; }, "1/kg",
+        "1 / mass (0 if fixed)"),
     stored("body_inertia", &Particles::body_inertia, &ParticleInit::body_inertia, "kg m²",
            "body-frame inertia tensor I0, 9 columns, column-major", kCheckpointed | kMigrated),
     derived(
         "inverse_body_inertia", &Particles::inverse_body_inertia,
-        [](const ParticleInit& row) -> Mat3 { return row.body_inertia.inverse(); }, "1/(kg m²)",
-        "I0^-1"),
+        [](const ParticleInit& row) -> Mat3 {
+          return row.fixed != 0 ? Mat3::Zero() : Mat3(row.body_inertia.inverse());
+        },
+        "1/(kg m²)", "I0^-1 (0 if fixed)"),
     stored("radius", &Particles::radius, &ParticleInit::radius, "m", "contact sphere radius",
            kEverywhere),
     stored("material", &Particles::material, &ParticleInit::material, "",
@@ -145,6 +148,10 @@ inline constexpr std::tuple kParticleFields{
     stored("group", &Particles::group, &ParticleInit::group, "",
            "user tag set by the particle source; carried through migration, snapshots and "
            "checkpoints",
+           kEverywhere),
+    stored("fixed", &Particles::fixed, &ParticleInit::fixed, "",
+           "1: a fixed particle, which never moves (infinite mass and inertia for its contacts: "
+           "a pile's base, a rough wall), 0: free",
            kEverywhere),
 };
 

@@ -34,6 +34,7 @@ struct ParticleInit {
   double radius = 0.0;                   // contact sphere radius, > 0
   MaterialIndex material = 0;
   std::int32_t group = 0;  // user tag (set by the particle source)
+  std::int32_t fixed = 0;  // 1: never moves (zero inverse mass and inertia; a base or rough wall)
 };
 
 /// Mass of a homogeneous sphere: rho * 4/3 pi r^3.
@@ -50,10 +51,10 @@ public:
   /// orientation bit for bit (not renormalised). Throws InputError like add().
   void add_exact(const ParticleInit& row);
   /// Adds a homogeneous sphere of the given material (mass and inertia from its density) and
-  /// the user tag `group`.
+  /// the user tag `group`; `fixed`: it never moves (its velocity must be zero).
   BodyId add_sphere(const MaterialTable& materials, MaterialIndex material, const Vec3& position,
                     double radius, const Vec3& velocity = Vec3::Zero(), BodyId id = -1,
-                    std::int32_t group = 0);
+                    std::int32_t group = 0, bool fixed = false);
 
   /// Removes every body for which predicate(index) is true; returns how many were removed.
   /// The predicate sees the arrays before any removal. Order of survivors is preserved.
@@ -92,6 +93,7 @@ public:
   std::vector<double> radius;
   std::vector<MaterialIndex> material;
   std::vector<std::int32_t> group;  // user tag
+  std::vector<std::int32_t> fixed;  // 1: zero inverse mass and inertia, never moves
 
 private:
   BodyId next_id_ = 0;

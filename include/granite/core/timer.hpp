@@ -12,6 +12,7 @@ enum class Phase : std::size_t {
   setup,
   relaxation,
   communication,
+  compatible,  // the compatible-forces pass (solver/compatible_forces.hpp), its exchanges included
   integration,
   output,
   other,

@@ -8,6 +8,7 @@
 #include "granite/body/prescribed_motion.hpp"
 #include "granite/contact/single_contact.hpp"
 #include "granite/core/types.hpp"
+#include "granite/solver/compatible_forces.hpp"
 #include "granite/solver/relaxation.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -45,6 +46,10 @@ struct ContactSettings {
   double threshold = 0.0;        // m
   double error_reduction = 0.0;
   double max_initial_overlap = 0.0;  // fraction of the smaller radius of a pair
+  std::optional<solver::ContactLaw> compatible;  // contact.compatible; none: off
+  bool compatible_every_step = false;            // contact.compatible_steps: every_step
+  double compatible_tolerance = 0.0;
+  int compatible_max_iterations = 0;  // outer iterations
 };
 
 struct SolverSettings {
@@ -63,6 +68,7 @@ struct MaterialSettings {
   std::string name;
   double density = 0.0;  // kg/m^3
   double friction = 0.0;
+  std::optional<double> youngs_modulus;  // Pa; absent: see build_simulation
 };
 
 /// Spheres on a lattice filling [min, max] (a `particles` entry or the inflow layer).
@@ -72,6 +78,7 @@ struct LatticeSettings {
   body::MaterialIndex material = 0;    // index in Settings::materials
   Vec3 velocity = Vec3::Zero(), perturbation = Vec3::Zero();
   int group = 0;  // tag of the particles of this source
+  bool fixed = false;  // particles.fixed (never in the inflow layer)
 };
 
 struct SphereSettings {
@@ -81,6 +88,7 @@ struct SphereSettings {
   Vec3 velocity = Vec3::Zero(), angular_velocity = Vec3::Zero();
   double mass = 0.0;  // kg; 0: from the material's density
   int group = 0;      // tag of the particle
+  bool fixed = false;
 };
 
 using ParticleSource = std::variant<LatticeSettings, SphereSettings>;

@@ -14,6 +14,8 @@
 //                 contacts with a ghost body update their impulse with the weight ω, the
 //                 exchange itself sums plain increments and the converged velocities carry
 //                 every impulse exactly once;
+//   max, exchange_sums: the compatible pass's maxima and its sums on scratch bodies (the
+//                 halo exchange with increments from zero);
 //   reduce:       step statistics summed / maximised over ranks;
 //   end_step:     the ghosts are dropped (the next synchronise rebuilds them).
 #include "granite/comm/communicator.hpp"
@@ -52,6 +54,8 @@ public:
   bool after_sweep(std::vector<solver::BodyState>& states, std::size_t owned, int sweep) override;
   void reduce_convergence(solver::ConvergenceMeasure& measure) override;
   void sum(double* values, std::size_t count) override;
+  void max(double* values, std::size_t count) override;
+  void exchange_sums(std::vector<solver::BodyState>& states, std::size_t owned) override;
   void share_history(std::vector<solver::HistoryEntry>& entries) override;
   void reduce(timestep::StepStatistics& stats) override;
   void end_step(body::Particles& particles, std::size_t owned) override;

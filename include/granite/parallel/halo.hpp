@@ -32,6 +32,11 @@ public:
   /// Call before the first sweep: records the ghosts' starting corrections (zero).
   void reset_corrections(const std::vector<solver::BodyState>& states, std::size_t owned);
 
+  /// exchange_corrections with the ghosts' dv, dw taken as increments from zero (the
+  /// compatible pass's sums on scratch bodies, timestep::StepHooks::exchange_sums).
+  void exchange_sums(std::vector<solver::BodyState>& states, std::size_t owned,
+                     comm::PeerExchange& exchange);
+
 private:
   using Correction = std::array<double, 6>;             // dv then dw, sent as bytes
   std::vector<std::vector<std::uint32_t>> send_index_;  // per peer: owned indices sent

@@ -221,8 +221,8 @@ CompatibleResult compatible_forces(Operator& op, ContactLaw law, const Eigen::Ve
   };
   // ‖x − max(0, x − ∇)‖∞ of a point whose Φ' + z is grad.
   const auto projected_gradient = [&](const VectorXd& xv, const VectorXd& gv) {
-    std::array<double, 1> s{(xv - (xv - gv).cwiseMax(0.0)).cwiseAbs().maxCoeff()};
-    if (n == 0) s[0] = 0.0;
+    // (maxCoeff of an empty vector is undefined: a rank may have no contacts.)
+    std::array<double, 1> s{n > 0 ? (xv - (xv - gv).cwiseMax(0.0)).cwiseAbs().maxCoeff() : 0.0};
     op.max(s);
     return s[0];
   };

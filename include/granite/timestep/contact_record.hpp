@@ -23,13 +23,19 @@ struct ContactRecord {
   std::vector<Vec3> impulse;  // impulse on body 1 in the world frame (N s); body 2 gets −impulse
   std::vector<double> gap;    // signed gap ξ (m), negative = penetration
   double dt = 0.0;            // the step's dt (force = impulse / dt)
+  // The compatible normal impulse of each contact (N s, along `normal`, on body 1), when the
+  // step had a compatible pass (`compatible`; the same on every process); else empty.
+  bool compatible = false;
+  std::vector<double> compatible_impulse;
 
   std::size_t size() const { return body1.size(); }
 };
 
 /// Fills `out` from a step's contacts and their contact-frame impulses (λ_n, λ_t, λ_o), with
-/// `particles` still holding the bodies the contacts index (ghosts included).
+/// `particles` still holding the bodies the contacts index (ghosts included), and the
+/// compatible normal impulses of the step if it had a compatible pass (indexed alike).
 void record_contacts(const collision::ContactList& contacts, const std::vector<Vec3>& impulses,
-                     const body::Particles& particles, double dt, ContactRecord& out);
+                     const body::Particles& particles, double dt, ContactRecord& out,
+                     const std::vector<double>* compatible = nullptr);
 
 }  // namespace granite::timestep

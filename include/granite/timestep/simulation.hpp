@@ -23,6 +23,7 @@
 #include "granite/core/error.hpp"
 #include "granite/core/timer.hpp"
 #include "granite/solver/body_state.hpp"
+#include "granite/solver/compatible_forces.hpp"
 #include "granite/solver/contact_history.hpp"
 #include "granite/solver/contact_setup.hpp"
 #include "granite/solver/relaxation.hpp"
@@ -30,6 +31,7 @@
 #include "granite/timestep/step_statistics.hpp"
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace granite::timestep {
@@ -77,6 +79,20 @@ public:
   virtual void reduce_convergence(solver::ConvergenceMeasure& measure) = 0;
   /// Sums `count` values over all processes, in place (one reduction; APGD's scalars).
   virtual void sum(double* values, std::size_t count) = 0;
+  /// Maxima of `count` values over all processes, in place (one reduction; the compatible
+  /// pass's norms). Serial: nothing.
+  virtual void max(double* values, std::size_t count) {
+    (void)values;
+    (void)count;
+  }
+  /// The compatible pass's exchange on scratch bodies (solver::StepCompatibleOperator): the
+  /// ghosts' dv and dw, taken as sums over zero, are added into their owners and the owners'
+  /// totals sent back to every ghost. Outside the relaxation's bookkeeping (after it, the
+  /// relaxation's exchange state is not used again in the step). Serial: nothing.
+  virtual void exchange_sums(std::vector<solver::BodyState>& states, std::size_t owned) {
+    (void)states;
+    (void)owned;
+  }
   /// Warm start across processes: sends `entries` (history this process no longer needs, see
   /// solver::ContactHistory::unclaimed) to the neighbouring processes and replaces them by
   /// what they sent. Called on every process alike when warm starting; serial: nothing.
@@ -108,6 +124,13 @@ struct Parameters {
   // Method lemke: a step with more contacts than this throws StepFailure (the dense LCP has
   // (k + 2) unknowns per contact).
   int lemke_max_contacts = 200;
+  // Compatible contact forces (Olsen & Kamrin; solver/compatible_forces.hpp) after the
+  // relaxation of the steps Simulation::set_compatible_steps selects (every step by default):
+  // the contact law, or none. Frictionless contacts only: contact.model frictionless, or every
+  // material's friction 0 (validate() refuses anything else). Relative stiffness from the
+  // materials' Young's moduli.
+  std::optional<solver::ContactLaw> compatible;
+  solver::CompatibleSettings compatible_settings{};
 };
 
 class Simulation {
@@ -181,6 +204,18 @@ public:
   void set_record_contacts(bool on) { record_contacts_ = on; }
   const ContactRecord& contact_record() const { return contact_record_; }
 
+  /// With parameters().compatible set: which steps run the compatible pass, by the step number
+  /// after the step (StepStatistics::step); every step without a selector. The same answer on
+  /// every process (the pass is collective).
+  void set_compatible_steps(std::function<bool(std::int64_t)> due) {
+    compatible_due_ = std::move(due);
+  }
+  /// The last step's compatible normal impulses (N s, one per contact, indexed like
+  /// contacts()), empty if the last step had no compatible pass; the pass's figures are in
+  /// statistics() and compatible_result(). Velocities and positions are never changed by it.
+  const std::vector<double>& compatible_impulses() const { return compatible_impulses_; }
+  const solver::CompatibleResult& compatible_result() const { return compatible_result_; }
+
 private:
   // The phases of step(), in order, each timed under its core/timer.hpp Phase (the exchanges
   // between relaxation sweeps as communication).
@@ -192,6 +227,7 @@ private:
   solver::RelaxationResult relax_contacts_lemke(std::size_t owned);
   void warm_start();         // the history's impulses applied to the bodies (warm_start > 0)
   void remember_impulses();  // the relaxed impulses into the history (warm_start > 0)
+  bool compatible_pass(std::size_t owned);  // true if the step had one (compatible_step.cpp)
   void integrate_bodies();
   void collect_statistics(const solver::RelaxationResult& relaxation, std::size_t owned);
   void end_step(std::size_t owned);
@@ -210,6 +246,9 @@ private:
   std::vector<Vec3> impulses_;
   bool record_contacts_ = false;
   ContactRecord contact_record_;
+  std::function<bool(std::int64_t)> compatible_due_;
+  std::vector<double> compatible_impulses_;
+  solver::CompatibleResult compatible_result_;
 
   StepHooks* hooks_ = nullptr;
   bool validated_ = false;

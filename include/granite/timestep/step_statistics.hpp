@@ -20,6 +20,14 @@ struct StepStatistics {
   double kinetic_energy = 0.0;   // translational + rotational, after the step (J)
   double normal_impulse_sum = 0.0;         // Σ_j λ_n over all contacts (N s)
   double global_normal_impulse_sum = 0.0;  // Σ λ_n over contacts with global bodies (N s)
+  // The step's compatible pass (Simulation::compatible_impulses), if it had one; its figures
+  // are global (the same on every process).
+  bool compatible = false;
+  bool compatible_converged = true;
+  int compatible_outer_iterations = 0;
+  int compatible_inner_iterations = 0;
+  double compatible_violation = 0.0;     // ‖Bᵀf − F̃‖∞ / ‖F̃‖∞
+  double compatible_stationarity = 0.0;  // projected gradient of the scaled problem
 };
 
 }  // namespace granite::timestep
