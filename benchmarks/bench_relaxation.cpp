@@ -79,8 +79,8 @@ Packing& packing() {
     pk->detection.detect(sim.particles(), sim.globals(), sim.materials(), par.contact_threshold,
                          pk->contacts);
     solver::predict_velocities(sim.particles(), sim.globals(), par.gravity, par.dt, pk->states0);
-    solver::setup_contacts(pk->contacts, sim.particles(), pk->states0, par.dt, par.error_reduction,
-                           pk->solver_contacts);
+    solver::setup_contacts(pk->contacts, sim.particles(), sim.globals(), pk->states0, par.dt,
+                           par.error_reduction, pk->solver_contacts);
     return pk;
   }();
   return *p;
@@ -103,8 +103,8 @@ double detection_setup_seconds(Packing& pk) {
   pk.detection.detect(sim.particles(), sim.globals(), sim.materials(), par.contact_threshold,
                       pk.contacts);
   solver::predict_velocities(sim.particles(), sim.globals(), par.gravity, par.dt, pk.states);
-  solver::setup_contacts(pk.contacts, sim.particles(), pk.states, par.dt, par.error_reduction,
-                         pk.solver_contacts);
+  solver::setup_contacts(pk.contacts, sim.particles(), sim.globals(), pk.states, par.dt,
+                         par.error_reduction, pk.solver_contacts);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -24,7 +24,8 @@ double cylinder_signed_distance(const Cylinder& c, const Vec3& x) {
   const double rho = (d - h * c.axis).norm();
   const double qr = rho - c.radius, qh = std::abs(h) - c.half_length;
   const double outside = std::hypot(std::max(qr, 0.0), std::max(qh, 0.0));
-  return outside + std::min(std::max(qr, qh), 0.0);
+  const double distance = outside + std::min(std::max(qr, qh), 0.0);
+  return c.inside ? -distance : distance;
 }
 
 void validate(Primitive& p) {
@@ -46,6 +47,7 @@ PrimitiveProblem primitive_problem(const Primitive& p) {
     if (!(h->normal.norm() > 0.0)) return {"normal", "expected a non-zero vector"};
   } else if (const auto* b = std::get_if<Box>(&p)) {
     if (!(b->half_extents.minCoeff() > 0.0)) return {"half_extents", "expected each > 0 m"};
+    if (!(b->orientation.norm() > 0.0)) return {"orientation", "axis: expected a non-zero vector"};
   } else if (const auto* c = std::get_if<Cylinder>(&p)) {
     if (!(c->axis.norm() > 0.0)) return {"axis", "expected a non-zero vector"};
     if (!(c->radius > 0.0)) return {"radius", "expected > 0 m"};
@@ -74,6 +76,18 @@ Vec3& anchor(Primitive& primitive) {
 const Vec3& anchor(const Primitive& primitive) { return anchor(const_cast<Primitive&>(primitive)); }
 
 void translate(Primitive& primitive, const Vec3& d) { anchor(primitive) += d; }
+
+void rotate(Primitive& primitive, const Quat& q, const Vec3& about) {
+  Vec3& a = anchor(primitive);
+  a = about + q * (a - about);
+  if (auto* h = std::get_if<HalfSpace>(&primitive)) {
+    h->normal = q * h->normal;
+  } else if (auto* b = std::get_if<Box>(&primitive)) {
+    b->orientation = (q * b->orientation).normalized();
+  } else if (auto* c = std::get_if<Cylinder>(&primitive)) {
+    c->axis = q * c->axis;
+  }
+}
 
 std::vector<double> GlobalBodies::anchors() const {
   std::vector<double> out;
@@ -116,12 +130,21 @@ std::size_t GlobalBodies::add(const Primitive& primitive, MaterialIndex material
 
 void GlobalBodies::move(std::size_t i, const Vec3& d) {
   for (auto& p : bodies_[i].parts) translate(p, d);
+  bodies_[i].rotation_center += d;
 }
 
 void GlobalBodies::advance(double dt) {
-  for (auto& b : bodies_)
-    if (b.velocity != Vec3::Zero())
+  for (auto& b : bodies_) {
+    const double angle = dt * b.angular_velocity.norm();
+    if (angle > 0.0) {
+      const Quat q(Eigen::AngleAxisd(angle, b.angular_velocity.normalized()));
+      for (auto& p : b.parts) rotate(p, q, b.rotation_center);
+    }
+    if (b.velocity != Vec3::Zero()) {
       for (auto& p : b.parts) translate(p, dt * b.velocity);
+      b.rotation_center += dt * b.velocity;
+    }
+  }
 }
 
 }  // namespace granite::body

@@ -46,4 +46,22 @@ Vec3 PrescribedMotion::displacement(double t) const {
   }
 }
 
+Quat PrescribedMotion::rotation(double t) const {
+  const double rate = angular_velocity.norm();
+  if (!(rate > 0.0)) return Quat::Identity();
+  return Quat(Eigen::AngleAxisd(rate * t, angular_velocity / rate));
+}
+
+void PrescribedMotion::place(const std::vector<Primitive>& configured, double t,
+                             std::vector<Primitive>& parts) const {
+  const Vec3 d = displacement(t);
+  const bool turned = rotates();
+  const Quat q = rotation(t);
+  parts = configured;
+  for (Primitive& part : parts) {
+    if (turned) rotate(part, q, center);
+    translate(part, d);
+  }
+}
+
 }  // namespace granite::body

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace granite::collision {
 
 namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // Fills out from body 2's surface point s (its witness point), unit normal n (2 -> 1) and
 // gap ξ. Body 1's witness point, s + ξ n, is derived (ContactGeometry::point1).
@@ -18,6 +21,27 @@ inline bool finish(const Vec3& s, const Vec3& n, double gap, double threshold,
   out.gap = gap;
   out.point = s;
   return true;
+}
+
+// A point's cylinder coordinates: height h along the axis from the centre, radial offset,
+// its length ρ and direction e_r (on the axis: any direction perpendicular to it).
+struct CylinderCoordinates {
+  double h;
+  Vec3 radial;
+  double rho;
+  Vec3 e_r;
+};
+CylinderCoordinates cylinder_coordinates(const Vec3& x, const body::Cylinder& c) {
+  const Vec3 d = x - c.center;
+  const double h = d.dot(c.axis);
+  const Vec3 radial = d - h * c.axis;
+  const double rho = radial.norm();
+  Vec3 e_r, o;
+  if (rho > 0.0)
+    e_r = radial / rho;
+  else
+    tangent_frame(c.axis, e_r, o);
+  return {h, radial, rho, e_r};
 }
 
 }  // namespace
@@ -69,17 +93,7 @@ bool sphere_box(const Vec3& x, double r, const body::Box& box, double threshold,
 
 bool sphere_cylinder(const Vec3& x, double r, const body::Cylinder& c, double threshold,
                      ContactGeometry& out) {
-  const Vec3 d = x - c.center;
-  const double h = d.dot(c.axis);
-  const Vec3 radial = d - h * c.axis;
-  const double rho = radial.norm();
-  Vec3 e_r;
-  if (rho > 0.0) {
-    e_r = radial / rho;
-  } else {  // on the axis: any direction perpendicular to it
-    Vec3 o;
-    tangent_frame(c.axis, e_r, o);
-  }
+  const auto [h, radial, rho, e_r] = cylinder_coordinates(x, c);
   const double L = c.half_length, R = c.radius;
   if (std::abs(h) <= L && rho <= R) {  // centre inside: nearest of side and cap
     const double side = R - rho, cap = L - std::abs(h);
@@ -93,6 +107,29 @@ bool sphere_cylinder(const Vec3& x, double r, const body::Cylinder& c, double th
   return finish(q, dq / dist, dist - r, threshold, out);
 }
 
+std::size_t sphere_inside_cylinder(const Vec3& x, double r, const body::Cylinder& c,
+                                   double threshold, ContactGeometry out[3]) {
+  const auto [h, radial, rho, e_r] = cylinder_coordinates(x, c);
+  const double L = c.half_length, R = c.radius;
+  std::size_t count = 0;
+  // Mantle: the wall point beside the centre (clamped onto the mantle), normal towards the axis.
+  count += finish(c.center + std::clamp(h, -L, L) * c.axis + R * e_r, -e_r, R - rho - r, threshold,
+                  out[count]);
+  // Caps: the wall point above/below the centre (clamped onto the cap), normal into the drum.
+  const Vec3 on_cap = std::min(rho, R) * e_r;
+  for (const double side : {1.0, -1.0})
+    count += finish(c.center + side * L * c.axis + on_cap, -side * c.axis, L - side * h - r,
+                    threshold, out[count]);
+  return count;
+}
+
+std::size_t sphere_part(const Vec3& x, double r, const body::Primitive& primitive, double threshold,
+                        ContactGeometry out[3]) {
+  const auto* c = std::get_if<body::Cylinder>(&primitive);
+  if (c && c->inside) return sphere_inside_cylinder(x, r, *c, threshold, out);
+  return sphere_primitive(x, r, primitive, threshold, out[0]) ? 1 : 0;
+}
+
 bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive, double threshold,
                       ContactGeometry& out) {
   switch (primitive.index()) {
@@ -100,8 +137,15 @@ bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive,
     return sphere_half_space(x, r, std::get<body::HalfSpace>(primitive), threshold, out);
   case 1:
     return sphere_box(x, r, std::get<body::Box>(primitive), threshold, out);
-  default:
-    return sphere_cylinder(x, r, std::get<body::Cylinder>(primitive), threshold, out);
+  default: {
+    const auto& c = std::get<body::Cylinder>(primitive);
+    if (!c.inside) return sphere_cylinder(x, r, c, threshold, out);
+    ContactGeometry walls[3];  // the nearest of the mantle and the caps
+    const std::size_t n = sphere_inside_cylinder(x, r, c, kInfinity, walls);
+    const ContactGeometry* nearest = std::min_element(
+        walls, walls + n, [](const auto& a, const auto& b) { return a.gap < b.gap; });
+    return finish(nearest->point, nearest->normal, nearest->gap, threshold, out);
+  }
   }
 }
 
@@ -113,18 +157,21 @@ std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body,
   // also the distance below which two members' contact points coincide.
   const double buried = 1e-9 * r;
   for (std::size_t k = 0; k < parts && count < capacity; ++k) {
-    ContactGeometry g;
-    if (!sphere_primitive(x, r, body.parts[k], threshold, g)) continue;
-    bool internal = false;
-    if (parts > 1) {
-      for (std::size_t m = 0; m < parts && !internal; ++m)
-        internal = m != k && body::signed_distance(body.parts[m], g.point) < -buried;
+    ContactGeometry candidates[3];
+    const std::size_t found = sphere_part(x, r, body.parts[k], threshold, candidates);
+    for (std::size_t f = 0; f < found && count < capacity; ++f) {
+      const ContactGeometry& g = candidates[f];
+      bool internal = false;
+      if (parts > 1) {
+        for (std::size_t m = 0; m < parts && !internal; ++m)
+          internal = m != k && body::signed_distance(body.parts[m], g.point) < -buried;
+      }
+      // Members sharing a face (e.g. flush tops) report the same point twice: keep one.
+      for (std::size_t c = 0; c < count && !internal; ++c)
+        internal = (out[c].point - g.point).squaredNorm() <= buried * buried &&
+                   out[c].normal.dot(g.normal) > 1.0 - 1e-12;
+      if (!internal) out[count++] = g;
     }
-    // Members sharing a face (e.g. flush tops) report the same point twice: keep one.
-    for (std::size_t c = 0; c < count && !internal; ++c)
-      internal = (out[c].point - g.point).squaredNorm() <= buried * buried &&
-                 out[c].normal.dot(g.normal) > 1.0 - 1e-12;
-    if (!internal) out[count++] = g;
   }
   return count;
 }

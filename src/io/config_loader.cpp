@@ -286,8 +286,11 @@ void check_motions(const ScenarioConfig& cfg, const YAML::Node& input, const Ori
       throw InputError(origin(cfg, origins, at + "." + key, node) + ": " + at + "." + key + ": " +
                        problem);
     };
-    if (m.moves() && s.bodies[i].velocity != Eigen::Vector3d::Zero())
+    if (m.translates() && s.bodies[i].velocity != Eigen::Vector3d::Zero())
       fail("motion", "give either velocity or motion, not both");
+    if (m.rotates() && s.bodies[i].velocity != Eigen::Vector3d::Zero())
+      fail("rotation", "a rotating body translates only by a motion (e.g. a table with one "
+                       "velocity), not by velocity");
     if (m.kind == body::PrescribedMotion::Kind::table) {
       if (m.times.size() != m.velocities.size())
         fail("motion", std::to_string(m.times.size()) + " times but " +

@@ -28,11 +28,12 @@ public:
     mesh_.points.push_back(x);
     return std::int64_t(mesh_.points.size()) - 1;
   }
-  // A triangle of a convex solid, turned so that its normal points away from `inside`.
+  // A triangle of a convex solid, turned so that its normal points away from `inside` (with
+  // hollow(true): towards it, the solid being the outside).
   void triangle(std::int64_t a, std::int64_t b, std::int64_t c, const Vec3& inside) {
     const auto& p = mesh_.points;
     const Vec3 normal = (p[b] - p[a]).cross(p[c] - p[a]);
-    if (normal.dot((p[a] + p[b] + p[c]) / 3.0 - inside) < 0) std::swap(b, c);
+    if ((normal.dot((p[a] + p[b] + p[c]) / 3.0 - inside) < 0) != hollow_) std::swap(b, c);
     mesh_.triangles.push_back({a, b, c});
     mesh_.body.push_back(body_);
   }
@@ -42,9 +43,12 @@ public:
       triangle(ring[0], ring[k], ring[k + 1], inside);
   }
 
+  void hollow(bool on) { hollow_ = on; }
+
 private:
   SurfaceMesh& mesh_;
   std::int32_t body_;
+  bool hollow_ = false;
 };
 
 // The polygon where the plane of a half-space cuts the box: the box corners on the plane and
@@ -92,7 +96,9 @@ void add_box(MeshBuilder& out, const body::Box& box) {
     out.polygon({c[face[0]], c[face[1]], c[face[2]], c[face[3]]}, box.center);
 }
 
+// A hollow cylinder (inside: true) has the same surface with its normals towards the axis.
 void add_cylinder(MeshBuilder& out, const body::Cylinder& cyl, int segments) {
+  out.hollow(cyl.inside);
   const auto [u, v] = basis_around(cyl.axis);
   const Vec3 bottom = cyl.center - cyl.half_length * cyl.axis;
   const Vec3 top = cyl.center + cyl.half_length * cyl.axis;
@@ -110,6 +116,7 @@ void add_cylinder(MeshBuilder& out, const body::Cylinder& cyl, int segments) {
   }
   out.polygon(low, cyl.center);
   out.polygon(high, cyl.center);
+  out.hollow(false);
 }
 
 std::string number(double x) {

@@ -43,6 +43,15 @@ std::vector<Field> with_motion(std::vector<Field> fields) {
                                 "the velocity at each time (as many as times)")})}}),
           kAbsent, "",
           "prescribed motion as a function of time (docs/global_bodies.md); excludes velocity"));
+  fields.push_back(
+      opt("rotation",
+          map({req("center", vec3(), "m", "a point of the rotation axis (it moves with `motion`)"),
+               req("angular_velocity", vec3(), "rad/s",
+                   "angular velocity vector: the axis direction and the rate (right-hand rule)")}),
+          kAbsent, "",
+          "prescribed rotation at a constant angular velocity (a rotating drum); the wall moves "
+          "with v + angular_velocity x (x - center); combines with motion, excludes velocity "
+          "(docs/global_bodies.md)"));
   fields.push_back(opt("active_from", real(0.0), "0", "s",
                        "the body exists (takes part in contacts) from this time on"));
   fields.push_back(opt("active_until", real(0.0, inf, true), kAbsent, "s",
@@ -56,13 +65,21 @@ std::vector<Field> plane_fields() {
 }
 std::vector<Field> box_fields() {
   return {req("center", vec3(), "m", "centre of the box"),
-          req("half_extents", vec3(0.0), "m", "half edge lengths along x, y, z (axis-aligned)")};
+          req("half_extents", vec3(0.0), "m", "half edge lengths along the box's own axes"),
+          opt("orientation",
+              map({req("axis", vec3(), "", "rotation axis; normalised on input"),
+                   req("angle", real(-inf), "deg", "rotation angle (right-hand rule)")}),
+              kAbsent, "",
+              "the box's axes are x, y, z turned by this rotation; absent: axis-aligned")};
 }
 std::vector<Field> cylinder_fields() {
   return {req("center", vec3(), "m", "centre of the cylinder"),
           req("axis", vec3(), "", "axis direction; normalised on input"),
           req("radius", real(0.0, inf, true), "m", "radius"),
-          req("half_length", real(0.0, inf, true), "m", "half length along the axis (flat caps)")};
+          req("half_length", real(0.0, inf, true), "m", "half length along the axis (flat caps)"),
+          opt("inside", boolean(), "false", "",
+              "true: a closed drum, the solid is everything outside the cylinder and particles "
+              "live inside, touching the mantle and the caps from within")};
 }
 
 SchemaPtr model_choice() {
@@ -86,14 +103,16 @@ SchemaPtr friction_directions_choice() {
 
 SchemaPtr global_body() {
   // A union's parts are primitive shapes sharing the union's material and motion.
-  SchemaPtr part = tagged({{"plane", variant("half-space", plane_fields())},
-                           {"box", variant("box", box_fields())},
-                           {"cylinder", variant("finite capped cylinder", cylinder_fields())}});
+  SchemaPtr part =
+      tagged({{"plane", variant("half-space", plane_fields())},
+              {"box", variant("box", box_fields())},
+              {"cylinder", variant("finite capped cylinder (or drum)", cylinder_fields())}});
   return tagged({
       {"plane",
        variant("half-space bounded by a plane (wall, floor, piston)", with_motion(plane_fields()))},
-      {"box", variant("axis-aligned box", with_motion(box_fields()))},
-      {"cylinder", variant("finite capped cylinder", with_motion(cylinder_fields()))},
+      {"box", variant("box (axis-aligned unless given an orientation)", with_motion(box_fields()))},
+      {"cylinder", variant("finite capped cylinder, or a closed drum with inside: true",
+                           with_motion(cylinder_fields()))},
       {"union", variant("union of planes, boxes and cylinders moving as one body",
                         with_motion({req("parts", list(part, 1), "", "the shapes of the union")}))},
   });

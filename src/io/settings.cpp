@@ -20,12 +20,23 @@ std::array<T, N> array(const YAML::Node& node) {
 
 using MaterialIndices = std::map<std::string, body::MaterialIndex>;
 
+// A box's orientation {axis, angle in degrees}; a zero axis gives the zero quaternion, which
+// check_bodies refuses (body::primitive_problem).
+Quat orientation(const YAML::Node& o) {
+  if (!o) return Quat::Identity();
+  const Vec3 axis = vec3(o["axis"]);
+  if (!(axis.norm() > 0.0)) return Quat(0.0, 0.0, 0.0, 0.0);
+  constexpr double kDegree = 3.14159265358979323846 / 180.0;
+  return Quat(Eigen::AngleAxisd(o["angle"].as<double>() * kDegree, axis.normalized()));
+}
+
 body::Primitive primitive(const YAML::Node& n) {
   const auto type = n["type"].as<std::string>();
   if (type == "plane") return body::HalfSpace{vec3(n["point"]), vec3(n["normal"])};
-  if (type == "box") return body::Box{vec3(n["center"]), vec3(n["half_extents"]), Quat::Identity()};
+  if (type == "box")
+    return body::Box{vec3(n["center"]), vec3(n["half_extents"]), orientation(n["orientation"])};
   return body::Cylinder{vec3(n["center"]), vec3(n["axis"]), n["radius"].as<double>(),
-                        n["half_length"].as<double>()};
+                        n["half_length"].as<double>(), n["inside"].as<bool>()};
 }
 
 DomainSettings domain(const YAML::Node& d) {
@@ -86,6 +97,10 @@ body::PrescribedMotion motion(const YAML::Node& b) {
       for (const auto& t : mo["times"]) m.times.push_back(t.as<double>());
       for (const auto& v : mo["velocities"]) m.velocities.push_back(vec3(v));
     }
+  }
+  if (const YAML::Node r = b["rotation"]) {
+    m.center = vec3(r["center"]);
+    m.angular_velocity = vec3(r["angular_velocity"]);
   }
   m.active_from = b["active_from"].as<double>();
   if (b["active_until"]) m.active_until = b["active_until"].as<double>();

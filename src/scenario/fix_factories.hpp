@@ -40,7 +40,8 @@ std::unique_ptr<Fix> make_mass_flow(const config::MassFlowSettings& settings, do
 std::unique_ptr<Fix> make_grid(const config::GridSettings& settings, double dt, RunContext& run,
                                bool restarting);
 /// Only when some global body has a prescribed motion or an active window.
-std::unique_ptr<Fix> make_motion(const std::vector<body::GlobalBody>& configured,
+/// `configured`: the global bodies as built (normalised), before the first step.
+std::unique_ptr<Fix> make_motion(const body::GlobalBodies& configured,
                                  const std::vector<body::PrescribedMotion>& motions, double dt);
 std::unique_ptr<Fix> make_outflow(const Domain& domain, config::LostPolicy on_lost);
 std::unique_ptr<Fix> make_statistics(const config::StatisticsSettings& settings,

@@ -1,10 +1,11 @@
 // The motion fix: global bodies with a prescribed motion or an active window
-// (body/prescribed_motion.hpp). Before each step, starting at t: a moving body is put exactly
-// at its configured position plus d(t) (the integrator moved it by Δt v, equal up to
-// rounding), and gets the mean velocity of the coming step, v = (d(t + Δt) − d(t)) / Δt, which
-// the contacts use and the integrator moves it by; a body with a window takes part in the
-// step's contacts iff active_from <= t < active_until. Everything follows from the clock, so a
-// restart needs no state of it.
+// (body/prescribed_motion.hpp). Before each step, starting at t: a moving body is placed
+// exactly at its configured pose moved by d(t) and turned by R(t) (the integrator moved it by
+// one step of its velocities, equal up to rounding), and gets the mean velocity of the coming
+// step, v = (d(t + Δt) − d(t)) / Δt, its angular velocity ω and rotation centre c + d(t), which
+// the contacts use (wall velocity v + ω × (x − c)) and the integrator moves it by; a body with
+// a window takes part in the step's contacts iff active_from <= t < active_until. Everything
+// follows from the clock, so a restart needs no state of it.
 #include "fix_factories.hpp"
 
 namespace granite::scenario::detail {
@@ -12,12 +13,12 @@ namespace {
 
 class MotionFix final : public Fix {
 public:
-  MotionFix(const std::vector<body::GlobalBody>& configured,
+  MotionFix(const body::GlobalBodies& configured,
             const std::vector<body::PrescribedMotion>& motions, double dt) :
       dt_(dt) {
     for (std::size_t k = 0; k < motions.size(); ++k)
       if (motions[k].moves() || motions[k].has_window())
-        bodies_.push_back({k, body::anchor(configured[k].parts.front()), motions[k]});
+        bodies_.push_back({k, configured[k].parts, motions[k]});
   }
 
   const char* name() const override { return "motion"; }
@@ -34,8 +35,8 @@ public:
 
 private:
   struct Moving {
-    std::size_t index;  // in the global bodies
-    Vec3 origin;        // configured position of its first part's anchor
+    std::size_t index;                   // in the global bodies
+    std::vector<body::Primitive> parts;  // as configured
     body::PrescribedMotion motion;
   };
 
@@ -47,8 +48,10 @@ private:
       body.active = b.motion.active_at(t);
       if (!b.motion.moves()) continue;
       const Vec3 now = b.motion.displacement(t);
-      globals.move(b.index, b.origin + now - body::anchor(body.parts.front()));
+      b.motion.place(b.parts, t, body.parts);
       body.velocity = (b.motion.displacement(t + dt_) - now) / dt_;
+      body.angular_velocity = b.motion.angular_velocity;
+      body.rotation_center = b.motion.center + now;
     }
   }
 
@@ -58,7 +61,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Fix> make_motion(const std::vector<body::GlobalBody>& configured,
+std::unique_ptr<Fix> make_motion(const body::GlobalBodies& configured,
                                  const std::vector<body::PrescribedMotion>& motions, double dt) {
   return std::make_unique<MotionFix>(configured, motions, dt);
 }

@@ -76,7 +76,7 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
   // Then the global bodies are prepared for the next step.
   if (std::any_of(settings.motions.begin(), settings.motions.end(),
                   [](const body::PrescribedMotion& m) { return m.moves() || m.has_window(); }))
-    fixes.push_back(detail::make_motion(settings.bodies, settings.motions, dt));
+    fixes.push_back(detail::make_motion(run.sim.globals(), settings.motions, dt));
   // The inflow's random numbers come from their own stream, so adding an inflow does not
   // change the initial particles.
   if (settings.inflow)

@@ -25,7 +25,7 @@ void predict_velocities(const body::Particles& particles, const body::GlobalBodi
   for (std::size_t k = 0; k < globals.size(); ++k) {
     BodyState& s = states[n + k];
     s.v = globals[k].velocity;
-    s.w.setZero();
+    s.w = globals[k].angular_velocity;  // about its rotation centre (contact_setup.hpp)
     s.dv.setZero();
     s.dw.setZero();
     s.inverse_mass = 0.0;

@@ -5,8 +5,8 @@
 namespace granite::solver {
 
 void setup_contacts(const collision::ContactList& contacts, const body::Particles& particles,
-                    const std::vector<BodyState>& states, double dt, double epsilon,
-                    std::vector<SolverContact>& out) {
+                    const body::GlobalBodies& globals, const std::vector<BodyState>& states,
+                    double dt, double epsilon, std::vector<SolverContact>& out) {
   const std::size_t m = contacts.size();
   const std::size_t n = particles.size();
   out.resize(m);
@@ -19,7 +19,11 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
     c.frame.col(2) = contacts.bitangent[j];
     // Each lever arm from the body's own witness point (narrow_phase.hpp).
     c.r1 = contacts.witness1(j) - particles.position[c.body1];
-    c.r2 = c.body2 < n ? Vec3(contacts.witness2(j) - particles.position[c.body2]) : Vec3::Zero();
+    // A global body's lever arm runs from its rotation centre, so that its wall velocity at
+    // the witness point is v + ω × (x − c).
+    const Vec3& centre2 =
+        c.body2 < n ? particles.position[c.body2] : globals[c.body2 - n].rotation_center;
+    c.r2 = contacts.witness2(j) - centre2;
     const BodyState& s1 = states[c.body1];
     const BodyState& s2 = states[c.body2];
     c.A = delassus_diagonal(c.frame, s1.inverse_mass, s1.inverse_inertia, c.r1, s2.inverse_mass,

@@ -115,7 +115,7 @@ void Simulation::set_up_contacts(std::size_t owned) {
     ScopedPhase t(timers_, Phase::setup);
     const Parameters& p = parameters_;
     solver::predict_velocities(particles_, globals_, p.gravity, p.dt, states_);
-    solver::setup_contacts(contacts_, particles_, states_, p.dt, p.error_reduction,
+    solver::setup_contacts(contacts_, particles_, globals_, states_, p.dt, p.error_reduction,
                            solver_contacts_);
     impulses_.assign(contacts_.size(), Vec3::Zero());
     solver::build_sweep_order(p.ordering, contacts_.point, p.gravity, p.ordering_seed, steps_,

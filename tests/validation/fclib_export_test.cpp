@@ -67,7 +67,7 @@ TEST(FclibExport, SettledPackingMatchesEngineRelaxation) {
   std::vector<solver::BodyState> states;
   solver::predict_velocities(sim.particles(), sim.globals(), p.gravity, p.dt, states);
   std::vector<solver::SolverContact> solver_contacts;
-  solver::setup_contacts(contacts, sim.particles(), states, p.dt, p.error_reduction,
+  solver::setup_contacts(contacts, sim.particles(), sim.globals(), states, p.dt, p.error_reduction,
                          solver_contacts);
   const std::size_t m = solver_contacts.size();
   ASSERT_GT(m, 300u);

@@ -1,8 +1,9 @@
 #pragma once
 // Global bodies: obstacles and walls every process knows, with infinite mass. Each is a
-// single primitive or a union of primitives (half-space, box, finite capped cylinder), static
-// or kinematic with a prescribed linear velocity (e.g. the channel's inflow piston). The
-// integrator translates kinematic bodies by dt * velocity each step; they never rotate.
+// single primitive or a union of primitives (half-space, box, finite capped cylinder, hollow
+// cylinder), static or kinematic with a prescribed velocity v and angular velocity ω about a
+// point c (the channel's inflow piston, a rotating drum): a point x of the body moves with
+// v + ω × (x − c). The integrator moves kinematic bodies by one step of that motion.
 //
 // Geometry is stored in world coordinates at the body's current position; move() shifts it.
 #include "granite/body/material.hpp"
@@ -29,11 +30,14 @@ struct Box {
 };
 
 /// A solid finite cylinder with flat caps: centre, unit axis, radius, half-length along axis.
+/// inside: the solid is everything outside the cylinder (a closed drum); particles live
+/// inside and touch the mantle and the caps from within.
 struct Cylinder {
   Vec3 center = Vec3::Zero();
   Vec3 axis = Vec3::UnitZ();
   double radius = 1.0;
   double half_length = 1.0;
+  bool inside = false;
 };
 
 using Primitive = std::variant<HalfSpace, Box, Cylinder>;
@@ -51,6 +55,8 @@ struct PrimitiveProblem {
 PrimitiveProblem primitive_problem(const Primitive& primitive);
 /// Translates a primitive by d.
 void translate(Primitive& primitive, const Vec3& d);
+/// Rotates a primitive by q about the point `about` (x -> about + q (x − about)).
+void rotate(Primitive& primitive, const Quat& q, const Vec3& about);
 /// The point that locates a primitive (half-space: its point; box, cylinder: the centre), read
 /// and set exactly (checkpoint/restart restores kinematic bodies bit for bit).
 Vec3& anchor(Primitive& primitive);
@@ -64,6 +70,10 @@ struct GlobalBody {
   MaterialIndex material = 0;
   BodyId id = -1;      // informational (e.g. for output); not used by the engine
   bool active = true;  // false: no contacts with it (a gate that has opened)
+  // Prescribed rotation: angular velocity (rad/s, world frame) about rotation_center, a point
+  // of the axis that moves with the body. The wall velocity at x is velocity + ω × (x − c).
+  Vec3 angular_velocity = Vec3::Zero();
+  Vec3 rotation_center = Vec3::Zero();
   bool is_union() const { return parts.size() > 1; }
 };
 
@@ -83,7 +93,8 @@ public:
   /// Moves body i by d (e.g. to reset the inflow piston); set_velocity changes its motion.
   void move(std::size_t i, const Vec3& d);
   void set_velocity(std::size_t i, const Vec3& v) { bodies_[i].velocity = v; }
-  /// Advances every kinematic body by dt * velocity (called by the integrator).
+  /// Advances every kinematic body by one step: rotated by the angle |ω| dt about its
+  /// rotation centre, then translated by dt * velocity with it (called by the integrator).
   void advance(double dt);
   /// Every part's anchor, flattened (x, y, z per part, bodies in order), and its inverse.
   std::vector<double> anchors() const;

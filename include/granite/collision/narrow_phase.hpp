@@ -29,7 +29,20 @@ bool sphere_box(const Vec3& x, double r, const body::Box& box, double threshold,
                 ContactGeometry& out);
 bool sphere_cylinder(const Vec3& x, double r, const body::Cylinder& cylinder, double threshold,
                      ContactGeometry& out);
-/// Dispatch over the primitive kind.
+/// Sphere inside a hollow cylinder (Cylinder::inside: the solid is the cylinder's outside):
+/// up to three contacts, with the mantle (normal towards the axis, witness point R from the
+/// axis at the sphere's height clamped to the caps) and with each cap (normal into the drum,
+/// witness point on the cap under the sphere's centre clamped to the rim), each reported if
+/// its gap is below threshold. Gaps: R − ρ − r, L − h − r, L + h − r (ρ, h: the centre's
+/// distance from the axis and height along it from the centre). Returns their number.
+std::size_t sphere_inside_cylinder(const Vec3& x, double r, const body::Cylinder& cylinder,
+                                   double threshold, ContactGeometry out[3]);
+/// Every contact of a sphere with one primitive: sphere_inside_cylinder for a hollow cylinder,
+/// else sphere_primitive's one. Returns their number (at most 3).
+std::size_t sphere_part(const Vec3& x, double r, const body::Primitive& primitive, double threshold,
+                        ContactGeometry out[3]);
+/// Dispatch over the primitive kind (a hollow cylinder's nearest wall is not handled here:
+/// use sphere_part).
 bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive, double threshold,
                       ContactGeometry& out);
 

@@ -3,7 +3,8 @@
 // (ParaView shows the walls, the piston and the obstacle next to the particles):
 //   half-space  the polygon where its plane cuts the domain box (nothing if it misses it)
 //   box         its 6 faces (12 triangles)
-//   cylinder    its side and both caps, `segments` facets around the axis
+//   cylinder    its side and both caps, `segments` facets around the axis (a hollow one,
+//               inside: true, the same with the normals towards the axis)
 //   union       every part's surface (faces inside another part are kept)
 // Every triangle carries the index of its global body (the order of `bodies:` in the
 // configuration). The mesh is built from the bodies' current positions, so the piston moves.
@@ -18,8 +19,9 @@ namespace granite::io {
 
 struct SurfaceMesh {
   std::vector<Vec3> points;
-  std::vector<std::array<std::int64_t, 3>> triangles;  // indices into points, outward normals
-  std::vector<std::int32_t> body;                      // per triangle: global body index
+  // indices into points; normals away from the solid (towards the particles)
+  std::vector<std::array<std::int64_t, 3>> triangles;
+  std::vector<std::int32_t> body;  // per triangle: global body index
 };
 
 /// The mesh of every global body; half-spaces are clipped to the box [box_min, box_max].

@@ -13,7 +13,7 @@ struct SolverContact {
   Mat3 frame;       // columns n, t, o (world frame)
   Mat3 A;           // Delassus diagonal block in the contact frame
   Vec3 r1;          // body 1's witness point − centre of body 1
-  Vec3 r2;          // body 2's witness point − centre of body 2 (global body: zero, see below)
+  Vec3 r2;          // body 2's witness point − centre (global body: its rotation centre)
   double gap_term;  // ε min(0, ξ/dt) + max(0, ξ/dt)
   double mu;
   // Under-relaxation of this contact's impulse update, λ ← λ + w (λ_solved − λ). 1 for
@@ -24,10 +24,11 @@ struct SolverContact {
   std::uint32_t body2;  // index into the BodyState array (particles first, then global bodies)
 };
 
-/// Builds one SolverContact per detected contact. Global bodies only translate, so their
-/// velocity is the same at every point and r2 is irrelevant (set to zero).
+/// Builds one SolverContact per detected contact. A global body's lever arm r2 runs from its
+/// rotation centre, and its BodyState carries its angular velocity, so the contact sees the
+/// wall velocity v + ω × r2 (its infinite mass makes r2 irrelevant to A_jj).
 void setup_contacts(const collision::ContactList& contacts, const body::Particles& particles,
-                    const std::vector<BodyState>& states, double dt, double epsilon,
-                    std::vector<SolverContact>& out);
+                    const body::GlobalBodies& globals, const std::vector<BodyState>& states,
+                    double dt, double epsilon, std::vector<SolverContact>& out);
 
 }  // namespace granite::solver

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -211,6 +212,107 @@ TEST(NarrowPhase, SphereUnionSkipsInternalFaces) {
   EXPECT_NEAR(out[0].gap, -0.1, kTol);
   // Far away: nothing.
   EXPECT_EQ(sphere_global(Vec3(5, 5, 5), 0.2, obstacle, 0.1, out, 4), 0u);
+}
+
+// A drum (Cylinder::inside): the solid is the cylinder's outside. Hand-computed gaps, normals
+// and witness points for R = 1, L = 2, axis z: mantle gap R − ρ − r, caps L ∓ h − r.
+TEST(NarrowPhase, SphereInsideCylinder) {
+  const body::Cylinder drum{Vec3(0, 0, 0), Vec3(0, 0, 1), 1.0, 2.0, true};
+  ContactGeometry g[3];
+  // Near the mantle only (an open gap 0.1 within threshold 0.2).
+  ASSERT_EQ(sphere_inside_cylinder(Vec3(0.5, 0, 0), 0.4, drum, 0.2, g), 1u);
+  EXPECT_NEAR(g[0].gap, 0.1, kTol);
+  expect_vec(g[0].normal, Vec3(-1, 0, 0));
+  expect_vec(g[0].point, Vec3(1, 0, 0));
+  expect_vec(g[0].point1(), Vec3(0.9, 0, 0));
+  // Pressed against the top cap; the mantle's gap 0.05 is open and not reported.
+  ASSERT_EQ(sphere_inside_cylinder(Vec3(0, 0.7, 1.8), 0.25, drum, 0.0, g), 1u);
+  EXPECT_NEAR(g[0].gap, -0.05, kTol);
+  expect_vec(g[0].normal, Vec3(0, 0, -1));
+  expect_vec(g[0].point, Vec3(0, 0.7, 2));
+  expect_vec(g[0].point1(), Vec3(0, 0.7, 2.05));
+  // In the bottom corner: the mantle and the bottom cap, both 0.1 deep.
+  ASSERT_EQ(sphere_inside_cylinder(Vec3(0.8, 0, -1.8), 0.3, drum, 0.0, g), 2u);
+  EXPECT_NEAR(g[0].gap, -0.1, kTol);
+  expect_vec(g[0].normal, Vec3(-1, 0, 0));
+  expect_vec(g[0].point, Vec3(1, 0, -1.8));
+  EXPECT_NEAR(g[1].gap, -0.1, kTol);
+  expect_vec(g[1].normal, Vec3(0, 0, 1));
+  expect_vec(g[1].point, Vec3(0.8, 0, -2));
+  // A centre that left through the mantle is pushed back in.
+  ASSERT_EQ(sphere_inside_cylinder(Vec3(1.2, 0, 0), 0.1, drum, 0.0, g), 1u);
+  EXPECT_NEAR(g[0].gap, -0.3, kTol);
+  expect_vec(g[0].normal, Vec3(-1, 0, 0));
+  // In the middle, far from every wall: nothing.
+  EXPECT_EQ(sphere_inside_cylinder(Vec3(0, 0, 0), 0.5, drum, 0.1, g), 0u);
+  // sphere_primitive: the nearest wall (the cap here, 0.05 deep against the mantle's 0.05 open).
+  ContactGeometry one;
+  ASSERT_TRUE(sphere_primitive(Vec3(0, 0.7, 1.8), 0.25, drum, 0.0, one));
+  expect_vec(one.normal, Vec3(0, 0, -1));
+  // sphere_global reports both corner contacts.
+  body::GlobalBody body;
+  body.parts = {drum};
+  ASSERT_EQ(sphere_global(Vec3(0.8, 0, -1.8), 0.3, body, 0.0, g, 3), 2u);
+}
+
+// Property check inside a tilted drum: the nearest wall's gap is sdf(x) − r (the signed
+// distance is positive inside a drum), its witness point lies on the surface (sdf 0) and
+// every reported contact's witness point of the sphere is x − r n.
+TEST(NarrowPhase, InsideCylinderAgreesWithSignedDistance) {
+  const body::Cylinder drum{Vec3(0.1, -0.2, 0.3), Vec3(1, 2, -1).normalized(), 1.0, 0.7, true};
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.2, 1.2);
+  const double r = 0.2;
+  int checked = 0;
+  for (int k = 0; k < 2000; ++k) {
+    const Vec3 x = drum.center + Vec3(u(rng), u(rng), u(rng));
+    const double d = body::signed_distance(drum, x);
+    if (d < 0.0) continue;  // centres inside the drum
+    ContactGeometry g[3];
+    const std::size_t n = sphere_inside_cylinder(x, r, drum, 10.0, g);
+    ASSERT_EQ(n, 3u);
+    double nearest = 1e300;
+    for (std::size_t c = 0; c < n; ++c) {
+      nearest = std::min(nearest, g[c].gap);
+      EXPECT_NEAR(g[c].normal.norm(), 1.0, 1e-12);
+      expect_vec(g[c].point1(), x - r * g[c].normal, 1e-12);
+      EXPECT_NEAR(body::signed_distance(drum, g[c].point), 0.0, 1e-12);
+    }
+    EXPECT_NEAR(nearest, d - r, 1e-12);
+    ++checked;
+  }
+  EXPECT_GT(checked, 300);
+}
+
+// A primitive turned by q (box orientation, cylinder or drum axis) gives the contact of the
+// unturned one in the turned frame: gap equal, normal and witness point turned by q.
+TEST(NarrowPhase, TurnedShapesEqualAxisAlignedOnesInTheTurnedFrame) {
+  const Quat q(Eigen::AngleAxisd(1.1, Vec3(0.3, -1, 2).normalized()));
+  const Vec3 c(0.4, -0.3, 0.2);
+  const std::vector<std::pair<body::Primitive, body::Primitive>> pairs = {
+      {body::Box{Vec3::Zero(), Vec3(0.5, 0.8, 0.3), Quat::Identity()},
+       body::Box{c, Vec3(0.5, 0.8, 0.3), q}},
+      {body::Cylinder{Vec3::Zero(), Vec3::UnitZ(), 0.6, 0.4},
+       body::Cylinder{c, q * Vec3::UnitZ(), 0.6, 0.4}},
+      {body::Cylinder{Vec3::Zero(), Vec3::UnitZ(), 1.2, 0.9, true},
+       body::Cylinder{c, q * Vec3::UnitZ(), 1.2, 0.9, true}}};
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1.5, 1.5);
+  int checked = 0;
+  for (const auto& [aligned, turned] : pairs)
+    for (int k = 0; k < 300; ++k) {
+      const Vec3 local(u(rng), u(rng), u(rng));
+      ContactGeometry ga[3], gt[3];
+      const std::size_t na = sphere_part(local, 0.2, aligned, 0.5, ga);
+      ASSERT_EQ(sphere_part(c + q * local, 0.2, turned, 0.5, gt), na);
+      for (std::size_t m = 0; m < na; ++m) {
+        EXPECT_NEAR(gt[m].gap, ga[m].gap, 1e-12);
+        expect_vec(gt[m].normal, q * ga[m].normal, 1e-12);
+        expect_vec(gt[m].point, c + q * ga[m].point, 1e-12);
+        ++checked;
+      }
+    }
+  EXPECT_GT(checked, 300);
 }
 
 TEST(ContactFrame, OrthonormalRightHanded) {

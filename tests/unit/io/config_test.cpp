@@ -189,6 +189,37 @@ TEST(Config, SettingsAreTheResolvedValuesWithMaterialIndices) {
   EXPECT_EQ(s.output.directory, "output");
 }
 
+// Oriented boxes (axis and angle in degrees), drums and rotations reach the typed settings;
+// a zero orientation axis and a rotation with a velocity are refused.
+TEST(Config, OrientationDrumAndRotation) {
+  const std::string text = replace(
+      kValid, "  - type: plane\n    point: [0, 0, 0]\n    normal: [0, 0, 1]\n    material: glass\n",
+      "  - {type: box, center: [0.5, 0.5, 0.1], half_extents: [0.1, 0.2, 0.3], material: glass,\n"
+      "     orientation: {axis: [0, 0, 2], angle: 90}}\n"
+      "  - {type: cylinder, center: [0.5, 0.5, 0.5], axis: [0, 1, 0], radius: 0.4,\n"
+      "     half_length: 0.1, inside: true, material: glass,\n"
+      "     rotation: {center: [0.5, 0.5, 0.5], angular_velocity: [0, 2, 0]}}\n");
+  const auto cfg = load_scenario(write_temp("orientation", text), {});
+  const granite::config::Settings& s = cfg.settings;
+  ASSERT_EQ(s.bodies.size(), 2u);
+  const auto& box = std::get<granite::body::Box>(s.bodies[0].parts[0]);
+  EXPECT_NEAR((box.orientation * granite::Vec3::UnitX() - granite::Vec3::UnitY()).norm(), 0.0,
+              1e-15);
+  const auto& drum = std::get<granite::body::Cylinder>(s.bodies[1].parts[0]);
+  EXPECT_TRUE(drum.inside);
+  EXPECT_FALSE(std::get<granite::body::Box>(s.bodies[0].parts[0]).half_extents.isZero());
+  EXPECT_TRUE(s.motions[1].rotates());
+  EXPECT_FALSE(s.motions[0].moves());
+  EXPECT_EQ(s.motions[1].angular_velocity, granite::Vec3(0, 2, 0));
+  EXPECT_EQ(s.motions[1].center, granite::Vec3(0.5, 0.5, 0.5));
+  EXPECT_NE(error_of("zero_axis", text, {"bodies.0.orientation.axis=[0,0,0]"})
+                .find("bodies[0].orientation: axis: expected a non-zero vector"),
+            std::string::npos);
+  EXPECT_NE(error_of("rotation_velocity", text, {"bodies.1.velocity=[1,0,0]"})
+                .find("bodies[1].rotation: a rotating body translates only by a motion"),
+            std::string::npos);
+}
+
 TEST(Config, MissingFile) {
   try {
     load_scenario("/nonexistent/granite.yaml", {});

@@ -103,6 +103,27 @@ TEST(GlobalBodyMesh, CylinderIsAClosedPrismWithTheCylindersBoundingBox) {
   EXPECT_LT((hi - Vec3(0.65, 0.75, 1.5)).norm(), 1e-15);
 }
 
+// A drum (inside: true) has the cylinder's surface with every normal towards the particles
+// inside: the divergence-theorem volume is minus the prism's.
+TEST(GlobalBodyMesh, DrumIsTheCylinderTurnedInsideOut) {
+  body::GlobalBodies bodies;
+  const int n = 48;
+  const body::Cylinder solid{Vec3(0.4, 0.5, 1.0), Vec3(1, 1, 0).normalized(), 0.25, 0.5};
+  body::Cylinder drum = solid;
+  drum.inside = true;
+  bodies.add(solid, 0);
+  bodies.add(drum, 0);
+  const SurfaceMesh m = global_body_mesh(bodies, kLo, kHi, n);
+  SurfaceMesh part[2];
+  for (auto& p : part) p.points = m.points;
+  for (std::size_t t = 0; t < m.triangles.size(); ++t)
+    part[m.body[t]].triangles.push_back(m.triangles[t]);
+  ASSERT_EQ(part[1].triangles.size(), part[0].triangles.size());
+  const double prism = n / 2.0 * 0.0625 * std::sin(2 * kPi / n) * 1.0;
+  EXPECT_NEAR(enclosed_volume(part[0]), prism, 1e-14);
+  EXPECT_NEAR(enclosed_volume(part[1]), -prism, 1e-14);
+}
+
 TEST(GlobalBodyMesh, XdmfGridNamesTheTrianglesPointsAndBodies) {
   body::GlobalBodies bodies;
   bodies.add(body::Box{Vec3::Zero(), Vec3::Ones(), Quat::Identity()}, 0);
