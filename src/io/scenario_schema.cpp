@@ -235,6 +235,17 @@ SchemaPtr particle_source() {
                          "(random sequential addition), avoiding global bodies and the "
                          "particles of earlier sources",
                          random_fields())},
+      {"file",
+       variant("particles made elsewhere: the rows of a CSV table or of a Granite snapshot or "
+               "checkpoint (docs/particle_sources.md)",
+               {req("path", text(), "",
+                    "a .csv file (header x, y, z, radius[, vx, vy, vz][, wx, wy, wz][, material]"
+                    "[, group]) or a Granite snapshot/checkpoint (.h5); relative to the working "
+                    "directory"),
+                req("material", text(), "",
+                    "name of an entry of `materials` for rows without a material"),
+                opt("group", integer(0), "0", "",
+                    "tag of the rows without a group (snapshots, checkpoints)")})},
       {"pour", variant("particles inserted at a rate into a box or a cylinder over a time window, "
                        "never overlapping a particle or a global body (the pour fix)",
                        pour_fields())},

@@ -186,6 +186,9 @@ ParticleSource particle_source(const YAML::Node& p, const MaterialIndices& mater
   if (p["type"].as<std::string>() == "lattice") return lattice(p, materials);
   if (p["type"].as<std::string>() == "random") return random_fill(p, materials);
   if (p["type"].as<std::string>() == "pour") return pour(p, materials);
+  if (p["type"].as<std::string>() == "file")
+    return FileSettings{p["path"].as<std::string>(), materials.at(p["material"].as<std::string>()),
+                        p["group"].as<int>()};
   SphereSettings s;
   s.position = vec3(p["position"]);
   s.radius = p["radius"].as<double>();

@@ -4,6 +4,7 @@
 #include "granite/scenario/random_fill.hpp"
 
 #include "granite/core/counter_random.hpp"
+#include "granite/io/particle_file.hpp"
 
 #include <algorithm>
 #include <type_traits>
@@ -35,19 +36,37 @@ Domain domain_of(const config::DomainSettings& d) {
   return Domain{d.min, d.max, d.periodic, d.outflow};
 }
 
+namespace {
+
+std::vector<std::string> material_names(const config::Settings& s) {
+  std::vector<std::string> names;
+  for (const config::MaterialSettings& m : s.materials) names.push_back(m.name);
+  return names;
+}
+
+// The largest radius of a source: a sphere's, a distribution's largest, a file's (read again
+// by the build).
+struct LargestRadius {
+  const config::Settings& settings;
+  double operator()(const config::SphereSettings& p) const { return p.radius; }
+  double operator()(const config::FileSettings& p) const {
+    double r = 0.0;
+    for (const io::ParticleRow& row : io::read_particle_file(p.path, material_names(settings)))
+      r = std::max(r, row.radius);
+    return r;
+  }
+  template <class Generator>
+  double operator()(const Generator& p) const {
+    return p.size.largest();
+  }
+};
+
+}  // namespace
+
 double largest_radius(const config::Settings& s) {
   double largest = s.inflow ? s.inflow->layer.size.largest() : 0.0;
   for (const config::ParticleSource& source : s.particles)
-    largest = std::max(
-        largest,
-        std::visit(
-            [](const auto& p) {
-              if constexpr (std::is_same_v<std::decay_t<decltype(p)>, config::SphereSettings>)
-                return p.radius;
-              else
-                return p.size.largest();
-            },
-            source));
+    largest = std::max(largest, std::visit(LargestRadius{s}, source));
   return largest;
 }
 
@@ -60,6 +79,14 @@ bool overlaps_global(const body::GlobalBodies& globals, const Vec3& x, double r)
   return false;
 }
 
+// A homogeneous solid sphere (inertia 2/5 m r²) of mass `mass`, or (0) of its material's density.
+void add_solid_sphere(body::ParticleInit init, double mass, timestep::Simulation& sim) {
+  init.mass =
+      mass > 0.0 ? mass : body::sphere_mass(sim.materials()[init.material].density, init.radius);
+  init.body_inertia = body::sphere_inertia(init.mass, init.radius);
+  sim.particles().add(init);
+}
+
 // A sphere source: one particle, of the given mass or of the material's density.
 void add_sphere(const config::SphereSettings& sphere, BodyId id, timestep::Simulation& sim) {
   body::ParticleInit init;
@@ -68,13 +95,9 @@ void add_sphere(const config::SphereSettings& sphere, BodyId id, timestep::Simul
   init.velocity = sphere.velocity;
   init.angular_velocity = sphere.angular_velocity;
   init.radius = sphere.radius;
-  init.mass = sphere.mass > 0.0
-                  ? sphere.mass
-                  : body::sphere_mass(sim.materials()[sphere.material].density, sphere.radius);
-  init.body_inertia = body::sphere_inertia(init.mass, sphere.radius);
   init.material = sphere.material;
   init.group = sphere.group;
-  sim.particles().add(init);
+  add_solid_sphere(init, sphere.mass, sim);
 }
 
 }  // namespace
@@ -116,6 +139,26 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
       continue;
     }
     if (std::holds_alternative<config::PourSettings>(source)) continue;  // the pour fix's
+    if (const auto* file = std::get_if<config::FileSettings>(&source)) {
+      for (const io::ParticleRow& row : io::read_particle_file(file->path, material_names(s))) {
+        const BodyId id = next_id++;
+        const body::MaterialIndex material =
+            row.material >= 0 ? body::MaterialIndex(row.material) : file->material;
+        made.push_back({row.position, row.radius, material, id});
+        if (!owns(row.position)) continue;
+        body::ParticleInit init;
+        init.id = id;
+        init.position = row.position;
+        init.orientation = row.orientation;
+        init.velocity = row.velocity;
+        init.angular_velocity = row.angular_velocity;
+        init.radius = row.radius;
+        init.material = material;
+        init.group = row.has_group ? row.group : file->group;
+        add_solid_sphere(init, 0.0, sim);
+      }
+      continue;
+    }
     const auto& lattice = std::get<config::LatticeSettings>(source);
     const SizeSampler sizes(lattice.size, lattice.material, sim.materials());
     // Lattice points whose sphere would overlap a global body (an obstacle, a wall) are

@@ -13,7 +13,12 @@
 #     nothing by more than 1e-12 m; floor(rate x window) inserted, as run.json says; the
 #     snapshot of a step before any contact is the same at 1 and 2 ranks; a run continued with
 #     --restart in the middle of the pour ends bit for bit like the uninterrupted one; a
-#     region too small for the rate: the shortfall is one warning line and run.json.
+#     region too small for the rate: the shortfall is one warning line and run.json;
+#  5. `type: file`: a tiny CSV (comment and blank lines, materials by name, groups) gives its
+#     three particles as written; the snapshot of case 1 read back gives every particle's state
+#     bit for bit (new ids in the order of the old); a malformed CSV (a bad number, an unknown
+#     column, a short row), a missing file and a file that is no snapshot: one error line
+#     naming the file (and line), exit 2.
 # usage: particle_sources_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
 granite=$1; src=$2
@@ -173,6 +178,59 @@ grep -q "^warning: pour particles\[0\]: inserted [0-9]* particles (.* kg) of 200
   || fail "no pour shortfall warning: $(tail -5 "$tmp/pourshort.log")"
 /usr/bin/python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['particle_sources'][0]; assert s['shortfall'] and s['inserted'] < 200, s" \
   "$tmp/pourshort/run.json" || fail "pour shortfall not in run.json"
+
+# 5. Particles from a file: a tiny CSV, and the snapshot the random fill of case 1 wrote.
+cat > "$tmp/scene.csv" <<'CSV'
+# three spheres made elsewhere
+x,y,z,radius,vx,vy,vz,material,group
+0.002,0.002,0.002,0.001,0.1,0,0,glass,4
+0.005,0.002,0.002,0.0015,0,0,0,steel,5
+
+0.009,0.002,0.002,0.001,0,0,-0.2,glass,6
+CSV
+cat > "$tmp/file.yaml" <<'YAML'
+run: {dt: 1.0e-4, end_time: 1.0e-4}
+domain: {min: [0, 0, 0], max: [0.024, 0.024, 0.024]}
+materials:
+  - {name: glass, density: 2500}
+  - {name: steel, density: 7800}
+particles:
+  - {type: file, path: scene.csv, material: glass}
+YAML
+(cd "$tmp" && "$granite" run file.yaml --output csv --quiet > csv.log 2>&1) || fail "csv: $(tail -3 "$tmp/csv.log")"
+/usr/bin/python3 - "$tmp/csv/snapshot_00000000.h5" <<'PY' || fail "csv particles"
+import math, sys
+import h5py, numpy as np
+p = h5py.File(sys.argv[1], "r")["particles"]
+o = np.argsort(p["id"][...])
+assert list(p["id"][...][o]) == [0, 1, 2]
+assert np.array_equal(p["radius"][...][o], [0.001, 0.0015, 0.001])
+assert np.array_equal(p["material"][...][o], [0, 1, 0]) and np.array_equal(p["group"][...][o], [4, 5, 6])
+assert np.array_equal(p["velocity"][...][o][0], [0.1, 0, 0]) and np.array_equal(p["position"][...][o][2], [0.009, 0.002, 0.002])
+print("csv: 3 particles as written")
+PY
+(cd "$tmp" && "$granite" run file.yaml --output snap --quiet --set 'particles[0].path=r1/snapshot_00000000.h5' > snap.log 2>&1) \
+  || fail "snapshot: $(tail -3 "$tmp/snap.log")"
+/usr/bin/python3 - "$tmp/r1/snapshot_00000000.h5" "$tmp/snap/snapshot_00000000.h5" <<'PY' || fail "snapshot particles differ"
+import sys
+import h5py, numpy as np
+a, b = h5py.File(sys.argv[1], "r")["particles"], h5py.File(sys.argv[2], "r")["particles"]
+ia, ib = np.argsort(a["id"][...]), np.argsort(b["id"][...])
+assert np.array_equal(b["id"][...][ib], np.arange(len(ia)))  # new ids, in the order of the old
+for f in ("position", "velocity", "angular_velocity", "orientation", "radius", "material", "group"):
+    assert np.array_equal(a[f][...][ia], b[f][...][ib]), f
+print("snapshot: %d particles taken as written" % len(ia))
+PY
+printf 'x,y,z,radius\n0.001,0.001,0.001,0.0005\n0.003,0.001,abc,0.0005\n' > "$tmp/bad.csv"
+expect_input_error "csv: bad number" "$granite" run "$tmp/file.yaml" --output "$tmp/bad" --set "particles[0].path=$tmp/bad.csv"
+grep -q "^error: $tmp/bad.csv:3: z: expected a finite number, got 'abc'" "$tmp/err.log" || fail "csv error line: $(cat "$tmp/err.log")"
+printf 'x,y,z,r\n' > "$tmp/bad2.csv"
+expect_input_error "csv: unknown column" "$granite" run "$tmp/file.yaml" --output "$tmp/bad" --set "particles[0].path=$tmp/bad2.csv"
+grep -q "^error: $tmp/bad2.csv:1: unknown column 'r'" "$tmp/err.log" || fail "csv header error line: $(cat "$tmp/err.log")"
+printf 'x,y,z,radius\n0.001,0.001,0.001\n' > "$tmp/bad3.csv"
+expect_input_error "csv: short row" "$granite" run "$tmp/file.yaml" --output "$tmp/bad" --set "particles[0].path=$tmp/bad3.csv"
+expect_input_error "missing file" "$granite" run "$tmp/file.yaml" --output "$tmp/bad" --set "particles[0].path=$tmp/none.h5"
+expect_input_error "not a snapshot" "$granite" run "$tmp/file.yaml" --output "$tmp/bad" --set "particles[0].path=$tmp/fill.yaml"
 
 [ "$failures" -eq 0 ] && echo "particle sources: all checks passed"
 exit $(( failures > 0 ))

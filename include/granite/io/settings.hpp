@@ -148,8 +148,15 @@ struct PourSettings {
   int group = 0;
 };
 
+/// Particles read from a CSV table or a Granite snapshot (`type: file`, io/particle_file.hpp).
+struct FileSettings {
+  std::string path;
+  body::MaterialIndex material = 0;  // rows without a material
+  int group = 0;                     // rows without a group
+};
+
 using ParticleSource =
-    std::variant<LatticeSettings, SphereSettings, RandomFillSettings, PourSettings>;
+    std::variant<LatticeSettings, SphereSettings, RandomFillSettings, PourSettings, FileSettings>;
 
 struct InflowSettings {
   std::size_t piston = 0;    // index in Settings::bodies
