@@ -128,15 +128,89 @@ std::string where(const std::string& file, const YAML::Node& node) {
   return file;
 }
 
+Eigen::Vector3d vec3(const YAML::Node& node) {
+  return {node[0].as<double>(), node[1].as<double>(), node[2].as<double>()};
+}
+
+std::string number(double value);
+
+// The largest radius a generator's `radius` or `size` gives (checked by check_size).
+double largest_radius(const YAML::Node& p) {
+  const YAML::Node d = p["size"];
+  if (!d) return p["radius"].as<double>();
+  if (d["type"].as<std::string>() != "mixture") return d["max"].as<double>();
+  double largest = 0.0;
+  for (const auto& c : d["components"]) largest = std::max(largest, c["radius"].as<double>());
+  return largest;
+}
+
+// A generator's `radius` or `size`: exactly one, a range min < max, known mixture materials.
+void check_size(const std::string& file, const YAML::Node& p, const YAML::Node& input,
+                const std::string& path, const std::set<std::string>& materials) {
+  if (bool(p["radius"]) == bool(p["size"]))
+    throw InputError(where(file, input) + ": " + path +
+                     (p["radius"] ? ": give radius or size, not both"
+                                  : ": missing radius (or size, a distribution)"));
+  const YAML::Node d = p["size"];
+  if (!d) return;
+  const YAML::Node given = input["size"];
+  if (d["type"].as<std::string>() == "mixture") {
+    for (std::size_t k = 0; k < d["components"].size(); ++k) {
+      const YAML::Node c = d["components"][k];
+      if (c["material"] && !materials.count(c["material"].as<std::string>()))
+        throw InputError(where(file, given["components"][k]["material"]) + ": " + path +
+                         ".size.components[" + std::to_string(k) +
+                         "].material: unknown material '" + shown(c["material"].as<std::string>()) +
+                         "'");
+    }
+    return;
+  }
+  const double min = d["min"].as<double>(), max = d["max"].as<double>();
+  if (!(max > min))
+    throw InputError(where(file, given["max"]) + ": " + path + ".size.max: expected > min");
+  // By mass, uniform and normal radii are drawn by rejection with acceptance (min/r)^3.
+  if (d["by"].as<std::string>() == "mass" && d["type"].as<std::string>() != "lognormal" &&
+      max > 100.0 * min)
+    throw InputError(where(file, given["max"]) + ": " + path +
+                     ".size.max: by mass, expected at most 100 x min (got " + number(max / min) +
+                     " x)");
+}
+
 void check_lattice(const std::string& file, const YAML::Node& p, const YAML::Node& input,
                    const std::string& path) {
   for (int axis = 0; axis < 3; ++axis)
     if (p["max"][axis].as<double>() < p["min"][axis].as<double>())
       throw InputError(where(file, input["max"]) + ": " + path +
                        ".max: expected each component >= min");
-  if (2.0 * p["radius"].as<double>() > p["spacing"].as<double>())
-    throw InputError(where(file, input["radius"]) + ": " + path +
-                     ".radius: expected at most spacing/2 (spheres would overlap)");
+  if (2.0 * largest_radius(p) > p["spacing"].as<double>())
+    throw InputError(where(file, input["radius"] ? input["radius"] : input["size"]) + ": " + path +
+                     (p["size"] ? ".size: expected a largest radius" : ".radius: expected") +
+                     " at most spacing/2 (spheres would overlap)");
+}
+
+// A random fill (count or solid_fraction) or a pour (rate or mass_rate, end > start): a region
+// with min < max or a non-zero axis.
+void check_random(const std::string& file, const YAML::Node& p, const YAML::Node& input,
+                  const std::string& path) {
+  const bool pour = p["type"].as<std::string>() == "pour";
+  const char* one = pour ? "rate" : "count";
+  const char* other = pour ? "mass_rate" : "solid_fraction";
+  if (bool(p[one]) == bool(p[other]))
+    throw InputError(where(file, input) + ": " + path + ": " +
+                     (p[one] ? std::string("give ") + one + " or " + other + ", not both"
+                             : std::string("missing ") + one + " (or " + other + ")"));
+  if (pour && !(p["end"].as<double>() > p["start"].as<double>()))
+    throw InputError(where(file, input["end"]) + ": " + path + ".end: expected > start");
+  const YAML::Node r = p["region"], given = input["region"];
+  if (r["type"].as<std::string>() == "box") {
+    for (int axis = 0; axis < 3; ++axis)
+      if (!(r["max"][axis].as<double>() > r["min"][axis].as<double>()))
+        throw InputError(where(file, given["max"]) + ": " + path +
+                         ".region.max: expected each component > min");
+  } else if (vec3(r["axis"]).norm() == 0.0) {
+    throw InputError(where(file, given["axis"]) + ": " + path +
+                     ".region.axis: expected a non-zero vector");
+  }
 }
 
 using Origins = std::map<std::string, std::string>;
@@ -189,10 +263,6 @@ void check_step_counts(const ScenarioConfig& cfg, const YAML::Node& input, const
                      " steps of run.dt, more than the 2^53 a run can count (0 means only after "
                      "the last step)");
   }
-}
-
-Eigen::Vector3d vec3(const YAML::Node& node) {
-  return {node[0].as<double>(), node[1].as<double>(), node[2].as<double>()};
 }
 
 // The statistics region lies inside the domain, min < max on every axis, and its bed-height
@@ -405,8 +475,12 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input, const
       if (!names.count(name))
         throw InputError(where(cfg.file, input[section][i]["material"]) + ": " + path +
                          ".material: unknown material '" + shown(name) + "'");
-      if (r[section][i]["type"].as<std::string>() == "lattice")
-        check_lattice(cfg.file, r[section][i], input[section][i], path);
+      const std::string type = r[section][i]["type"].as<std::string>();
+      if (type == "lattice" || type == "random" || type == "pour")
+        check_size(cfg.file, r[section][i], input[section][i], path, names);
+      if (type == "lattice") check_lattice(cfg.file, r[section][i], input[section][i], path);
+      if (type == "random" || type == "pour")
+        check_random(cfg.file, r[section][i], input[section][i], path);
       const YAML::Node source = r[section][i];
       if (source["fixed"] && source["fixed"].as<bool>())
         for (const char* key : {"velocity", "angular_velocity", "perturbation"})
@@ -433,6 +507,7 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input, const
     if (!names.count(name))
       throw InputError(where(cfg.file, in["layer"]["material"]) +
                        ": inflow.layer.material: unknown material '" + shown(name) + "'");
+    check_size(cfg.file, inflow["layer"], in["layer"], "inflow.layer", names);
     check_lattice(cfg.file, inflow["layer"], in["layer"], "inflow.layer");
   }
 }

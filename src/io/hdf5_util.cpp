@@ -214,4 +214,48 @@ Slab slab_of(std::size_t local, const comm::Communicator& comm) {
   return slab;
 }
 
+// Opens an existing file read-only with the serial driver.
+Handle open_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw InputError("no such file");
+  if (std::filesystem::is_directory(path, ec)) throw InputError("it is a directory");
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) {
+    throw InputError("not a readable HDF5 file (" + detail::hdf5_error_detail() + ")");
+  }
+  return Handle(file, H5Fclose);
+}
+
+Handle open_dataset(hid_t file, const std::string& path) {
+  if (H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0) {
+    throw InputError("missing dataset " + path);
+  }
+  return Handle(check_id(H5Dopen2(file, path.c_str(), H5P_DEFAULT), "H5Dopen2", path), H5Dclose);
+}
+
+std::vector<hsize_t> shape_of(hid_t dataset, const std::string& path) {
+  Handle space(check_id(H5Dget_space(dataset), "H5Dget_space", path), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 0 || rank > 2) throw InputError("dataset " + path + " has an unexpected rank");
+  std::vector<hsize_t> dims(std::size_t(rank), 0);
+  check_status(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr),
+               "H5Sget_simple_extent_dims", path);
+  return dims;
+}
+
+void expect_shape(hid_t dataset, const std::string& path, hsize_t rows, hsize_t columns) {
+  const std::vector<hsize_t> expected =
+      columns > 1 ? std::vector<hsize_t>{rows, columns} : std::vector<hsize_t>{rows};
+  const std::vector<hsize_t> dims = shape_of(dataset, path);
+  if (dims != expected) {
+    auto text = [](const std::vector<hsize_t>& d) {
+      std::string out = "(";
+      for (std::size_t k = 0; k < d.size(); ++k) out += (k ? ", " : "") + std::to_string(d[k]);
+      return out + ")";
+    };
+    throw InputError("dataset " + path + " has shape " + text(dims) + ", expected " +
+                     text(expected));
+  }
+}
+
 }  // namespace granite::io::detail

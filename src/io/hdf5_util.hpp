@@ -11,6 +11,7 @@
 #include <exception>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace granite::io::detail {
 
@@ -175,5 +176,37 @@ void write_parallel_file(const std::string& file_name, const std::string& fault_
 void probe_destination(const std::string& path, const char* kind, const comm::Communicator& comm);
 
 using io::rename_into_place;
+
+// --- reading (serial) -----------------------------------------------------------------------
+
+// Opens an existing file read-only with the serial driver; InputError "no such file", "it is a
+// directory" or "not a readable HDF5 file (...)" (the caller names the file).
+Handle open_file(const std::string& path);
+// The dataset at `path`; InputError "missing dataset PATH".
+Handle open_dataset(hid_t file, const std::string& path);
+// The dimensions of a 1-D or 2-D dataset; InputError for another rank.
+std::vector<hsize_t> shape_of(hid_t dataset, const std::string& path);
+// InputError "dataset PATH has shape (...), expected (...)" unless it is (rows) for columns 1
+// or (rows, columns).
+void expect_shape(hid_t dataset, const std::string& path, hsize_t rows, hsize_t columns);
+
+// Reads `count` rows from `first` of an (N) or (N, columns) dataset into `out`.
+template <class Container>
+void read_rows(hid_t dataset, const std::string& path, hid_t memory_type, hsize_t columns,
+               hsize_t first, hsize_t count, Container& out) {
+  out.resize(std::size_t(count * columns));
+  if (count == 0) return;
+  const int rank = columns > 1 ? 2 : 1;
+  const hsize_t start[2] = {first, 0};
+  const hsize_t size[2] = {count, columns};
+  Handle file_space(check_id(H5Dget_space(dataset), "H5Dget_space", path), H5Sclose);
+  check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size, nullptr),
+               "H5Sselect_hyperslab", path);
+  Handle memory_space(check_id(H5Screate_simple(rank, size, nullptr), "H5Screate_simple", path),
+                      H5Sclose);
+  check_status(
+      H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, out.data()),
+      "H5Dread", path);
+}
 
 }  // namespace granite::io::detail

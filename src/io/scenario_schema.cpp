@@ -123,16 +123,114 @@ Field group_field() {
              "tag written with every particle of this source (snapshots, checkpoints)");
 }
 
+// A size distribution (docs/particle_sources.md); drawn per particle id.
+SchemaPtr size_distribution() {
+  const Field by = opt("by", choice({"number", "mass"}), "number", "",
+                       "number: the distribution of the particle count; mass: of their mass "
+                       "(the fraction of the mass in each size: more small spheres by number)");
+  const auto bounds = [](const char* what) {
+    return std::vector<Field>{
+        req("min", real(0.0, inf, true), "m", std::string("smallest radius") + what),
+        req("max", real(0.0, inf, true), "m",
+            std::string("largest radius") + what + " (> min; sets the ghost width and cells)")};
+  };
+  auto with = [&](std::vector<Field> fields, const char* what) {
+    for (Field& f : bounds(what)) fields.push_back(std::move(f));
+    fields.push_back(by);
+    return fields;
+  };
+  SchemaPtr component =
+      map({req("radius", real(0.0, inf, true), "m", "radius of this component"),
+           req("fraction", real(0.0, inf, true), "",
+               "its fraction (by number or by mass; the fractions are normalised to sum 1)"),
+           opt("material", text(), "", "",
+               "name of an entry of `materials` (default: the source's material)")});
+  return tagged({
+      {"uniform", variant("radius uniform in [min, max]", with({}, ""))},
+      {"normal",
+       variant("normal radius, truncated to [min, max]",
+               with({req("mean", real(0.0, inf, true), "m", "mean before truncation"),
+                     req("std", real(0.0, inf, true), "m", "standard deviation before truncation")},
+                    " (the truncation)"))},
+      {"lognormal",
+       variant("log-normal radius: ln r normal with median exp(mu) and deviation sigma, "
+               "truncated to [min, max]",
+               with({req("median", real(0.0, inf, true), "m", "median exp(mu) before truncation"),
+                     req("sigma", real(0.0, inf, true), "", "standard deviation of ln r")},
+                    " (the truncation)"))},
+      {"mixture",
+       variant(
+           "discrete mixture of sizes and materials with given fractions",
+           {req("components", list(component, 1), "", "the radii, materials and fractions"), by})},
+  });
+}
+
+// `radius` (monodisperse) or `size` (a distribution): load_scenario wants exactly one.
+std::vector<Field> size_fields() {
+  return {opt("radius", real(0.0, inf, true), "", "m",
+              "sphere radius (monodisperse); give radius or size"),
+          opt("size", size_distribution(), "", "",
+              "size distribution instead of one radius (docs/particle_sources.md)")};
+}
+
 std::vector<Field> lattice_fields() {
-  return {req("min", vec3(), "m", "lower corner of the region"),
-          req("max", vec3(), "m", "upper corner of the region"),
-          req("spacing", real(0.0, inf, true), "m", "lattice spacing (same on all axes)"),
-          req("radius", real(0.0, inf, true), "m", "sphere radius (must be <= spacing/2)"),
-          req("material", text(), "", "name of an entry of `materials`"),
-          opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
-          opt("perturbation", vec3(0.0), "[0, 0, 0]", "m/s",
-              "each velocity component gets a uniform random offset in [-p, p]"),
-          group_field()};
+  std::vector<Field> fields = {
+      req("min", vec3(), "m", "lower corner of the region"),
+      req("max", vec3(), "m", "upper corner of the region"),
+      req("spacing", real(0.0, inf, true), "m",
+          "lattice spacing (same on all axes; at least twice the largest radius)")};
+  for (Field& f : size_fields()) fields.push_back(std::move(f));
+  fields.push_back(req("material", text(), "", "name of an entry of `materials`"));
+  fields.push_back(opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"));
+  fields.push_back(opt("perturbation", vec3(0.0), "[0, 0, 0]", "m/s",
+                       "each velocity component gets a uniform random offset in [-p, p]"));
+  fields.push_back(group_field());
+  return fields;
+}
+
+SchemaPtr region() {
+  return tagged(
+      {{"box", variant("axis-aligned box", {req("min", vec3(), "m", "lower corner"),
+                                            req("max", vec3(), "m", "upper corner (> min)")})},
+       {"cylinder", variant("finite capped cylinder", cylinder_fields())}});
+}
+
+// A random fill's and a pour's keys: `fields`, then the size, material, velocity, its spread,
+// the attempts and the group.
+std::vector<Field> insertion_fields(std::vector<Field> fields, const char* spread,
+                                    const char* attempts, const char* attempts_doc) {
+  for (Field& f : size_fields()) fields.push_back(std::move(f));
+  fields.push_back(req("material", text(), "", "name of an entry of `materials`"));
+  fields.push_back(opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"));
+  fields.push_back(opt("perturbation", vec3(0.0), "[0, 0, 0]", "m/s", spread));
+  fields.push_back(opt("attempts", integer(1), attempts, "", attempts_doc));
+  fields.push_back(group_field());
+  return fields;
+}
+
+std::vector<Field> random_fields() {
+  return insertion_fields(
+      {req("region", region(), "", "where the spheres go (each lies wholly inside)"),
+       opt("count", wide_integer(1), "", "",
+           "target number of spheres; give count or solid_fraction"),
+       opt("solid_fraction", real(0.0, 1.0, true, true), "", "",
+           "target solid fraction of the region (sphere volume / region volume; random "
+           "sequential addition stops short of 0.38 for one size, docs/particle_sources.md)")},
+      "each velocity component gets a uniform random offset in [-p, p]", "1000",
+      "random positions tried for each sphere; the fill stops at the first sphere that finds no "
+      "place (the shortfall is reported, a warning)");
+}
+
+std::vector<Field> pour_fields() {
+  return insertion_fields(
+      {req("region", region(), "", "where new particles go (each lies wholly inside)"),
+       opt("rate", real(0.0, inf, true), "", "1/s", "particles per second; give rate or mass_rate"),
+       opt("mass_rate", real(0.0, inf, true), "", "kg/s", "mass per second"),
+       opt("start", real(0.0), "0", "s", "the pour begins at this time"),
+       req("end", real(0.0, inf, true), "s", "and ends at this time (> start)")},
+      "its spread: each component gets a uniform random offset in [-p, p]", "100",
+      "random positions tried per particle and step; a particle that finds no place waits for "
+      "the next step (the shortfall at the end is reported)");
 }
 
 // `fixed` of a particle source (not of the inflow's layer).
@@ -165,6 +263,24 @@ SchemaPtr particle_source() {
                     "solid sphere's, 2/5 m r²; friction still from the material); default "
                     "density × 4/3 π r³"),
                 group_field(), fixed_field()})},
+      {"random", variant("non-overlapping spheres at random positions in a box or a cylinder "
+                         "(random sequential addition), avoiding global bodies and the "
+                         "particles of earlier sources",
+                         random_fields())},
+      {"file",
+       variant("particles made elsewhere: the rows of a CSV table or of a Granite snapshot or "
+               "checkpoint (docs/particle_sources.md)",
+               {req("path", text(), "",
+                    "a .csv file (header x, y, z, radius[, vx, vy, vz][, wx, wy, wz][, material]"
+                    "[, group]) or a Granite snapshot/checkpoint (.h5); relative to the working "
+                    "directory"),
+                req("material", text(), "",
+                    "name of an entry of `materials` for rows without a material"),
+                opt("group", integer(0), "0", "",
+                    "tag of the rows without a group (snapshots, checkpoints)")})},
+      {"pour", variant("particles inserted at a rate into a box or a cylinder over a time window, "
+                       "never overlapping a particle or a global body (the pour fix)",
+                       pour_fields())},
   });
 }
 

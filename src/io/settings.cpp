@@ -1,6 +1,8 @@
 // The resolved configuration read into typed settings (see settings.hpp).
 #include "granite/io/settings.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace granite::config {
@@ -107,13 +109,94 @@ body::PrescribedMotion motion(const YAML::Node& b) {
   return m;
 }
 
+// `radius` or `size` of a generator (load_scenario has checked that exactly one is given).
+SizeSettings size(const YAML::Node& p, body::MaterialIndex material,
+                  const MaterialIndices& materials) {
+  SizeSettings s;
+  const YAML::Node d = p["size"];
+  if (!d) {
+    s.radius = p["radius"].as<double>();
+    return s;
+  }
+  const std::string type = d["type"].as<std::string>();
+  s.by_mass = d["by"].as<std::string>() == "mass";
+  if (type == "mixture") {
+    s.kind = SizeSettings::Kind::mixture;
+    for (const auto& c : d["components"])
+      s.components.push_back(
+          {c["radius"].as<double>(),
+           c["material"] ? materials.at(c["material"].as<std::string>()) : material,
+           c["fraction"].as<double>()});
+    return s;
+  }
+  s.min = d["min"].as<double>();
+  s.max = d["max"].as<double>();
+  if (type == "uniform") {
+    s.kind = SizeSettings::Kind::uniform;
+  } else if (type == "normal") {
+    s.kind = SizeSettings::Kind::normal;
+    s.mean = d["mean"].as<double>();
+    s.std = d["std"].as<double>();
+  } else {
+    s.kind = SizeSettings::Kind::lognormal;
+    s.median = d["median"].as<double>();
+    s.sigma = d["sigma"].as<double>();
+  }
+  return s;
+}
+
+RegionSettings region(const YAML::Node& r) {
+  RegionSettings s;
+  if (r["type"].as<std::string>() == "box") {
+    s.min = vec3(r["min"]);
+    s.max = vec3(r["max"]);
+    return s;
+  }
+  s.cylinder = true;
+  s.center = vec3(r["center"]);
+  s.axis = vec3(r["axis"]).normalized();  // a zero axis is refused by load_scenario
+  s.radius = r["radius"].as<double>();
+  s.half_length = r["half_length"].as<double>();
+  return s;
+}
+
+// The keys a random fill and a pour share.
+template <class Insertion>
+Insertion insertion(const YAML::Node& p, const MaterialIndices& materials) {
+  Insertion s;
+  s.region = region(p["region"]);
+  s.material = materials.at(p["material"].as<std::string>());
+  s.size = size(p, s.material, materials);
+  s.velocity = vec3(p["velocity"]);
+  s.perturbation = vec3(p["perturbation"]);
+  s.attempts = p["attempts"].as<int>();
+  s.group = p["group"].as<int>();
+  return s;
+}
+
+RandomFillSettings random_fill(const YAML::Node& p, const MaterialIndices& materials) {
+  auto s = insertion<RandomFillSettings>(p, materials);
+  if (p["count"]) s.count = p["count"].as<std::uint64_t>();
+  if (p["solid_fraction"]) s.solid_fraction = p["solid_fraction"].as<double>();
+  return s;
+}
+
+PourSettings pour(const YAML::Node& p, const MaterialIndices& materials) {
+  auto s = insertion<PourSettings>(p, materials);
+  if (p["rate"]) s.rate = p["rate"].as<double>();
+  if (p["mass_rate"]) s.mass_rate = p["mass_rate"].as<double>();
+  s.start = p["start"].as<double>();
+  s.end = p["end"].as<double>();
+  return s;
+}
+
 LatticeSettings lattice(const YAML::Node& p, const MaterialIndices& materials) {
   LatticeSettings s;
   s.min = vec3(p["min"]);
   s.max = vec3(p["max"]);
   s.spacing = p["spacing"].as<double>();
-  s.radius = p["radius"].as<double>();
   s.material = materials.at(p["material"].as<std::string>());
+  s.size = size(p, s.material, materials);
   s.velocity = vec3(p["velocity"]);
   s.perturbation = vec3(p["perturbation"]);
   s.group = p["group"].as<int>();
@@ -123,6 +206,11 @@ LatticeSettings lattice(const YAML::Node& p, const MaterialIndices& materials) {
 
 ParticleSource particle_source(const YAML::Node& p, const MaterialIndices& materials) {
   if (p["type"].as<std::string>() == "lattice") return lattice(p, materials);
+  if (p["type"].as<std::string>() == "random") return random_fill(p, materials);
+  if (p["type"].as<std::string>() == "pour") return pour(p, materials);
+  if (p["type"].as<std::string>() == "file")
+    return FileSettings{p["path"].as<std::string>(), materials.at(p["material"].as<std::string>()),
+                        p["group"].as<int>()};
   SphereSettings s;
   s.position = vec3(p["position"]);
   s.radius = p["radius"].as<double>();
@@ -176,6 +264,25 @@ OutputSettings output(const YAML::Node& o) {
 }
 
 }  // namespace
+
+double SizeSettings::largest() const {
+  switch (kind) {
+  case Kind::fixed:
+    return radius;
+  case Kind::mixture: {
+    double r = 0.0;
+    for (const SizeComponent& c : components) r = std::max(r, c.radius);
+    return r;
+  }
+  default:
+    return max;
+  }
+}
+
+double RegionSettings::volume() const {
+  if (cylinder) return M_PI * radius * radius * 2.0 * half_length;
+  return (max - min).prod();
+}
 
 Settings settings_of(const YAML::Node& r) {
   Settings s;

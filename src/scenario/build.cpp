@@ -1,8 +1,13 @@
 #include "granite/scenario/build.hpp"
 
 #include "granite/scenario/lattice.hpp"
+#include "granite/scenario/random_fill.hpp"
+
+#include "granite/core/counter_random.hpp"
+#include "granite/io/particle_file.hpp"
 
 #include <algorithm>
+#include <type_traits>
 #include <variant>
 
 namespace granite::scenario {
@@ -34,15 +39,75 @@ Domain domain_of(const config::DomainSettings& d) {
   return Domain{d.min, d.max, d.periodic, d.outflow};
 }
 
+namespace {
+
+std::vector<std::string> material_names(const config::Settings& s) {
+  std::vector<std::string> names;
+  for (const config::MaterialSettings& m : s.materials) names.push_back(m.name);
+  return names;
+}
+
+// The largest radius of a source: a sphere's, a distribution's largest, a file's (read again
+// by the build).
+struct LargestRadius {
+  const config::Settings& settings;
+  double operator()(const config::SphereSettings& p) const { return p.radius; }
+  double operator()(const config::FileSettings& p) const {
+    double r = 0.0;
+    for (const io::ParticleRow& row : io::read_particle_file(p.path, material_names(settings)))
+      r = std::max(r, row.radius);
+    return r;
+  }
+  template <class Generator>
+  double operator()(const Generator& p) const {
+    return p.size.largest();
+  }
+};
+
+}  // namespace
+
 double largest_radius(const config::Settings& s) {
-  double largest = s.inflow ? s.inflow->layer.radius : 0.0;
+  double largest = s.inflow ? s.inflow->layer.size.largest() : 0.0;
   for (const config::ParticleSource& source : s.particles)
-    largest = std::max(largest, std::visit([](const auto& p) { return p.radius; }, source));
+    largest = std::max(largest, std::visit(LargestRadius{s}, source));
   return largest;
 }
 
+namespace {
+
+bool overlaps_global(const body::GlobalBodies& globals, const Vec3& x, double r) {
+  for (std::size_t g = 0; g < globals.size(); ++g)
+    for (const auto& part : globals[g].parts)
+      if (body::signed_distance(part, x) < r) return true;
+  return false;
+}
+
+// A homogeneous solid sphere (inertia 2/5 m r²) of mass `mass`, or (0) of its material's density.
+void add_solid_sphere(body::ParticleInit init, double mass, timestep::Simulation& sim) {
+  init.mass =
+      mass > 0.0 ? mass : body::sphere_mass(sim.materials()[init.material].density, init.radius);
+  init.body_inertia = body::sphere_inertia(init.mass, init.radius);
+  sim.particles().add(init);
+}
+
+// A sphere source: one particle, of the given mass or of the material's density.
+void add_sphere(const config::SphereSettings& sphere, BodyId id, timestep::Simulation& sim) {
+  body::ParticleInit init;
+  init.id = id;
+  init.position = sphere.position;
+  init.velocity = sphere.velocity;
+  init.angular_velocity = sphere.angular_velocity;
+  init.radius = sphere.radius;
+  init.material = sphere.material;
+  init.group = sphere.group;
+  init.fixed = sphere.fixed ? 1 : 0;
+  add_solid_sphere(init, sphere.mass, sim);
+}
+
+}  // namespace
+
 BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, std::mt19937_64& rng,
-                        const OwnsPosition& owns) {
+                        const OwnsPosition& owns, std::vector<SourceReport>* report) {
   set_parameters(s, sim.parameters());
 
   // Young's modulus absent (on every material, config check_consistency): all equal, 1 Pa
@@ -52,44 +117,69 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
   for (const body::GlobalBody& global : s.bodies) sim.globals().add(global);
 
   BodyId next_id = 0;
-  for (const config::ParticleSource& source : s.particles) {
+  std::vector<Sphere> made;  // every source's spheres, on every rank (a random fill avoids them)
+  for (std::size_t k = 0; k < s.particles.size(); ++k) {
+    const config::ParticleSource& source = s.particles[k];
     if (const auto* sphere = std::get_if<config::SphereSettings>(&source)) {
       const BodyId id = next_id++;
-      if (!owns(sphere->position)) continue;
-      // A solid sphere of the given mass, or of the material's density (`mass` absent).
-      body::ParticleInit init;
-      init.id = id;
-      init.position = sphere->position;
-      init.velocity = sphere->velocity;
-      init.angular_velocity = sphere->angular_velocity;
-      init.radius = sphere->radius;
-      init.mass = sphere->mass > 0.0 ? sphere->mass
-                                     : body::sphere_mass(sim.materials()[sphere->material].density,
-                                                         sphere->radius);
-      init.body_inertia = body::sphere_inertia(init.mass, sphere->radius);
-      init.material = sphere->material;
-      init.group = sphere->group;
-      init.fixed = sphere->fixed ? 1 : 0;
-      sim.particles().add(init);
+      made.push_back({sphere->position, sphere->radius, sphere->material, id});
+      if (owns(sphere->position)) add_sphere(*sphere, id, sim);
+      continue;
+    }
+    if (const auto* fill = std::get_if<config::RandomFillSettings>(&source)) {
+      const SizeSampler sizes(fill->size, fill->material, sim.materials());
+      FillResult result = random_fill(*fill, sizes, s.run.seed, next_id, sim.globals(), made);
+      for (const Sphere& p : result.spheres) {
+        CounterStream draws(s.run.seed, StreamTag::velocity, std::uint64_t(p.id));
+        Vec3 v = fill->velocity;
+        for (int a = 0; a < 3; ++a) v[a] += fill->perturbation[a] * draws.uniform(-1.0, 1.0);
+        if (owns(p.centre))
+          sim.particles().add_sphere(sim.materials(), p.material, p.centre, p.radius, v, p.id,
+                                     fill->group);
+      }
+      next_id += BodyId(result.spheres.size());
+      if (report)
+        report->push_back({k, result.requested, result.spheres.size(), result.requested_fraction,
+                           result.reached_fraction, result.short_of_target});
+      made.insert(made.end(), result.spheres.begin(), result.spheres.end());
+      continue;
+    }
+    if (std::holds_alternative<config::PourSettings>(source)) continue;  // the pour fix's
+    if (const auto* file = std::get_if<config::FileSettings>(&source)) {
+      for (const io::ParticleRow& row : io::read_particle_file(file->path, material_names(s))) {
+        const BodyId id = next_id++;
+        const body::MaterialIndex material =
+            row.material >= 0 ? body::MaterialIndex(row.material) : file->material;
+        made.push_back({row.position, row.radius, material, id});
+        if (!owns(row.position)) continue;
+        body::ParticleInit init;
+        init.id = id;
+        init.position = row.position;
+        init.orientation = row.orientation;
+        init.velocity = row.velocity;
+        init.angular_velocity = row.angular_velocity;
+        init.radius = row.radius;
+        init.material = material;
+        init.group = row.has_group ? row.group : file->group;
+        add_solid_sphere(init, 0.0, sim);
+      }
       continue;
     }
     const auto& lattice = std::get<config::LatticeSettings>(source);
+    const SizeSampler sizes(lattice.size, lattice.material, sim.materials());
     // Lattice points whose sphere would overlap a global body (an obstacle, a wall) are
     // left empty; their ids and random numbers are still consumed, so they do not shift.
-    auto overlaps_global = [&](const Vec3& x) {
-      for (std::size_t g = 0; g < sim.globals().size(); ++g)
-        for (const auto& part : sim.globals()[g].parts)
-          if (body::signed_distance(part, x) < lattice.radius) return true;
-      return false;
-    };
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
     for (const Vec3& x : lattice_centres(lattice.min, lattice.max, lattice.spacing)) {
       // Drawn on every process, whether it creates the particle or not.
       Vec3 v = lattice.velocity;
       for (int a = 0; a < 3; ++a) v[a] += lattice.perturbation[a] * unit(rng);
       const BodyId id = next_id++;
-      if (owns(x) && !overlaps_global(x))
-        sim.particles().add_sphere(sim.materials(), lattice.material, x, lattice.radius, v, id,
+      const SizeDraw size = sizes.draw(s.run.seed, id);
+      if (overlaps_global(sim.globals(), x, size.radius)) continue;
+      made.push_back({x, size.radius, size.material, id});
+      if (owns(x))
+        sim.particles().add_sphere(sim.materials(), size.material, x, size.radius, v, id,
                                    lattice.group, lattice.fixed);
     }
   }

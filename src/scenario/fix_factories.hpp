@@ -33,6 +33,9 @@ void restore_doubles(const std::string& text, std::vector<double>& values, const
 
 std::unique_ptr<Fix> make_inflow(const config::InflowSettings& settings, BodyId first_id,
                                  std::uint64_t seed, double dt, double max_overlap);
+/// The pour of particles[source]: ids first_id, first_id + 1, ...
+std::unique_ptr<Fix> make_pour(const config::PourSettings& settings, std::size_t source,
+                               BodyId first_id, std::uint64_t seed, double dt);
 std::unique_ptr<Fix> make_body_forces(const config::BodyForceSettings& settings, double dt,
                                       RunContext& run, bool restarting);
 std::unique_ptr<Fix> make_mass_flow(const config::MassFlowSettings& settings, double dt,

@@ -30,8 +30,7 @@ public:
     const std::size_t created = inflow_.after_step(run.sim, dt_, run.owns);
     if (created == 0) return;
     run.counters.generated += created;
-    check_new_layer(run.sim, inflow_.layer_centres(), settings_.layer.radius,
-                    settings_.layer.material, inflow_.next_id() - BodyId(created), max_overlap_,
+    check_new_layer(run.sim, inflow_.last_layer(), max_overlap_,
                     "inflow layer at step " + std::to_string(run.sim.steps()), run.comm);
   }
 

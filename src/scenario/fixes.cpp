@@ -5,11 +5,13 @@
 
 #include "granite/comm/collectives.hpp"
 #include "granite/core/error.hpp"
+#include "granite/scenario/pour.hpp"
 #include "granite/scenario/progress.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
+#include <variant>
 
 namespace granite::scenario {
 
@@ -83,6 +85,14 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
     fixes.push_back(detail::make_inflow(*settings.inflow, next_id,
                                         settings.run.seed ^ 0x9e3779b97f4a7c15ULL, dt,
                                         settings.contact.max_initial_overlap));
+  // Each pour draws ids from its own block of 2^40 above the configuration's (and the inflow's)
+  // ids, so that generators never hand out the same id.
+  BodyId block = next_id;
+  for (std::size_t k = 0; k < settings.particles.size(); ++k)
+    if (const auto* pour = std::get_if<config::PourSettings>(&settings.particles[k])) {
+      block += kPourIdBlock;
+      fixes.push_back(detail::make_pour(*pour, k, block, settings.run.seed, dt));
+    }
   fixes.push_back(detail::make_outflow(domain_of(settings.domain), settings.domain.on_lost));
   if (settings.statistics)
     fixes.push_back(detail::make_statistics(

@@ -1,6 +1,7 @@
 #include "granite/scenario/inflow.hpp"
 
 #include "granite/scenario/lattice.hpp"
+#include "granite/scenario/size_distribution.hpp"
 
 #include "granite/core/error.hpp"
 
@@ -12,7 +13,7 @@ namespace granite::scenario {
 Inflow::Inflow(const config::InflowSettings& settings, BodyId first_id, std::uint64_t seed) :
     settings_(settings),
     centres_(lattice_centres(settings.layer.min, settings.layer.max, settings.layer.spacing)),
-    next_id_(first_id), rng_(seed) {}
+    seed_(seed), next_id_(first_id), rng_(seed) {}
 
 std::size_t Inflow::after_step(timestep::Simulation& sim, double dt, const OwnsPosition& owns) {
   const Vec3 v = sim.globals()[settings_.piston].velocity;
@@ -23,12 +24,16 @@ std::size_t Inflow::after_step(timestep::Simulation& sim, double dt, const OwnsP
   sim.globals().move(settings_.piston, -settings_.layer_every * v.normalized());
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   const config::LatticeSettings& layer = settings_.layer;
+  const SizeSampler sizes(layer.size, layer.material, sim.materials());
+  layer_.clear();
   for (const Vec3& x : centres_) {
     Vec3 velocity = layer.velocity;
     for (int a = 0; a < 3; ++a) velocity[a] += layer.perturbation[a] * unit(rng_);
     const BodyId id = next_id_++;
+    const SizeDraw size = sizes.draw(seed_, id);
+    layer_.push_back({x, size.radius, size.material, id});
     if (owns(x))
-      sim.particles().add_sphere(sim.materials(), layer.material, x, layer.radius, velocity, id,
+      sim.particles().add_sphere(sim.materials(), size.material, x, size.radius, velocity, id,
                                  layer.group);
   }
   ++layers_;

@@ -125,18 +125,20 @@ void check_initial_state(timestep::Simulation& sim, timestep::StepHooks* hooks,
                      "allow them with a larger contact.max_initial_overlap", comm);
 }
 
-void check_new_layer(const timestep::Simulation& sim, const std::vector<Vec3>& centres,
-                     double radius, body::MaterialIndex material, BodyId first_id,
+void check_new_layer(const timestep::Simulation& sim, const std::vector<Sphere>& layer,
                      double max_overlap, const std::string& origin,
                      const comm::Communicator& comm) {
   // The whole layer, then this rank's older particles that could touch it.
   body::Particles near;
   Vec3 low = Vec3::Constant(std::numeric_limits<double>::max()), high = -low;
-  for (std::size_t k = 0; k < centres.size(); ++k) {
-    near.add_sphere(sim.materials(), material, centres[k], radius, Vec3::Zero(),
-                    first_id + BodyId(k));
-    low = low.cwiseMin(centres[k]);
-    high = high.cwiseMax(centres[k]);
+  BodyId first_id = std::numeric_limits<BodyId>::max();
+  double radius = 0.0;  // the layer's largest
+  for (const Sphere& s : layer) {
+    near.add_sphere(sim.materials(), s.material, s.centre, s.radius, Vec3::Zero(), s.id);
+    low = low.cwiseMin(s.centre);
+    high = high.cwiseMax(s.centre);
+    first_id = std::min(first_id, s.id);
+    radius = std::max(radius, s.radius);
   }
   const body::Particles& p = sim.particles();
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -151,10 +153,10 @@ void check_new_layer(const timestep::Simulation& sim, const std::vector<Vec3>& c
   detection.detect(near, sim.globals(), sim.materials(), 0.0, contacts);
   // Contacts within the layer or with a global body are the same on every rank: rank 0
   // counts them.
-  const std::size_t layer = centres.size();
+  const std::size_t count = layer.size();
   contacts.retain([&](std::size_t j) {
     const bool global = contacts.involves_global(j);
-    const bool new1 = contacts.body1[j] < layer, new2 = !global && contacts.body2[j] < layer;
+    const bool new1 = contacts.body1[j] < count, new2 = !global && contacts.body2[j] < count;
     if (!new1 && !new2) return false;  // older particles among themselves: the dynamics' business
     return (global || (new1 && new2)) ? comm.is_root() : true;
   });

@@ -182,6 +182,36 @@ BodyId carry_over(const std::string& from, RunContext& run, BodyId next_id,
   return std::max(next_id, comm::max(local_max, run.comm) + 1);
 }
 
+// The random fills: one line each in the log (a warning when a fill stopped short of its
+// target: a shortfall does not stop the run) and an entry in run.json "particle_sources".
+nlohmann::ordered_json report_fills(const std::vector<SourceReport>& fills) {
+  nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+  for (const SourceReport& f : fills) {
+    char fraction[96];
+    std::snprintf(fraction, sizeof fraction, "solid fraction %.4g", f.reached_fraction);
+    std::string target = f.requested > 0 ? std::to_string(f.requested) + " spheres" : "";
+    if (f.requested == 0) {
+      char text[64];
+      std::snprintf(text, sizeof text, "solid fraction %.4g", f.requested_fraction);
+      target = text;
+    }
+    log::info(std::string(f.short_of_target ? "warning: " : "") + "particles[" +
+              std::to_string(f.source) + "] (random): " + std::to_string(f.created) + " spheres, " +
+              fraction + (f.short_of_target ? "; short of the target " : "; target ") + target +
+              (f.short_of_target ? " (random sequential addition found no place for the next "
+                                   "sphere: raise attempts or lower the target)"
+                                 : ""));
+    entries.push_back({{"source", f.source},
+                       {"type", "random"},
+                       {"requested_count", f.requested},
+                       {"requested_solid_fraction", f.requested_fraction},
+                       {"created", f.created},
+                       {"solid_fraction", f.reached_fraction},
+                       {"shortfall", f.short_of_target}});
+  }
+  return entries;
+}
+
 // The run log's first lines: what runs, on how many ranks, and its end-of-step objects.
 void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const Fixes& fixes,
                 std::uint64_t particles, std::int64_t steps) {
@@ -341,9 +371,10 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   // On restart or --from the configuration still gives materials, global bodies and
   // parameters; the particles (and on restart everything that evolved) come from the checkpoint.
   const bool particles_from_file = !restart.empty() || !start.from.empty();
+  std::vector<SourceReport> fills;
   BodyId next_id = build_simulation(
       settings, sim, rng,
-      particles_from_file ? OwnsPosition([](const Vec3&) { return false; }) : owns);
+      particles_from_file ? OwnsPosition([](const Vec3&) { return false; }) : owns, &fills);
   sim.set_hooks(&distributed);
 
   RunContext run{sim, comm, output_dir, cfg.file, decomposition.dims(), owns, {}, nullptr,
@@ -362,9 +393,12 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   const std::int64_t steps = planned_steps(settings.run);
   const std::uint64_t initial_particles = comm::sum(sim.particles().size(), comm);
   log_header(cfg, run, fixes, initial_particles, steps);
+  const nlohmann::ordered_json sources =
+      particles_from_file ? nlohmann::ordered_json::array() : report_fills(fills);
   const MemoryEstimate memory = estimate_of(run, decomposition, settings.contact.threshold);
   log::info(memory_estimate_line(memory, comm));
   nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted, carried);
+  record["particle_sources"] = sources;
   run.record = &record;
   io::on_root_collectively(comm, [&] { io::write_run_record(output_dir, record); });
 

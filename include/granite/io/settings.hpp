@@ -71,11 +71,42 @@ struct MaterialSettings {
   std::optional<double> youngs_modulus;  // Pa; absent: see build_simulation
 };
 
+/// One entry of a discrete mixture: a radius, its material and its fraction (by number or by
+/// mass, as the mixture says; the fractions of a mixture sum to 1 after normalisation).
+struct SizeComponent {
+  double radius = 0.0;               // m
+  body::MaterialIndex material = 0;  // index in Settings::materials
+  double fraction = 0.0;
+};
+
+/// The radii (and, for a mixture, materials) a generator draws, one particle at a time
+/// (docs/particle_sources.md; drawn by scenario/size_distribution.hpp).
+struct SizeSettings {
+  enum class Kind { fixed, uniform, normal, lognormal, mixture };
+  Kind kind = Kind::fixed;
+  double radius = 0.0;               // m, fixed
+  double min = 0.0, max = 0.0;       // m: uniform's range, normal's and lognormal's truncation
+  double mean = 0.0, std = 0.0;      // m: normal's (before truncation)
+  double median = 0.0, sigma = 0.0;  // lognormal: exp(mu) in m and the deviation of ln r
+  bool by_mass = false;  // the distribution is of mass, not of number (the fraction of mass)
+  std::vector<SizeComponent> components;  // mixture
+  /// The largest radius it can draw (the truncation for normal and lognormal).
+  double largest() const;
+};
+
+/// A monodisperse size of radius r.
+inline SizeSettings fixed_size(double r) {
+  SizeSettings s;
+  s.radius = r;
+  return s;
+}
+
 /// Spheres on a lattice filling [min, max] (a `particles` entry or the inflow layer).
 struct LatticeSettings {
   Vec3 min = Vec3::Zero(), max = Vec3::Zero();
-  double spacing = 0.0, radius = 0.0;  // m
-  body::MaterialIndex material = 0;    // index in Settings::materials
+  double spacing = 0.0;              // m
+  SizeSettings size;                 // `radius` or `size`
+  body::MaterialIndex material = 0;  // index in Settings::materials
   Vec3 velocity = Vec3::Zero(), perturbation = Vec3::Zero();
   int group = 0;  // tag of the particles of this source
   bool fixed = false;  // particles.fixed (never in the inflow layer)
@@ -91,7 +122,49 @@ struct SphereSettings {
   bool fixed = false;
 };
 
-using ParticleSource = std::variant<LatticeSettings, SphereSettings>;
+/// Where a random fill or a pour puts centres: an axis-aligned box or a capped cylinder.
+struct RegionSettings {
+  bool cylinder = false;
+  Vec3 min = Vec3::Zero(), max = Vec3::Zero();       // box
+  Vec3 center = Vec3::Zero(), axis = Vec3::UnitZ();  // cylinder (axis unit)
+  double radius = 0.0, half_length = 0.0;
+  double volume() const;
+};
+
+/// Random sequential addition of non-overlapping spheres in a region (`type: random`).
+struct RandomFillSettings {
+  RegionSettings region;
+  std::uint64_t count = 0;      // target count; 0: solid_fraction decides
+  double solid_fraction = 0.0;  // target sum of sphere volumes / region volume
+  SizeSettings size;
+  body::MaterialIndex material = 0;
+  Vec3 velocity = Vec3::Zero(), perturbation = Vec3::Zero();
+  int attempts = 0;  // placements tried per sphere before the fill stops
+  int group = 0;
+};
+
+/// Particles poured in at a rate over a time window (`type: pour`; the pour fix inserts them).
+struct PourSettings {
+  RegionSettings region;
+  double rate = 0.0;              // particles/s; 0: mass_rate decides
+  double mass_rate = 0.0;         // kg/s
+  double start = 0.0, end = 0.0;  // s: the window [start, end]
+  SizeSettings size;
+  body::MaterialIndex material = 0;
+  Vec3 velocity = Vec3::Zero(), perturbation = Vec3::Zero();
+  int attempts = 0;  // placements tried per particle and step
+  int group = 0;
+};
+
+/// Particles read from a CSV table or a Granite snapshot (`type: file`, io/particle_file.hpp).
+struct FileSettings {
+  std::string path;
+  body::MaterialIndex material = 0;  // rows without a material
+  int group = 0;                     // rows without a group
+};
+
+using ParticleSource =
+    std::variant<LatticeSettings, SphereSettings, RandomFillSettings, PourSettings, FileSettings>;
 
 struct InflowSettings {
   std::size_t piston = 0;    // index in Settings::bodies

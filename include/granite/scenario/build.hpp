@@ -7,8 +7,17 @@
 #include <array>
 #include <functional>
 #include <random>
+#include <vector>
 
 namespace granite::scenario {
+
+/// A sphere a generator makes, known to every rank (whichever rank owns it).
+struct Sphere {
+  Vec3 centre = Vec3::Zero();
+  double radius = 0.0;
+  body::MaterialIndex material = 0;
+  BodyId id = 0;
+};
 
 /// Decides whether this process creates the particle at a position (its owner does).
 using OwnsPosition = std::function<bool(const Vec3&)>;
@@ -19,9 +28,20 @@ using OwnsPosition = std::function<bool(const Vec3&)>;
 /// velocity perturbations drawn from `rng` are the same whatever the decomposition: the same
 /// seed gives the same particles. Returns the number of ids used (the next free id), the same
 /// on every process.
+///
+/// A particle's radius and material come from its source's size distribution and a random
+/// fill's positions from run.seed and the particle's id (counter-based streams), also the same
+/// at every decomposition. `report` (optional) receives one entry per random fill.
+struct SourceReport {
+  std::size_t source = 0;  // index in `particles`
+  std::uint64_t requested = 0, created = 0;
+  double requested_fraction = 0.0, reached_fraction = 0.0;
+  bool short_of_target = false;
+};
 BodyId build_simulation(
     const config::Settings& settings, timestep::Simulation& sim, std::mt19937_64& rng,
-    const OwnsPosition& owns = [](const Vec3&) { return true; });
+    const OwnsPosition& owns = [](const Vec3&) { return true; },
+    std::vector<SourceReport>* report = nullptr);
 
 /// The axis-aligned domain box [min, max] of the configuration, its periodic axes and its
 /// outflow faces (index 2·axis for the lower face, 2·axis + 1 for the upper one).

@@ -1,7 +1,7 @@
 #pragma once
 // Inflow by a resetting piston (paper §4.3): a kinematic plane pushes the particles into the
 // domain; each time it has travelled `layer_every`, it moves back by that distance and a new
-// lattice layer is created in the space it freed. Every process runs the same Inflow and draws
+// lattice layer is created in the space it freed (radii from the layer's size distribution). Every process runs the same Inflow and draws
 // the same random numbers, so ids and velocities do not depend on the decomposition; each
 // process creates only the particles it owns.
 #include "granite/scenario/build.hpp"
@@ -24,13 +24,16 @@ public:
   std::string state() const;
   void restore(const std::string& text);
   std::size_t layer_size() const { return centres_.size(); }
-  /// The centres of every layer (the same on every process) and the next layer's first id.
-  const std::vector<Vec3>& layer_centres() const { return centres_; }
+  /// The spheres of the last layer (the same on every process; radii and materials drawn from
+  /// the layer's size distribution by id).
+  const std::vector<Sphere>& last_layer() const { return layer_; }
   BodyId next_id() const { return next_id_; }
 
 private:
   config::InflowSettings settings_;
   std::vector<Vec3> centres_;
+  std::vector<Sphere> layer_;
+  std::uint64_t seed_;
   BodyId next_id_;
   std::mt19937_64 rng_;
   double travelled_ = 0.0;

@@ -49,11 +49,10 @@ void check_initial_state(timestep::Simulation& sim, timestep::StepHooks* hooks,
                          const Domain& domain, double max_overlap, const std::string& origin,
                          const comm::Communicator& comm);
 
-/// Collective: a new inflow layer of spheres at `centres` (every rank passes all of them;
-/// ids first_id, first_id + 1, ...) against itself, the global bodies and this rank's other
-/// particles (ids below first_id). Needs no ghosts: every rank knows the whole layer.
-void check_new_layer(const timestep::Simulation& sim, const std::vector<Vec3>& centres,
-                     double radius, body::MaterialIndex material, BodyId first_id,
+/// Collective: a new inflow layer of spheres (every rank passes all of them; consecutive ids)
+/// against itself, the global bodies and this rank's other particles (ids below the layer's).
+/// Needs no ghosts: every rank knows the whole layer.
+void check_new_layer(const timestep::Simulation& sim, const std::vector<Sphere>& layer,
                      double max_overlap, const std::string& origin, const comm::Communicator& comm);
 
 }  // namespace granite::scenario

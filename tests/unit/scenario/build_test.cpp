@@ -112,8 +112,10 @@ TEST(ScenarioBuild, InflowLayersCarryTheLayerGroup) {
   sim.globals().add(std::move(piston));
   granite::config::InflowSettings settings;
   settings.layer_every = 1e-3;
-  settings.layer = {
-      Vec3(0, 0, 0), Vec3(0.001, 0.002, 0.002), 0.001, 4e-4, glass, Vec3::Zero(), Vec3::Zero(), 7};
+  settings.layer = {Vec3(0, 0, 0), Vec3(0.001, 0.002, 0.002),
+                    0.001,         granite::config::fixed_size(4e-4),
+                    glass,         Vec3::Zero(),
+                    Vec3::Zero(),  7};
   granite::scenario::Inflow inflow(settings, 100, 1);
   const auto everywhere = [](const Vec3&) { return true; };
   EXPECT_EQ(inflow.after_step(sim, 1e-3, everywhere), 4u);  // one layer of 1 x 2 x 2 spheres
