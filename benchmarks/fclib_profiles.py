@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Performance profiles on the FCLIB set (issue 15): Granite's block Gauss-Seidel with the
 Coulomb-type models and with ccp, APGD on the CCP, and Siconos 4.4 (the timings stored with the
 references: plain NSGS from r = 0, and the reference solver, NSN_AC, to <= 1e-10).
