@@ -336,6 +336,17 @@ SchemaPtr build() {
                   "friction cone (Stewart-Trinkle); the single-contact LCP has size k + 2"),
               opt("threshold", real(0.0), "0", "m",
                   "contacts are detected up to this positive gap (closing contacts)"),
+              opt("skin", real(0.0), "0", "m",
+                  "neighbour-list skin (docs/performance.md): > 0 finds each step's contacts "
+                  "among candidate pairs within threshold + skin, searched and exchanged "
+                  "between processes only when some particle has moved more than skin/2, "
+                  "particles were inserted or deleted, a checkpoint was written, or a particle "
+                  "crossed a periodic face; between those steps a body stays with its process "
+                  "and the ghosts are refreshed in place. The ghost width grows by the skin. "
+                  "0 searches and migrates every step"),
+              opt("rebuild_every", integer(0), "0", "steps",
+                  "with a skin: rebuild the neighbour lists at least every this many steps "
+                  "(0: only when needed)"),
               opt("error_reduction", real(0.0, 1.0, false, true), "0.2", "",
                   "epsilon of the paper's error reduction: penetration is resolved at "
                   "epsilon*xi/dt"),

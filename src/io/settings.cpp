@@ -64,6 +64,8 @@ ContactSettings contact_settings(const YAML::Node& c) {
   s.model.golden_iterations = c["golden_iterations"].as<int>();
   s.model.friction_directions = c["friction_directions"].as<int>();
   s.threshold = c["threshold"].as<double>();
+  s.skin = c["skin"].as<double>();
+  s.rebuild_every = c["rebuild_every"].as<int>();
   s.error_reduction = c["error_reduction"].as<double>();
   s.max_initial_overlap = c["max_initial_overlap"].as<double>();
   const std::string compatible = c["compatible"].as<std::string>();

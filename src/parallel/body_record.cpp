@@ -36,6 +36,12 @@ BodyRecord pack(const body::Particles& p, std::size_t i, const Vec3& shift) {
   return r;
 }
 
+BodyRecord deleted_record() {
+  BodyRecord r{};
+  put(BodyId(-1), r.bytes.data() + detail::record_offset(&body::Particles::id));
+  return r;
+}
+
 void unpack(const BodyRecord& r, body::Particles& particles) {
   body::ParticleInit row;
   const std::byte* in = r.bytes.data();

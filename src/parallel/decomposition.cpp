@@ -32,7 +32,8 @@ std::string counts(const Int3& d) {
 
 std::string GhostWidth::describe() const {
   return metres(value()) + " (2 × largest radius " + metres(max_radius) + " + contact.threshold " +
-         metres(threshold) + ")";
+         metres(threshold) + (skin > 0.0 ? " + contact.skin " + metres(skin) : std::string()) +
+         ")";
 }
 
 std::string too_thin(const Vec3& extent, const Int3& dims, const std::array<bool, 3>& periodic,

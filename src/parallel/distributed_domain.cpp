@@ -21,8 +21,9 @@ DistributedDomain::DistributedDomain(const comm::Communicator& comm,
 }
 
 std::size_t DistributedDomain::synchronise(body::Particles& particles) {
+  const std::uint64_t before = exchange_.bytes_sent();
   migrated_ = migrate(particles, decomposition_, comm_.rank(), exchange_).sent;
-  const GhostWidth ghost{comm::max(particles.max_radius(), comm_), threshold_};
+  const GhostWidth ghost{comm::max(particles.max_radius(), comm_), threshold_, settings_.skin};
   // The same on every rank (the radius is the global maximum): every rank throws alike.
   if (const std::string thin = decomposition_.too_thin(ghost); !thin.empty()) {
     const Int3& d = decomposition_.dims();
@@ -31,6 +32,28 @@ std::size_t DistributedDomain::synchronise(body::Particles& particles) {
   }
   const std::size_t owned = particles.size();
   halo_.rebuild(particles, owned, decomposition_, comm_.rank(), ghost.value(), exchange_);
+  synchronise_bytes_ = exchange_.bytes_sent() - before;
+  return owned;
+}
+
+bool DistributedDomain::agree_on_rebuild(const body::Particles& particles, bool wanted) {
+  // A body that crossed a periodic face is wrapped back only by a migration, and the fixes
+  // expect positions inside the domain between steps: that, too, asks for a rebuild.
+  if (decomposition_.periodic(0) || decomposition_.periodic(1) || decomposition_.periodic(2))
+    for (std::size_t i = 0; i < particles.size() && !wanted; ++i)
+      wanted = decomposition_.wrap(particles.position[i]) != particles.position[i];
+  return !comm::all_ok(!wanted, comm_);
+}
+
+std::size_t DistributedDomain::refresh_ghosts(body::Particles& particles,
+                                              const std::vector<std::int64_t>& owned_map,
+                                              std::vector<std::int64_t>& ghost_map,
+                                              bool& ghosts_deleted) {
+  const std::uint64_t before = exchange_.bytes_sent();
+  const std::size_t owned = particles.size();
+  ghosts_deleted = halo_.refresh(particles, owned, owned_map, ghost_map, exchange_);
+  synchronise_bytes_ = exchange_.bytes_sent() - before;
+  migrated_ = 0;
   return owned;
 }
 

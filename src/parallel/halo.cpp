@@ -25,6 +25,7 @@ void Halo::rebuild(body::Particles& particles, std::size_t owned,
   const std::size_t peers = exchange.peers().size();
 
   send_index_.assign(peers, {});
+  send_shift_.assign(peers, {});
   send_records_.assign(peers, {});
   // Neighbours are visited in a fixed order, so each peer receives a body's images in the
   // same order as this rank lists them in send_index_.
@@ -33,11 +34,67 @@ void Halo::rebuild(body::Particles& particles, std::size_t owned,
     for (std::size_t i = 0; i < owned; ++i) {
       if (n.box.distance(particles.position[i]) > width) continue;
       send_index_[k].push_back(std::uint32_t(i));
+      send_shift_[k].push_back(n.shift);
       send_records_[k].push_back(pack(particles, i, n.shift));
     }
   }
   exchange.exchange(send_records_, recv_records_, kGhostTag);
+  append_ghosts(particles, owned);
+}
 
+bool Halo::refresh(body::Particles& particles, std::size_t owned,
+                   const std::vector<std::int64_t>& owned_map, std::vector<std::int64_t>& ghost_map,
+                   comm::PeerExchange& exchange) {
+  const std::size_t peers = send_index_.size();
+  for (std::size_t k = 0; k < peers; ++k)
+    for (std::size_t s = 0; s < send_index_[k].size(); ++s) {
+      std::uint32_t& i = send_index_[k][s];
+      if (!owned_map.empty()) {
+        if (owned_map[i] < 0) {
+          send_records_[k][s] = deleted_record();
+          continue;
+        }
+        i = std::uint32_t(owned_map[i]);
+      }
+      send_records_[k][s] = pack(particles, i, send_shift_[k][s]);
+    }
+  // Every peer follows the same plan: recv_records_ keeps its sizes, so no count messages.
+  exchange.exchange_sized(send_records_, recv_records_, kGhostTag);
+
+  // The plan forgets the deleted bodies on both sides, so that the sizes keep matching.
+  bool deleted = false;
+  ghost_map.assign(ghost_count_, -1);
+  std::size_t old_offset = 0, new_offset = 0;
+  for (std::size_t k = 0; k < peers; ++k) {
+    std::vector<BodyRecord>& recv = recv_records_[k];
+    std::size_t w = 0;
+    for (const BodyRecord& r : recv) {
+      if (is_deleted(r)) {
+        deleted = true;
+      } else {
+        ghost_map[old_offset] = std::int64_t(new_offset++);
+        recv[w++] = r;
+      }
+      ++old_offset;
+    }
+    recv.resize(w);
+    std::size_t v = 0;
+    for (std::size_t s = 0; s < send_index_[k].size(); ++s) {
+      if (is_deleted(send_records_[k][s])) continue;
+      send_index_[k][v] = send_index_[k][s];
+      send_shift_[k][v] = send_shift_[k][s];
+      send_records_[k][v++] = send_records_[k][s];
+    }
+    send_index_[k].resize(v);
+    send_shift_[k].resize(v);
+    send_records_[k].resize(v);
+  }
+  append_ghosts(particles, owned);
+  return deleted;
+}
+
+void Halo::append_ghosts(body::Particles& particles, std::size_t owned) {
+  const std::size_t peers = send_index_.size();
   ghost_begin_.assign(peers, 0);
   ghost_count_ = 0;
   for (std::size_t k = 0; k < peers; ++k) {

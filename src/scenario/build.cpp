@@ -19,6 +19,8 @@ void set_parameters(const config::Settings& s, timestep::Parameters& p) {
   p.gravity = s.gravity;
   p.model = s.contact.model;
   p.contact_threshold = s.contact.threshold;
+  p.skin = s.contact.skin;
+  p.rebuild_every = s.contact.rebuild_every;
   p.error_reduction = s.contact.error_reduction;
   p.max_sweeps = s.solver.max_sweeps;
   p.tolerance = s.solver.tolerance;

@@ -84,7 +84,7 @@ void refuse_unfinished_run(const std::string& dir, const std::string& config_fil
 parallel::Decomposition decomposition_of(const config::Settings& settings, const Domain& domain,
                                          int ranks, double carried_radius) {
   const parallel::GhostWidth ghost{std::max(largest_radius(settings), carried_radius),
-                                   settings.contact.threshold};
+                                   settings.contact.threshold, settings.contact.skin};
   const parallel::Int3 dims = parallel::choose_dims(
       ranks, domain.max - domain.min, settings.domain.decomposition, ghost, domain.periodic);
   return parallel::Decomposition({domain.min, domain.max}, dims, domain.periodic);
@@ -299,7 +299,7 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
   summary.first_step = sim.steps();
   summary.planned_steps = last;
   summary.start_time = sim.time();
-  std::uint64_t exchange_bytes = 0;
+  std::uint64_t exchange_bytes = 0, ghost_bytes = 0, ghosts = 0;
   const auto start = std::chrono::steady_clock::now();
   for (std::int64_t n = sim.steps(); n < last && !summary.stopped_early; ++n) {
     const timestep::StepStatistics* step = nullptr;
@@ -317,6 +317,9 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
     if (summary.failure.empty()) summary.failure = failed_contacts_failure(run, stats);
     if (!summary.failure.empty()) break;
     exchange_bytes += distributed.relaxation_bytes();
+    ghost_bytes += distributed.synchronise_bytes();
+    ghosts += distributed.ghost_count();
+    summary.neighbour_rebuilds += stats.neighbour_rebuild ? 1 : 0;
     summary.sweeps += std::uint64_t(stats.sweeps);
     summary.unconverged_steps += stats.converged ? 0 : 1;
     summary.fc3d_errors.push_back(stats.fc3d_error);
@@ -338,6 +341,12 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
   summary.moved_beyond_radius = comm::sum(run.counters.moved_beyond_radius, run.comm);
   const std::uint64_t bytes = comm::sum(exchange_bytes, run.comm);
   summary.bytes_per_sweep = summary.sweeps > 0 ? double(bytes) / double(summary.sweeps) : 0.0;
+  summary.skin = sim.parameters().skin;
+  std::vector<std::uint64_t> sync{ghost_bytes, ghosts};
+  comm::sum_in_place(sync, run.comm);
+  const double steps = double(std::max<std::int64_t>(summary.steps, 1));
+  summary.ghost_bytes_per_step = double(sync[0]) / steps;
+  summary.ghosts_per_step = double(sync[1]) / steps;
   return summary;
 }
 
@@ -363,7 +372,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
 
   parallel::DistributedDomain distributed(
       comm, decomposition, settings.contact.threshold,
-      {settings.solver.relaxation_weight, settings.solver.check_every});
+      {settings.solver.relaxation_weight, settings.solver.check_every, settings.contact.skin});
 
   std::mt19937_64 rng(settings.run.seed);
   timestep::Simulation sim;

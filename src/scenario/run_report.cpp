@@ -57,6 +57,14 @@ std::string closing_report(const RunSummary& s, const std::vector<PhaseSpread>& 
                 "relaxation exchange: %.0f bytes sent per sweep (all ranks), %llu sweeps in all\n",
                 s.bytes_per_sweep, static_cast<unsigned long long>(s.sweeps));
   out += line;
+  char skin[64] = "no skin (full search every step)";
+  if (s.skin > 0.0) std::snprintf(skin, sizeof skin, "skin %g m", s.skin);
+  std::snprintf(line, sizeof line,
+                "neighbour lists: %s, rebuilt at %llu of %lld steps; ghosts: %.0f per step, "
+                "%.0f bytes sent per step for them and migration (all ranks)\n",
+                skin, static_cast<unsigned long long>(s.neighbour_rebuilds),
+                static_cast<long long>(s.steps), s.ghosts_per_step, s.ghost_bytes_per_step);
+  out += line;
   out += convergence_report(s);
   return out + timing_table(spreads);
 }
@@ -84,6 +92,11 @@ void complete_record(nlohmann::ordered_json& record, const RunSummary& s,
                           {"bytes_per_sweep", s.bytes_per_sweep},
                           {"unconverged_steps", s.unconverged_steps}};
   add_convergence_record(record["relaxation"], s);
+  record["neighbour_lists"] = {{"skin_m", s.skin},
+                               {"rebuilds", s.neighbour_rebuilds},
+                               {"steps", s.steps},
+                               {"ghosts_per_step", s.ghosts_per_step},
+                               {"ghost_bytes_per_step", s.ghost_bytes_per_step}};
   nlohmann::ordered_json timings;
   double total = 0.0;
   for (std::size_t k = 0; k < spreads.size(); ++k) {

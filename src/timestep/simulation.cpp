@@ -31,6 +31,11 @@ void Simulation::validate() const {
   if (!(p.error_reduction >= 0.0 && p.error_reduction <= 1.0))
     throw InputError("error reduction parameter epsilon must be in [0, 1], got " +
                      std::to_string(p.error_reduction));
+  if (!(p.skin >= 0.0))
+    throw InputError("neighbour-list skin must be >= 0 m, got " + std::to_string(p.skin));
+  if (p.rebuild_every < 0)
+    throw InputError("neighbour-list rebuild interval must be >= 0 steps, got " +
+                     std::to_string(p.rebuild_every));
   if (p.max_sweeps < 1)
     throw InputError("max sweeps must be >= 1, got " + std::to_string(p.max_sweeps));
   if (!(p.tolerance >= 0.0))
@@ -96,17 +101,59 @@ const StepStatistics& Simulation::step() {
   return stats_;
 }
 
+// Between steps every particle is owned (the hooks drop the ghosts at the end of a step).
+// With a skin the neighbour list survives deletions (remove_particles() keeps the index map)
+// but not insertions.
 std::size_t Simulation::synchronise() {
+  const Parameters& p = parameters_;
+  rebuild_ = true;
+  if (p.skin > 0.0) {
+    ScopedPhase t(timers_, Phase::detection);
+    rebuild_ = neighbours_.stale(particles_, particles_.size(), deleted_map_) ||
+               (p.rebuild_every > 0 && steps_ - built_at_ >= p.rebuild_every);
+  }
+  bool ghosts_deleted = false;
   if (hooks_) {
     ScopedPhase t(timers_, Phase::communication);
-    owned_ = hooks_->synchronise(particles_);
+    if (p.skin > 0.0) rebuild_ = hooks_->agree_on_rebuild(particles_, rebuild_);
+    owned_ = rebuild_ ? hooks_->synchronise(particles_)
+                      : hooks_->refresh_ghosts(particles_, deleted_map_, ghost_map_,
+                                               ghosts_deleted);
   }
+  if (!rebuild_ && (!deleted_map_.empty() || ghosts_deleted)) {
+    ScopedPhase t(timers_, Phase::detection);
+    remap_neighbours();
+  }
+  deleted_map_.clear();
   return owned_count();
+}
+
+// The list's indices: the owned particles of its build or last remap, then their ghosts.
+void Simulation::remap_neighbours() {
+  const std::size_t owned_before = deleted_map_.empty() ? owned_count() : deleted_map_.size();
+  std::vector<std::int64_t> map(owned_before + (hooks_ ? ghost_map_.size() : 0));
+  for (std::size_t i = 0; i < owned_before; ++i)
+    map[i] = deleted_map_.empty() ? std::int64_t(i) : deleted_map_[i];
+  const std::size_t owned_now = owned_count();
+  for (std::size_t g = 0; hooks_ && g < ghost_map_.size(); ++g)
+    map[owned_before + g] = ghost_map_[g] < 0 ? -1 : std::int64_t(owned_now) + ghost_map_[g];
+  neighbours_.remap(map);
 }
 
 void Simulation::detect_contacts(std::size_t owned) {
   ScopedPhase t(timers_, Phase::detection);
-  detection_.detect(particles_, globals_, materials_, parameters_.contact_threshold, contacts_);
+  const Parameters& p = parameters_;
+  if (rebuild_) ++rebuilds_;
+  if (p.skin > 0.0) {
+    if (rebuild_) {
+      neighbours_.build(particles_, owned, p.contact_threshold, p.skin);
+      built_at_ = steps_;
+    }
+    detection_.detect(neighbours_, particles_, globals_, materials_, p.contact_threshold,
+                      contacts_);
+  } else {
+    detection_.detect(particles_, globals_, materials_, p.contact_threshold, contacts_);
+  }
   if (hooks_) hooks_->retain_responsible_contacts(contacts_, particles_, owned);
 }
 
@@ -305,6 +352,7 @@ void Simulation::collect_statistics(const solver::RelaxationResult& relaxation, 
   s.fc3d_error = relaxation.fc3d;
   s.converged = relaxation.converged;
   s.failed_contacts = relaxation.failed_contacts;
+  s.neighbour_rebuild = rebuild_;
   for (std::size_t j = 0; j < contacts_.size(); ++j) {
     s.max_penetration = std::max(s.max_penetration, -contacts_.gap[j]);
     s.normal_impulse_sum += impulses_[j][0];
@@ -323,8 +371,23 @@ void Simulation::end_step(std::size_t owned) {
 
 std::size_t Simulation::remove_particles(
     const std::function<bool(const body::Particles&, std::size_t)>& predicate) {
-  const std::size_t removed =
-      particles_.remove_if([&](std::size_t i) { return predicate(particles_, i); });
+  std::vector<char> gone(particles_.size(), 0);
+  const std::size_t removed = particles_.remove_if([&](std::size_t i) {
+    gone[i] = predicate(particles_, i) ? 1 : 0;
+    return gone[i] != 0;
+  });
+  if (removed > 0 && parameters_.skin > 0.0 && neighbours_.built()) {
+    // Compose with earlier removals since the last step: the list's index -> present index.
+    std::vector<std::int64_t> now(gone.size());
+    std::int64_t next = 0;
+    for (std::size_t i = 0; i < gone.size(); ++i) now[i] = gone[i] ? -1 : next++;
+    if (deleted_map_.empty()) {
+      deleted_map_ = std::move(now);
+    } else {
+      for (auto& m : deleted_map_)
+        if (m >= 0) m = now[std::size_t(m)];
+    }
+  }
   if (removed > 0) {  // the last step's contact indices no longer match the particles
     contacts_.clear();
     impulses_.clear();

@@ -1,10 +1,14 @@
 // The channel flow (configs/channel_ci.yaml) at 1-4 ranks: the inflow creates exactly its
 // cadence of particles without overlaps, every particle leaving through the outflow face is
 // deleted exactly once, no particle centre enters the obstacle, and the particle count and
-// bed solid fraction agree with a one-rank run of the same configuration.
+// bed solid fraction agree with a one-rank run of the same configuration. With a
+// neighbour-list skin, every step's contacts (over all ranks) are exactly those of a full
+// search of all particles on one rank.
 #include "granite/io/config.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/comm/collectives.hpp"
+#include "granite/collision/detection.hpp"
+#include "granite/parallel/body_record.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/flow_statistics.hpp"
 #include "granite/scenario/inflow.hpp"
@@ -15,6 +19,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <tuple>
 
 namespace {
 
@@ -43,6 +49,105 @@ std::vector<double> gather_doubles(const std::vector<double>& mine, MPI_Comm com
   return all;
 }
 
+// Every byte of `mine` from every rank, in rank order, on every rank.
+template <class T>
+std::vector<T> gather_all(const std::vector<T>& mine, MPI_Comm comm) {
+  const int size = size_of(comm);
+  int bytes = int(mine.size() * sizeof(T));
+  std::vector<int> counts(size), displs(size, 0);
+  MPI_Allgather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<T> all(std::size_t(displs.back() + counts.back()) / sizeof(T));
+  MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE,
+                 comm);
+  return all;
+}
+
+// A contact as (lower body id, other id or -1 - global body index, ordinal of a repeated
+// pair) -> gap: independent of the ranks and of the local indices.
+struct KeyedContact {
+  BodyId a, b;
+  std::int32_t ordinal;
+  double gap;
+};
+std::vector<KeyedContact> keyed(const collision::ContactList& c, const body::Particles& p) {
+  std::vector<KeyedContact> out;
+  std::map<std::pair<BodyId, BodyId>, std::int32_t> seen;
+  for (std::size_t j = 0; j < c.size(); ++j) {
+    BodyId a = p.id[c.body1[j]];
+    BodyId b = c.involves_global(j) ? -1 - BodyId(c.global_index(j)) : p.id[c.body2[j]];
+    if (b >= 0 && b < a) std::swap(a, b);
+    out.push_back({a, b, seen[{a, b}]++, c.gap[j]});
+  }
+  return out;
+}
+
+// Wraps the run's hooks: after each step's contact responsibility, the contacts kept on all
+// ranks are compared with a full search (linked cells, no skin) of all ranks' owned particles
+// gathered on every rank: same keys, gaps within 1e-15 m.
+class ContactAudit final : public timestep::StepHooks {
+public:
+  ContactAudit(parallel::DistributedDomain& inner, MPI_Comm comm, const timestep::Simulation& sim) :
+      inner_(inner), comm_(comm), sim_(sim) {}
+  std::size_t synchronise(body::Particles& p) override { return inner_.synchronise(p); }
+  bool agree_on_rebuild(const body::Particles& p, bool wanted) override {
+    return inner_.agree_on_rebuild(p, wanted);
+  }
+  std::size_t refresh_ghosts(body::Particles& p, const std::vector<std::int64_t>& owned_map,
+                             std::vector<std::int64_t>& ghost_map, bool& deleted) override {
+    return inner_.refresh_ghosts(p, owned_map, ghost_map, deleted);
+  }
+  void retain_responsible_contacts(collision::ContactList& contacts, const body::Particles& p,
+                                   std::size_t owned) override {
+    inner_.retain_responsible_contacts(contacts, p, owned);
+    std::vector<parallel::BodyRecord> mine;
+    for (std::size_t i = 0; i < owned; ++i) mine.push_back(parallel::pack(p, i));
+    body::Particles everyone;
+    for (const auto& r : gather_all(mine, comm_)) parallel::unpack(r, everyone);
+    collision::ContactDetection full;
+    collision::ContactList all;
+    full.detect(everyone, sim_.globals(), sim_.materials(), sim_.parameters().contact_threshold,
+                all);
+    const auto expected = sorted(keyed(all, everyone));
+    const auto found = sorted(gather_all(keyed(contacts, p), comm_));
+    ++steps_;
+    contacts_ += found.size();
+    bool same = expected.size() == found.size();
+    for (std::size_t k = 0; same && k < found.size(); ++k)
+      same = std::tie(found[k].a, found[k].b, found[k].ordinal) ==
+                 std::tie(expected[k].a, expected[k].b, expected[k].ordinal) &&
+             std::abs(found[k].gap - expected[k].gap) <= 1e-15;
+    mismatches_ += same ? 0 : 1;
+  }
+  void weigh_ghost_contacts(std::vector<solver::SolverContact>& c, std::size_t owned,
+                            std::size_t n) override {
+    inner_.weigh_ghost_contacts(c, owned, n);
+  }
+  void before_relaxation(const std::vector<solver::BodyState>& st, std::size_t owned) override {
+    inner_.before_relaxation(st, owned);
+  }
+  bool after_sweep(std::vector<solver::BodyState>& st, std::size_t owned, int sweep) override {
+    return inner_.after_sweep(st, owned, sweep);
+  }
+  void reduce_convergence(solver::ConvergenceMeasure& m) override { inner_.reduce_convergence(m); }
+  void sum(double* values, std::size_t count) override { inner_.sum(values, count); }
+  void reduce(timestep::StepStatistics& stats) override { inner_.reduce(stats); }
+  void end_step(body::Particles& p, std::size_t owned) override { inner_.end_step(p, owned); }
+
+  std::uint64_t steps_ = 0, contacts_ = 0, mismatches_ = 0;
+
+private:
+  static std::vector<KeyedContact> sorted(std::vector<KeyedContact> v) {
+    std::sort(v.begin(), v.end(), [](const KeyedContact& x, const KeyedContact& y) {
+      return std::tie(x.a, x.b, x.ordinal) < std::tie(y.a, y.b, y.ordinal);
+    });
+    return v;
+  }
+  parallel::DistributedDomain& inner_;
+  MPI_Comm comm_;
+  const timestep::Simulation& sim_;
+};
+
 struct ChannelRun {
   std::vector<std::uint64_t> particles;  // per step, all ranks
   std::vector<double> solid_fraction;    // per statistics sample
@@ -51,10 +156,12 @@ struct ChannelRun {
   std::uint64_t centres_in_obstacle = 0, overlapping_new = 0, deleted_twice = 0, deleted_alive = 0;
   std::uint64_t escaped = 0;  // left through a face that is not the outflow face
   double travel = 0.0, layer_every = 0.0;
+  std::uint64_t rebuilds = 0, audited_steps = 0, audited_contacts = 0, audit_mismatches = 0;
 };
 
-// Runs channel_ci on `comm`; with `checks`, verifies the invariants after every step.
-ChannelRun run_channel(MPI_Comm comm, bool checks) {
+// Runs channel_ci on `comm`; with `checks`, verifies the invariants after every step. With a
+// `skin` (m), neighbour lists; with `audit`, the contacts are compared with a full search.
+ChannelRun run_channel(MPI_Comm comm, bool checks, double skin = 0.0, bool audit = false) {
   const auto cfg =
       config::load_scenario(std::string(GRANITE_SOURCE_DIR) + "/configs/channel_ci.yaml", {});
   const YAML::Node& r = cfg.resolved;
@@ -64,12 +171,20 @@ ChannelRun run_channel(MPI_Comm comm, bool checks) {
   const parallel::Decomposition d({domain.min, domain.max},
                                   parallel::choose_dims(size_of(comm), domain.max - domain.min),
                                   domain.periodic);
-  parallel::DistributedDomain distributed(comm, d, r["contact"]["threshold"].as<double>(), {});
+  parallel::ParallelSettings parallel_settings;
+  parallel_settings.skin = skin;
+  parallel::DistributedDomain distributed(comm, d, r["contact"]["threshold"].as<double>(),
+                                          parallel_settings);
   timestep::Simulation sim;
   std::mt19937_64 rng(r["run"]["seed"].as<std::uint64_t>());
   const scenario::OwnsPosition owns = [&](const Vec3& x) { return d.owner_of(x) == rank; };
   const BodyId first_new = scenario::build_simulation(s, sim, rng, owns);
-  sim.set_hooks(&distributed);
+  sim.parameters().skin = skin;
+  ContactAudit auditor(distributed, comm, sim);
+  if (audit)
+    sim.set_hooks(&auditor);
+  else
+    sim.set_hooks(&distributed);
   const config::InflowSettings settings = *s.inflow;
   scenario::Inflow inflow(settings, first_new, 99);
   scenario::FlowStatistics statistics(*s.statistics, s.domain, comm);
@@ -84,6 +199,7 @@ ChannelRun run_channel(MPI_Comm comm, bool checks) {
   std::vector<double> deleted_ids;
   for (std::int64_t n = 0; n < steps; ++n) {
     const auto& stats = sim.step();
+    result.rebuilds += stats.neighbour_rebuild ? 1 : 0;
     result.particles.push_back(stats.particles);
     result.travel += sim.globals()[settings.piston].velocity.norm() * dt;
     const std::size_t before = sim.particles().size();
@@ -137,6 +253,9 @@ ChannelRun run_channel(MPI_Comm comm, bool checks) {
   result.overlapping_new = comm::sum(result.overlapping_new, comm);
   result.centres_in_obstacle = comm::sum(result.centres_in_obstacle, comm);
   result.escaped = comm::sum(result.escaped, comm);
+  result.audited_steps = auditor.steps_;
+  result.audited_contacts = auditor.contacts_;
+  result.audit_mismatches = auditor.mismatches_;
   result.layers = inflow.layers();
   result.layer_size = inflow.layer_size();
   return result;
@@ -184,6 +303,27 @@ TEST(Channel, CountAndSolidFractionAgreeWithOneRank) {
     std::printf("channel_ci vs 1 rank: max relative count difference %.3e, max solid-fraction "
                 "difference %.3e\n",
                 worst_count, worst_fraction);
+}
+
+TEST(Channel, WithASkinTheContactsAreThoseOfAFullSearchEveryStep) {
+  // channel_ci with inflow (insertions) and outflow (deletions); skin 0.2 mm, a fifth of a
+  // radius, so that lists live several steps at the inflow speed of 1 m/s (40 um per step).
+  const ChannelRun run = run_channel(MPI_COMM_WORLD, true, 2e-4, true);
+  EXPECT_EQ(run.audit_mismatches, 0u) << "steps whose contacts differ from a full search, of "
+                                      << run.audited_steps;
+  EXPECT_EQ(run.audited_steps, run.particles.size());
+  EXPECT_GT(run.audited_contacts, 1000u * run.audited_steps) << "too few contacts: test too weak";
+  EXPECT_GT(run.rebuilds, run.layers) << "every insertion rebuilds";
+  EXPECT_LT(run.rebuilds, run.particles.size() / 2) << "rebuilt almost every step";
+  EXPECT_GT(run.generated, 0u);
+  EXPECT_GT(run.deleted, 0u) << "nothing reached the outflow: test too weak";
+  EXPECT_EQ(run.deleted_twice, 0u);
+  EXPECT_EQ(run.escaped, 0u);
+  EXPECT_EQ(run.final_count + run.deleted, run.initial + run.generated);
+  if (rank_of(MPI_COMM_WORLD) == 0)
+    std::printf("channel_ci with skin 0.2 mm: %llu rebuilds in %zu steps, %llu contacts audited\n",
+                static_cast<unsigned long long>(run.rebuilds), run.particles.size(),
+                static_cast<unsigned long long>(run.audited_contacts));
 }
 
 }  // namespace

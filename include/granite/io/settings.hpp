@@ -44,6 +44,8 @@ struct DomainSettings {
 struct ContactSettings {
   contact::ModelSettings model;  // model and golden_iterations
   double threshold = 0.0;        // m
+  double skin = 0.0;             // m: neighbour-list skin (0: full search every step)
+  int rebuild_every = 0;         // steps; 0: rebuilt only when needed
   double error_reduction = 0.0;
   double max_initial_overlap = 0.0;  // fraction of the smaller radius of a pair
   std::optional<solver::ContactLaw> compatible;  // contact.compatible; none: off

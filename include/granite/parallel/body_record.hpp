@@ -65,5 +65,9 @@ static_assert(std::is_trivially_copyable_v<BodyRecord>);
 BodyRecord pack(const body::Particles& particles, std::size_t i, const Vec3& shift = Vec3::Zero());
 /// Appends the record as a new particle, bit for bit (same id, orientation not renormalised).
 void unpack(const BodyRecord& record, body::Particles& particles);
+/// The record that a halo refresh sends in place of a body deleted since the plan was made
+/// (its id is -1; nothing else in it is meaningful), and the test for it.
+BodyRecord deleted_record();
+inline bool is_deleted(const BodyRecord& record) { return record.get<&body::Particles::id>() < 0; }
 
 }  // namespace granite::parallel

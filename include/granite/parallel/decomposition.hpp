@@ -25,8 +25,10 @@ struct Box {
 struct GhostWidth {
   double max_radius = 0.0;  // m
   double threshold = 0.0;   // m, contact.threshold
-  double value() const { return 2.0 * max_radius + threshold; }
-  /// "0.0111 m (2 × largest radius 0.0055 m + contact.threshold 0.0001 m)".
+  double skin = 0.0;        // m, contact.skin
+  double value() const { return 2.0 * max_radius + threshold + skin; }
+  /// "0.0111 m (2 × largest radius 0.0055 m + contact.threshold 0.0001 m)" (and
+  /// " + contact.skin 0.0002 m" with a skin).
   std::string describe() const;
 };
 

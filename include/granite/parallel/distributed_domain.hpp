@@ -2,9 +2,12 @@
 // The MPI side of a time step (paper §3.1 with preclik14's parallelisation): plugs into
 // timestep::Simulation as its StepHooks.
 //   synchronise:  migrate owned bodies whose centre left the subdomain, rebuild the ghosts
-//                 (halo width = 2·max radius + contact threshold, so every contact of an
-//                 owned body sees its partner; a subdomain thinner than that width along an
+//                 (halo width = 2·max radius + contact threshold + skin, so every contact of
+//                 an owned body sees its partner; a subdomain thinner than that width along an
 //                 axis with neighbours throws SubdomainTooThin);
+//   agree_on_rebuild / refresh_ghosts: with a skin, synchronise only when some rank asks for
+//                 it or a body crossed a periodic face (its position is wrapped only by a
+//                 migration); in between, the ghosts are refreshed by the last plan;
 //   retain_responsible_contacts / weigh_ghost_contacts: one rank per contact, and the weight
 //                 ω for contacts with a ghost body (contact_ownership.hpp);
 //   after_sweep:  the Jacobi part of the hybrid relaxation (Halo::exchange_corrections); a
@@ -38,6 +41,7 @@ public:
 struct ParallelSettings {
   double relaxation_weight = 1.0;  // ω: impulse-update weight of contacts with a ghost body
   int check_every = 1;             // sweeps between global convergence tests
+  double skin = 0.0;  // m: the neighbour-list skin (timestep::Parameters::skin), added to the ghost width
 };
 
 class DistributedDomain final : public timestep::StepHooks {
@@ -46,6 +50,10 @@ public:
                     double contact_threshold, const ParallelSettings& settings);
 
   std::size_t synchronise(body::Particles& particles) override;
+  bool agree_on_rebuild(const body::Particles& particles, bool wanted) override;
+  std::size_t refresh_ghosts(body::Particles& particles,
+                             const std::vector<std::int64_t>& owned_map,
+                             std::vector<std::int64_t>& ghost_map, bool& ghosts_deleted) override;
   void retain_responsible_contacts(collision::ContactList& contacts,
                                    const body::Particles& particles, std::size_t owned) override;
   void weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts, std::size_t owned,
@@ -66,6 +74,8 @@ public:
   /// Bytes this rank sent in relaxation exchanges during the last step, and sweeps done.
   std::uint64_t relaxation_bytes() const { return relaxation_bytes_; }
   std::size_t last_migrated() const { return migrated_; }
+  /// Bytes this rank sent in the last synchronise() or refresh_ghosts() (migration, ghosts).
+  std::uint64_t synchronise_bytes() const { return synchronise_bytes_; }
 
 private:
   comm::Communicator comm_;
@@ -76,6 +86,7 @@ private:
   Halo halo_;
   std::uint64_t relaxation_bytes_ = 0;
   std::size_t migrated_ = 0;
+  std::uint64_t synchronise_bytes_ = 0;
 };
 
 }  // namespace granite::parallel

@@ -1,7 +1,8 @@
 #pragma once
 // Ghost bodies: copies of the neighbours' particles within the interaction range of this
-// subdomain (edges and corners included, periodic images shifted), rebuilt every step, and
-// the per-sweep velocity-correction exchange of the hybrid Gauss–Seidel/Jacobi relaxation.
+// subdomain (edges and corners included, periodic images shifted), rebuilt at every step (or,
+// with a neighbour-list skin, at every re-neighbouring and refreshed by the same plan between),
+// and the per-sweep velocity-correction exchange of the hybrid Gauss–Seidel/Jacobi relaxation.
 #include "granite/body/particles.hpp"
 #include "granite/parallel/body_record.hpp"
 #include "granite/parallel/decomposition.hpp"
@@ -19,6 +20,17 @@ public:
   /// `width` of its centre. `exchange` must have the neighbour ranks as peers.
   void rebuild(body::Particles& particles, std::size_t owned, const Decomposition& decomposition,
                int rank, double width, comm::PeerExchange& exchange);
+
+  /// The ghosts of the last rebuild() or refresh() again (the plan: the same bodies to the same
+  /// peers with the same shifts), with the owners' current state, appended to `particles`
+  /// (whose first `owned` entries are the owned bodies) in the same order. `owned_map`, if not
+  /// empty: owned bodies were deleted since, map[i] is the present index of the owned body that
+  /// had index i, or -1; their ghosts are deleted on the peers too (and the plan forgets them).
+  /// `ghost_map` (out): for each ghost of the last rebuild or refresh, its offset among the
+  /// new ghosts, or -1 if its owner deleted it. Returns whether any ghost was deleted.
+  bool refresh(body::Particles& particles, std::size_t owned,
+               const std::vector<std::int64_t>& owned_map, std::vector<std::int64_t>& ghost_map,
+               comm::PeerExchange& exchange);
 
   std::size_t ghost_count() const { return ghost_count_; }
 
@@ -39,7 +51,11 @@ public:
 
 private:
   using Correction = std::array<double, 6>;             // dv then dw, sent as bytes
+  // Appends the received records as ghosts, peer by peer (rebuild and refresh).
+  void append_ghosts(body::Particles& particles, std::size_t owned);
+
   std::vector<std::vector<std::uint32_t>> send_index_;  // per peer: owned indices sent
+  std::vector<std::vector<Vec3>> send_shift_;           // per peer: their periodic shifts
   std::vector<std::vector<BodyRecord>> send_records_, recv_records_;
   std::vector<std::size_t> ghost_begin_;  // per peer: first ghost received
   std::vector<std::vector<Correction>> send_corr_, recv_corr_;

@@ -30,6 +30,10 @@ struct RunSummary {
   std::uint64_t sweeps = 0;             // relaxation sweeps in all
   std::uint64_t unconverged_steps = 0;  // steps whose relaxation stopped at max_sweeps
   double bytes_per_sweep = 0.0;         // relaxation exchange, all ranks
+  double skin = 0.0;                    // contact.skin (m)
+  std::uint64_t neighbour_rebuilds = 0;  // steps that rebuilt the neighbour lists and ghosts
+  double ghost_bytes_per_step = 0.0;     // migration + ghost exchange, all ranks, per step
+  double ghosts_per_step = 0.0;          // ghosts, all ranks, per step
   std::vector<double> fc3d_errors;      // each step's fc3d error (the same on every rank)
   double tolerance = 0.0;               // solver.tolerance
   std::string convergence;              // solver.convergence: what the tolerance bounds

@@ -19,6 +19,7 @@
 #include "granite/body/particles.hpp"
 #include "granite/collision/contact.hpp"
 #include "granite/collision/detection.hpp"
+#include "granite/collision/neighbour_list.hpp"
 #include "granite/contact/single_contact.hpp"
 #include "granite/core/error.hpp"
 #include "granite/core/timer.hpp"
@@ -48,6 +49,8 @@ public:
 /// holds the parallel policy: ownership, ghosts, contact responsibility, the Jacobi weight).
 /// Without hooks a Simulation is a plain serial run; with them, step() becomes
 ///   owned = synchronise(particles)   -- particles [0, owned) are owned, the rest ghosts
+///           (with a skin: only when agree_on_rebuild() says so; between rebuilds
+///           owned = refresh_ghosts(particles), the same ghosts in the same places)
 ///   detection; retain_responsible_contacts(contacts, particles, owned)
 ///   setup; weigh_ghost_contacts(solver contacts, owned, particle count)
 ///   before_relaxation(states, owned)
@@ -62,6 +65,21 @@ public:
   /// Brings the particles up to date with the other processes (owned bodies first, then
   /// ghosts); returns the number of owned particles.
   virtual std::size_t synchronise(body::Particles& particles) = 0;
+  /// With a skin (Parameters::skin > 0), before each step (`particles` all owned): whether the
+  /// neighbour lists are rebuilt (and synchronise() called) this step; `wanted`: this process
+  /// asks for it. The same answer on every process (one reduction).
+  virtual bool agree_on_rebuild(const body::Particles& particles, bool wanted) = 0;
+  /// Between rebuilds: appends the ghosts of the last synchronise() or refresh again, in the
+  /// same order, with their owners' current state (no migration: an owned body stays owned
+  /// even if its centre has left the subdomain); returns the number of owned particles.
+  /// `owned_map`: empty, or (bodies were deleted since) for each owned index of the last
+  /// synchronise or refresh the present index or -1; the deleted bodies' ghosts vanish too.
+  /// `ghost_map` (out): for each ghost of the last synchronise or refresh, its offset among
+  /// the new ghosts or -1. Returns (in `ghosts_deleted`) whether any ghost vanished here.
+  virtual std::size_t refresh_ghosts(body::Particles& particles,
+                                     const std::vector<std::int64_t>& owned_map,
+                                     std::vector<std::int64_t>& ghost_map,
+                                     bool& ghosts_deleted) = 0;
   /// Keeps, in order, only the detected contacts this process is responsible for (each
   /// contact is relaxed by exactly one process).
   virtual void retain_responsible_contacts(collision::ContactList& contacts,
@@ -108,6 +126,12 @@ struct Parameters {
   double dt = 1e-4;                // s, > 0
   Vec3 gravity = Vec3::Zero();     // m/s²
   double contact_threshold = 0.0;  // m, >= 0: contacts with gap < threshold are detected
+  // Neighbour lists (collision/neighbour_list.hpp): 0 searches every step in full; > 0 (m)
+  // searches candidates within threshold + skin, rebuilt when a particle has moved more than
+  // skin/2, particles were inserted or deleted, request_rebuild() was called, or every
+  // rebuild_every steps (0: no such limit).
+  double skin = 0.0;
+  int rebuild_every = 0;
   double error_reduction = 0.1;    // ε ∈ [0, 1]: fraction of a penetration removed per step
   contact::ModelSettings model{};  // single-contact model (default mdp)
   int max_sweeps = 100;            // >= 1
@@ -171,6 +195,12 @@ public:
   /// Particles [0, owned_count()) are owned by this process (all of them without hooks).
   std::size_t owned_count() const { return hooks_ ? owned_ : particles_.size(); }
 
+  /// With a skin: rebuild the neighbour lists (and ghosts) at the next step, e.g. after a
+  /// checkpoint, so that a restart from it, which must rebuild, steps bit for bit alike.
+  void request_rebuild() { neighbours_.invalidate(); }
+  /// Neighbour-list builds so far (with a skin; every step without).
+  std::uint64_t rebuilds() const { return rebuilds_; }
+
   /// Statistics of the last step (zeros before the first).
   const StepStatistics& statistics() const { return stats_; }
 
@@ -220,6 +250,7 @@ private:
   // The phases of step(), in order, each timed under its core/timer.hpp Phase (the exchanges
   // between relaxation sweeps as communication).
   std::size_t synchronise();
+  void remap_neighbours();  // after deletions without a rebuild
   void detect_contacts(std::size_t owned);
   void set_up_contacts(std::size_t owned);
   solver::RelaxationResult relax_contacts(std::size_t owned);
@@ -238,6 +269,13 @@ private:
   body::MaterialTable materials_;
 
   collision::ContactDetection detection_;
+  collision::NeighbourList neighbours_;  // with a skin
+  bool rebuild_ = true;                  // this step rebuilds the neighbour lists
+  std::int64_t built_at_ = 0;            // step of the last build
+  std::uint64_t rebuilds_ = 0;
+  // Deletions since the last step (remove_particles): for each owned index of the list, the
+  // present index or -1; and the hooks' map of the ghosts (refresh_ghosts).
+  std::vector<std::int64_t> deleted_map_, ghost_map_;
   collision::ContactList contacts_;
   std::vector<solver::BodyState> states_;
   std::vector<solver::SolverContact> solver_contacts_;

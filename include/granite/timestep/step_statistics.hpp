@@ -16,6 +16,7 @@ struct StepStatistics {
   bool converged = true;
   // Contacts whose single-contact model failed in the last sweep (solver::RelaxationResult)
   std::size_t failed_contacts = 0;
+  bool neighbour_rebuild = true;  // the neighbour lists (and ghosts) were rebuilt this step
   double max_penetration = 0.0;  // max(0, −min ξ) over the step's contacts, before the step (m)
   double kinetic_energy = 0.0;   // translational + rotational, after the step (J)
   double normal_impulse_sum = 0.0;         // Σ_j λ_n over all contacts (N s)

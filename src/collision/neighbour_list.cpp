@@ -1,0 +1,72 @@
+// Verlet neighbour list with a skin (see include/granite/collision/neighbour_list.hpp).
+#include "granite/collision/neighbour_list.hpp"
+
+#include <algorithm>
+
+namespace granite::collision {
+
+namespace {
+// Candidates are kept up to a hair beyond the exact reach, so that rounding in the distance
+// test (here and in stale()) can never drop a pair that the narrow phase would report.
+constexpr double kReachSlack = 1e-12;
+}  // namespace
+
+void NeighbourList::build(const body::Particles& particles, std::size_t tracked, double threshold,
+                          double skin) {
+  const auto& x = particles.position;
+  const auto& r = particles.radius;
+  skin_ = skin;
+  pairs_.clear();
+  reference_.assign(x.begin(), x.begin() + std::ptrdiff_t(tracked));
+  ids_.assign(particles.id.begin(), particles.id.begin() + std::ptrdiff_t(tracked));
+  built_ = true;
+  if (particles.size() == 0) return;
+  cells_.build(x, 2.0 * particles.max_radius() + threshold + skin);
+  cells_.for_each_candidate_pair([&](std::uint32_t a, std::uint32_t b) {
+    const std::uint32_t i = std::min(a, b), j = std::max(a, b);
+    if (particles.fixed[i] != 0 && particles.fixed[j] != 0) return;  // neither can move
+    const double reach = (r[i] + r[j] + threshold + skin) * (1.0 + kReachSlack);
+    if ((x[i] - x[j]).squaredNorm() <= reach * reach) pairs_.emplace_back(i, j);
+  });
+}
+
+void NeighbourList::remap(const std::vector<std::int64_t>& map) {
+  std::size_t w = 0;
+  for (const auto& [i, j] : pairs_)
+    if (map[i] >= 0 && map[j] >= 0) pairs_[w++] = {std::uint32_t(map[i]), std::uint32_t(map[j])};
+  pairs_.resize(w);
+  w = 0;
+  for (std::size_t i = 0; i < ids_.size(); ++i) {
+    if (map[i] < 0) continue;
+    ids_[w] = ids_[i];
+    reference_[w++] = reference_[i];
+  }
+  ids_.resize(w);
+  reference_.resize(w);
+}
+
+bool NeighbourList::stale(const body::Particles& particles, std::size_t tracked,
+                          const std::vector<std::int64_t>& deleted) const {
+  if (!built_) return true;
+  const double limit = 0.25 * skin_ * skin_;  // (skin/2)²
+  const auto moved = [&](std::size_t now, std::size_t then) {
+    return particles.id[now] != ids_[then] ||
+           (particles.position[now] - reference_[then]).squaredNorm() > limit;
+  };
+  if (deleted.empty()) {
+    if (tracked != ids_.size()) return true;
+    for (std::size_t i = 0; i < tracked; ++i)
+      if (moved(i, i)) return true;
+    return false;
+  }
+  if (deleted.size() != ids_.size()) return true;
+  std::size_t survivors = 0;
+  for (std::size_t i = 0; i < deleted.size(); ++i) {
+    if (deleted[i] < 0) continue;
+    if (std::size_t(deleted[i]) >= tracked || moved(std::size_t(deleted[i]), i)) return true;
+    ++survivors;
+  }
+  return survivors != tracked;
+}
+
+}  // namespace granite::collision

@@ -1,0 +1,192 @@
+// Neighbour lists with a skin (collision/neighbour_list.hpp): while no particle has moved more
+// than skin/2 since the build, the candidates give exactly the contacts of a full search (same
+// pairs, same gaps); a move just over skin/2, a removed particle or a changed id makes the list
+// stale; a Simulation with a skin (particles deleted now and then) finds the contacts of a full
+// search step by step.
+#include "granite/collision/detection.hpp"
+#include "granite/collision/neighbour_list.hpp"
+#include "granite/timestep/simulation.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <tuple>
+
+using namespace granite;
+using namespace granite::collision;
+
+namespace {
+
+// (body1 id, body2 id or -1 - global index) -> gap, independent of index order.
+using ContactKey = std::tuple<BodyId, BodyId, int>;
+std::map<ContactKey, double> keyed(const ContactList& c, const body::Particles& p) {
+  std::map<ContactKey, double> out;
+  std::map<BodyId, int> seen;  // a drum or a union may give several contacts per pair
+  for (std::size_t j = 0; j < c.size(); ++j) {
+    BodyId a = p.id[c.body1[j]];
+    BodyId b = c.involves_global(j) ? -1 - BodyId(c.global_index(j)) : p.id[c.body2[j]];
+    if (b >= 0 && b < a) std::swap(a, b);
+    const int k = seen[a * 1000003 + b]++;
+    out[{a, b, k}] = c.gap[j];
+  }
+  return out;
+}
+
+body::Particles random_spheres(std::size_t n, double box, double rmin, double rmax,
+                               std::mt19937& rng, body::MaterialTable& materials) {
+  std::uniform_real_distribution<double> u(0.0, box), ur(rmin, rmax);
+  body::Particles p;
+  const auto mat = materials.add({1000.0, 0.3});
+  for (std::size_t i = 0; i < n; ++i)
+    p.add_sphere(materials, mat, Vec3(u(rng), u(rng), u(rng)), ur(rng));
+  return p;
+}
+
+// A random direction scaled to `length`.
+Vec3 random_move(std::mt19937& rng, double length) {
+  std::normal_distribution<double> g;
+  Vec3 d(g(rng), g(rng), g(rng));
+  return length * d.normalized();
+}
+
+}  // namespace
+
+TEST(NeighbourList, CandidatesGiveTheContactsOfAFullSearchWhileMovesStayWithinHalfTheSkin) {
+  std::mt19937 rng(5);
+  for (const double threshold : {0.0, 0.01}) {
+    body::MaterialTable materials;
+    body::Particles p = random_spheres(2000, 1.0, 0.02, 0.04, rng, materials);
+    body::GlobalBodies globals;
+    globals.add(body::HalfSpace{Vec3(0, 0, 0.05), Vec3::UnitZ()}, 0);
+    const double skin = 0.02;
+    NeighbourList list;
+    list.build(p, p.size(), threshold, skin);
+    ContactDetection full, candidates;
+    ContactList a, b;
+    std::uniform_real_distribution<double> fraction(0.0, 1.0);
+    std::size_t compared = 0;
+    for (int round = 0; round < 5; ++round) {
+      // Every particle moves up to just under skin/2 from where it was at the build: the
+      // worst case, two neighbours approaching each other by almost a whole skin.
+      body::Particles moved = p;
+      for (std::size_t i = 0; i < p.size(); ++i)
+        moved.position[i] += random_move(rng, 0.5 * skin * (1.0 - 1e-9) *
+                                                  (round == 0 ? 1.0 : fraction(rng)));
+      ASSERT_FALSE(list.stale(moved, moved.size()));
+      full.detect(moved, globals, materials, threshold, a);
+      candidates.detect(list, moved, globals, materials, threshold, b);
+      const auto ka = keyed(a, moved), kb = keyed(b, moved);
+      ASSERT_EQ(ka.size(), kb.size());
+      for (const auto& [key, gap] : ka) {
+        const auto it = kb.find(key);
+        ASSERT_TRUE(it != kb.end()) << "a contact the candidates miss";
+        EXPECT_EQ(it->second, gap);  // the same narrow phase on the same positions
+      }
+      compared += ka.size();
+    }
+    EXPECT_GT(compared, 5000u) << "too few contacts: test too weak";
+    EXPECT_GT(list.size(), a.size() / 2) << "candidates, not contacts";
+  }
+}
+
+TEST(NeighbourList, StaleAfterAMoveJustOverHalfTheSkinOrAChangedParticleSet) {
+  std::mt19937 rng(7);
+  body::MaterialTable materials;
+  const body::Particles p = random_spheres(200, 0.3, 0.01, 0.02, rng, materials);
+  const double skin = 0.004;
+  NeighbourList list;
+  EXPECT_TRUE(list.stale(p, p.size())) << "never built";
+  list.build(p, p.size(), 0.0, skin);
+  EXPECT_FALSE(list.stale(p, p.size()));
+  for (const double factor : {1.0 - 1e-9, 1.0 + 1e-9}) {
+    body::Particles moved = p;
+    moved.position[17] += random_move(rng, 0.5 * skin * factor);
+    EXPECT_EQ(list.stale(moved, moved.size()), factor > 1.0) << "move of " << factor << " skin/2";
+  }
+  body::Particles fewer = p;
+  fewer.remove_if([](std::size_t i) { return i == 3; });
+  EXPECT_TRUE(list.stale(fewer, fewer.size()));
+  body::Particles renamed = p;
+  renamed.id[5] = 100000;
+  EXPECT_TRUE(list.stale(renamed, renamed.size()));
+  list.invalidate();
+  EXPECT_TRUE(list.stale(p, p.size()));
+}
+
+namespace {
+
+// A box of falling, colliding spheres (walls on all sides), with or without a skin.
+timestep::Simulation falling_gas(double skin) {
+  timestep::Simulation sim;
+  auto& par = sim.parameters();
+  par.dt = 2e-4;
+  par.gravity = {0, 0, -9.81};
+  par.contact_threshold = 1e-4;
+  par.max_sweeps = 20;
+  par.skin = skin;
+  const auto glass = sim.materials().add({2650.0, 0.3});
+  const double L = 0.05;
+  for (int a = 0; a < 3; ++a) {
+    sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::Unit(a)}, glass);
+    sim.globals().add(body::HalfSpace{Vec3::Constant(L), -Vec3::Unit(a)}, glass);
+  }
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-0.5, 0.5);
+  const double r = 1.2e-3, spacing = 3e-3;
+  for (int i = 0; i < 12; ++i)
+    for (int j = 0; j < 12; ++j)
+      for (int k = 0; k < 8; ++k)
+        sim.particles().add_sphere(sim.materials(), glass,
+                                   Vec3(0.006 + i * spacing, 0.006 + j * spacing, 0.003 + k * spacing),
+                                   r, Vec3(u(rng), u(rng), u(rng)));
+  return sim;
+}
+
+}  // namespace
+
+TEST(NeighbourList, SimulationWithASkinFindsTheContactsOfAFullSearchEveryStep) {
+  timestep::Simulation sim = falling_gas(1.2e-3);  // skin/2 = 3.5 steps at the initial speeds
+  // After the contact setup the particles are still where detection saw them.
+  std::size_t contacts = 0, mismatches = 0;
+  sim.set_contact_problem_observer([&](const auto&, const auto&) {
+    ContactDetection full;
+    ContactList all;
+    full.detect(sim.particles(), sim.globals(), sim.materials(),
+                sim.parameters().contact_threshold, all);
+    const auto ka = keyed(all, sim.particles()), kb = keyed(sim.contacts(), sim.particles());
+    mismatches += ka == kb ? 0 : 1;
+    contacts += kb.size();
+  });
+  std::size_t rebuilds = 0, deleted = 0;
+  const int steps = 300;
+  for (int s = 0; s < steps; ++s) {
+    rebuilds += sim.step().neighbour_rebuild ? 1 : 0;
+    // Every 5th step one particle goes (deletions keep the list, remapped).
+    if (s % 5 == 2)
+      deleted += sim.remove_particles([s](const body::Particles& p, std::size_t i) {
+        return i == std::size_t(s) % p.size();
+      });
+  }
+  EXPECT_EQ(deleted, std::size_t(steps / 5));
+  EXPECT_EQ(mismatches, 0u) << "steps whose contacts differ from a full search";
+  EXPECT_GT(contacts, std::size_t(steps) * 200) << "too few contacts: test too weak";
+  EXPECT_GT(rebuilds, 1u) << "never rebuilt: the skin test is too weak";
+  EXPECT_LT(rebuilds, std::size_t(steps) / 2) << "rebuilt almost every step";
+  EXPECT_EQ(sim.rebuilds(), rebuilds);
+}
+
+TEST(NeighbourList, AParticleMovedJustOverHalfTheSkinForcesARebuild) {
+  for (const double factor : {1.0 - 1e-6, 1.0 + 1e-6}) {
+    const double skin = 4e-4;
+    timestep::Simulation sim = falling_gas(skin);
+    sim.parameters().gravity = Vec3::Zero();
+    for (std::size_t i = 0; i < sim.particles().size(); ++i) sim.particles().velocity[i].setZero();
+    EXPECT_TRUE(sim.step().neighbour_rebuild) << "the first step builds";
+    EXPECT_FALSE(sim.step().neighbour_rebuild) << "nothing moves";
+    sim.particles().position[42] += Vec3(0.5 * skin * factor, 0, 0);
+    EXPECT_EQ(sim.step().neighbour_rebuild, factor > 1.0) << "move of " << factor << " skin/2";
+    sim.request_rebuild();
+    EXPECT_TRUE(sim.step().neighbour_rebuild) << "requested";
+  }
+}
