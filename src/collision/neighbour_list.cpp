@@ -11,13 +11,14 @@ namespace {
 constexpr double kReachSlack = 1e-12;
 }  // namespace
 
-void NeighbourList::build(const body::Particles& particles, std::size_t tracked, double threshold,
-                          double skin) {
-  const auto& x = particles.position;
+void NeighbourList::build(body::Particles& particles, std::size_t tracked, double threshold,
+                          double skin, bool at_references) {
+  if (!at_references)
+    std::copy_n(particles.position.begin(), tracked, particles.neighbour_reference.begin());
+  const auto& x = at_references ? particles.neighbour_reference : particles.position;
   const auto& r = particles.radius;
   skin_ = skin;
   pairs_.clear();
-  reference_.assign(x.begin(), x.begin() + std::ptrdiff_t(tracked));
   ids_.assign(particles.id.begin(), particles.id.begin() + std::ptrdiff_t(tracked));
   built_ = true;
   if (particles.size() == 0) return;
@@ -28,6 +29,14 @@ void NeighbourList::build(const body::Particles& particles, std::size_t tracked,
     const double reach = (r[i] + r[j] + threshold + skin) * (1.0 + kReachSlack);
     if ((x[i] - x[j]).squaredNorm() <= reach * reach) pairs_.emplace_back(i, j);
   });
+  std::sort(pairs_.begin(), pairs_.end());
+}
+
+void NeighbourList::adopt(const body::Particles& particles, std::size_t tracked, double skin) {
+  skin_ = skin;
+  pairs_.clear();
+  ids_.assign(particles.id.begin(), particles.id.begin() + std::ptrdiff_t(tracked));
+  built_ = true;
 }
 
 void NeighbourList::remap(const std::vector<std::int64_t>& map) {
@@ -36,13 +45,9 @@ void NeighbourList::remap(const std::vector<std::int64_t>& map) {
     if (map[i] >= 0 && map[j] >= 0) pairs_[w++] = {std::uint32_t(map[i]), std::uint32_t(map[j])};
   pairs_.resize(w);
   w = 0;
-  for (std::size_t i = 0; i < ids_.size(); ++i) {
-    if (map[i] < 0) continue;
-    ids_[w] = ids_[i];
-    reference_[w++] = reference_[i];
-  }
+  for (std::size_t i = 0; i < ids_.size(); ++i)
+    if (map[i] >= 0) ids_[w++] = ids_[i];
   ids_.resize(w);
-  reference_.resize(w);
 }
 
 bool NeighbourList::stale(const body::Particles& particles, std::size_t tracked,
@@ -51,7 +56,7 @@ bool NeighbourList::stale(const body::Particles& particles, std::size_t tracked,
   const double limit = 0.25 * skin_ * skin_;  // (skin/2)²
   const auto moved = [&](std::size_t now, std::size_t then) {
     return particles.id[now] != ids_[then] ||
-           (particles.position[now] - reference_[then]).squaredNorm() > limit;
+           (particles.position[now] - particles.neighbour_reference[now]).squaredNorm() > limit;
   };
   if (deleted.empty()) {
     if (tracked != ids_.size()) return true;

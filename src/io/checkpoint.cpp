@@ -32,7 +32,8 @@ using detail::shape_of;
 using detail::Slab;
 
 constexpr const char* kFormatName = "granite-checkpoint";
-constexpr std::int32_t kFormatVersion = 3;  // 2: /particles/group, /fixes/<name>; 3: /particles/fixed
+// 2: /particles/group, /fixes/<name>; 3: /particles/fixed; 4: /particles/neighbour_reference
+constexpr std::int32_t kFormatVersion = 4;
 
 // --- the /particles rows read back --------------------------------------------------------------
 

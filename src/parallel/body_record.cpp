@@ -33,6 +33,8 @@ BodyRecord pack(const body::Particles& p, std::size_t i, const Vec3& shift) {
   });
   constexpr std::size_t position = detail::record_offset(&body::Particles::position);
   put(Vec3(p.position[i] + shift), r.bytes.data() + position);  // the periodic image
+  constexpr std::size_t reference = detail::record_offset(&body::Particles::neighbour_reference);
+  put(Vec3(p.neighbour_reference[i] + shift), r.bytes.data() + reference);
   return r;
 }
 

@@ -31,8 +31,19 @@ std::size_t DistributedDomain::synchronise(body::Particles& particles) {
                            ", " + std::to_string(d[2]) + "]: " + thin);
   }
   const std::size_t owned = particles.size();
-  halo_.rebuild(particles, owned, decomposition_, comm_.rank(), ghost.value(), exchange_);
+  ghost_width_ = ghost.value();
+  halo_.rebuild(particles, owned, decomposition_, comm_.rank(), ghost_width_, exchange_);
   synchronise_bytes_ = exchange_.bytes_sent() - before;
+  return owned;
+}
+
+std::size_t DistributedDomain::restore_ghosts(body::Particles& particles, double width) {
+  const std::uint64_t before = exchange_.bytes_sent();
+  const std::size_t owned = particles.size();
+  ghost_width_ = width;
+  halo_.rebuild(particles, owned, decomposition_, comm_.rank(), width, exchange_, true);
+  synchronise_bytes_ = exchange_.bytes_sent() - before;
+  migrated_ = 0;
   return owned;
 }
 

@@ -20,7 +20,8 @@ std::size_t peer_slot(const std::vector<int>& peers, int rank) {
 
 void Halo::rebuild(body::Particles& particles, std::size_t owned,
                    const Decomposition& decomposition, int rank, double width,
-                   comm::PeerExchange& exchange) {
+                   comm::PeerExchange& exchange, bool by_reference) {
+  const std::vector<Vec3>& x = by_reference ? particles.neighbour_reference : particles.position;
   const std::vector<Neighbour> neighbours = decomposition.neighbours(rank);
   const std::size_t peers = exchange.peers().size();
 
@@ -32,7 +33,7 @@ void Halo::rebuild(body::Particles& particles, std::size_t owned,
   for (const auto& n : neighbours) {
     const std::size_t k = peer_slot(exchange.peers(), n.rank);
     for (std::size_t i = 0; i < owned; ++i) {
-      if (n.box.distance(particles.position[i]) > width) continue;
+      if (n.box.distance(x[i]) > width) continue;
       send_index_[k].push_back(std::uint32_t(i));
       send_shift_[k].push_back(n.shift);
       send_records_[k].push_back(pack(particles, i, n.shift));

@@ -1,8 +1,7 @@
 // The checkpoints fix: OUTPUT/checkpoint.h5 (replaced atomically) every
 // output.checkpoint_interval, after the last step, and when a stop is requested — then with
 // the command that continues the run. A checkpoint holds the particles, the clock, the global
-// bodies' positions, the resolved configuration and every fix's restart state. With a
-// neighbour-list skin the step after a checkpoint rebuilds the lists, as a restart must.
+// bodies' positions, the resolved configuration and every fix's restart state.
 #include "fix_factories.hpp"
 
 #include "granite/core/log.hpp"
@@ -39,9 +38,6 @@ public:
     io::write_checkpoint(path, run.sim.particles(), state, run.comm);
     run.last_checkpoint = path + " (step " + std::to_string(state.step) + ")";
     run.checkpoint = {path, state.step, state.time, unix_seconds_now()};
-    // A restart from here must rebuild its neighbour lists and ghosts at its first step; so
-    // does this run, and the two step bit for bit alike (contact.skin).
-    run.sim.request_rebuild();
     if (end.stop)
       log::info("stopped on request at step " + std::to_string(stats.step) +
                 "; continue with: granite run " + run.config_file + " --output " + run.output_dir +

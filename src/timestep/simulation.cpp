@@ -109,6 +109,7 @@ std::size_t Simulation::synchronise() {
   rebuild_ = true;
   if (p.skin > 0.0) {
     ScopedPhase t(timers_, Phase::detection);
+    if (restoring_) neighbours_.adopt(particles_, particles_.size(), p.skin);
     rebuild_ = neighbours_.stale(particles_, particles_.size(), deleted_map_) ||
                (p.rebuild_every > 0 && steps_ - built_at_ >= p.rebuild_every);
   }
@@ -116,9 +117,12 @@ std::size_t Simulation::synchronise() {
   if (hooks_) {
     ScopedPhase t(timers_, Phase::communication);
     if (p.skin > 0.0) rebuild_ = hooks_->agree_on_rebuild(particles_, rebuild_);
-    owned_ = rebuild_ ? hooks_->synchronise(particles_)
-                      : hooks_->refresh_ghosts(particles_, deleted_map_, ghost_map_,
-                                               ghosts_deleted);
+    if (rebuild_)
+      owned_ = hooks_->synchronise(particles_);
+    else if (restoring_)
+      owned_ = hooks_->restore_ghosts(particles_, restoring_->ghost_width);
+    else
+      owned_ = hooks_->refresh_ghosts(particles_, deleted_map_, ghost_map_, ghosts_deleted);
   }
   if (!rebuild_ && (!deleted_map_.empty() || ghosts_deleted)) {
     ScopedPhase t(timers_, Phase::detection);
@@ -126,6 +130,19 @@ std::size_t Simulation::synchronise() {
   }
   deleted_map_.clear();
   return owned_count();
+}
+
+Simulation::NeighbourState Simulation::neighbour_state() const {
+  NeighbourState s;
+  s.built_at = built_at_;
+  s.ghost_width = hooks_ ? hooks_->ghost_width() : 0.0;
+  s.valid = parameters_.skin > 0.0 && !neighbours_.stale(particles_, particles_.size(), deleted_map_);
+  return s;
+}
+
+void Simulation::restore_neighbour_lists(const NeighbourState& state) {
+  built_at_ = state.built_at;
+  if (state.valid && parameters_.skin > 0.0) restoring_ = state;
 }
 
 // The list's indices: the owned particles of its build or last remap, then their ghosts.
@@ -148,7 +165,10 @@ void Simulation::detect_contacts(std::size_t owned) {
     if (rebuild_) {
       neighbours_.build(particles_, owned, p.contact_threshold, p.skin);
       built_at_ = steps_;
+    } else if (restoring_) {
+      neighbours_.build(particles_, owned, p.contact_threshold, p.skin, true);
     }
+    restoring_.reset();
     detection_.detect(neighbours_, particles_, globals_, materials_, p.contact_threshold,
                       contacts_);
   } else {

@@ -128,6 +128,10 @@ public:
   bool agree_on_rebuild(const body::Particles& p, bool wanted) override {
     return inner_.agree_on_rebuild(p, wanted);
   }
+  std::size_t restore_ghosts(body::Particles& p, double width) override {
+    return inner_.restore_ghosts(p, width);
+  }
+  double ghost_width() const override { return inner_.ghost_width(); }
   std::size_t refresh_ghosts(body::Particles& p, const std::vector<std::int64_t>& owned_map,
                              std::vector<std::int64_t>& ghost_map, bool& deleted) override {
     return check(p, inner_.refresh_ghosts(p, owned_map, ghost_map, deleted));

@@ -4,6 +4,8 @@
 #     uninterrupted run ends (same single rank);
 #  2. a checkpoint written at an earlier end time continues to the same result;
 #  3. a checkpoint continues on 2 ranks (bodies redistributed) to the end with every particle;
+#  5. with warm start and with neighbour lists (contact.skin), the continuation of 2. is bit
+#     for bit at 1 and at 2 ranks;
 #  4. a truncated checkpoint gives one error line and exit code 2.
 # usage: restart_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
@@ -49,18 +51,27 @@ mpiexec -n 2 --oversubscribe "$granite" run "$cfg" --output "$tmp/two" --restart
 $compare "$tmp/full/$final" "$tmp/two/$final" --tolerance 1e-3 > "$tmp/two.cmp" \
   || echo "note (not a failure): 2-rank continuation differs by relaxation order: $(cat "$tmp/two.cmp")"
 
-# 5. With warm start (the contact impulses are restart state): a short run continues bit for
-#    bit to the uninterrupted run, on 1 and on 2 ranks (the same decomposition each time).
-for n in 1 2; do
-  launch=("$granite"); [ "$n" -gt 1 ] && launch=(mpiexec -n "$n" --oversubscribe "$granite")
-  warm=(--set solver.warm_start=1 --set run.end_time=0.03)
-  "${launch[@]}" run "$cfg" --output "$tmp/wfull$n" "${warm[@]}" > "$tmp/wfull$n.log" 2>&1 || fail "warm-start run on $n rank(s): $(tail -3 "$tmp/wfull$n.log")"
-  "${launch[@]}" run "$cfg" --output "$tmp/wshort$n" --set solver.warm_start=1 --set run.end_time=0.015 > "$tmp/wshort$n.log" 2>&1 || fail "short warm-start run on $n rank(s)"
-  "${launch[@]}" run "$cfg" --output "$tmp/wshort$n" "${warm[@]}" --restart "$tmp/wshort$n/checkpoint.h5" > "$tmp/wshort2$n.log" 2>&1 \
-    || fail "warm-start restart on $n rank(s): $(tail -3 "$tmp/wshort2$n.log")"
-  wfinal=$(cd "$tmp/wfull$n" && ls snapshot_*.h5 | tail -1)
-  $compare "$tmp/wfull$n/$wfinal" "$tmp/wshort$n/$wfinal" || fail "warm start: restart on $n rank(s) differs from the uninterrupted run"
-done
+# 5. With warm start (the contact impulses are restart state), and with neighbour lists (a
+#    skin: the lists and ghosts of the last build are restart state, rebuilt from the
+#    particles' references): a short run continues bit for bit to the uninterrupted run, on 1
+#    and on 2 ranks (the same decomposition each time).
+# continuation LABEL ARGS...: the check for one setting.
+continuation() {
+  local label=$1; shift
+  for n in 1 2; do
+    local launch=("$granite"); [ "$n" -gt 1 ] && launch=(mpiexec -n "$n" --oversubscribe "$granite")
+    local out=$tmp/$label$n
+    "${launch[@]}" run "$cfg" --output "$out-full" "$@" --set run.end_time=0.03 > "$out-full.log" 2>&1 || fail "$label run on $n rank(s): $(tail -3 "$out-full.log")"
+    "${launch[@]}" run "$cfg" --output "$out-short" "$@" --set run.end_time=0.015 > "$out-short.log" 2>&1 || fail "short $label run on $n rank(s)"
+    "${launch[@]}" run "$cfg" --output "$out-short" "$@" --set run.end_time=0.03 --restart "$out-short/checkpoint.h5" > "$out-restart.log" 2>&1 \
+      || fail "$label restart on $n rank(s): $(tail -3 "$out-restart.log")"
+    local last; last=$(cd "$out-full" && ls snapshot_*.h5 | tail -1)
+    $compare "$out-full/$last" "$out-short/$last" || fail "$label: restart on $n rank(s) differs from the uninterrupted run"
+  done
+}
+continuation warm --set solver.warm_start=1
+continuation skin --set contact.skin=2e-4
+grep -q "neighbour lists: skin 0.0002 m, rebuilt at" "$tmp/skin2-full.log" || fail "the skin run's closing line has no neighbour-list figures"
 
 # 4. A truncated checkpoint.
 head -c 2000 "$tmp/short/checkpoint.h5" > "$tmp/bad.h5"

@@ -153,6 +153,11 @@ inline constexpr std::tuple kParticleFields{
            "1: a fixed particle, which never moves (infinite mass and inertia for its contacts: "
            "a pile's base, a rough wall), 0: free",
            kEverywhere),
+    stored("neighbour_reference", &Particles::neighbour_reference,
+           &ParticleInit::neighbour_reference, "m",
+           "position at the last neighbour-list build (contact.skin): the lists and ghosts of "
+           "a restart are rebuilt from it",
+           kCheckpointed | kMigrated),
 };
 
 /// Calls f(field) for every field of the table, in order.

@@ -35,6 +35,7 @@ struct ParticleInit {
   MaterialIndex material = 0;
   std::int32_t group = 0;  // user tag (set by the particle source)
   std::int32_t fixed = 0;  // 1: never moves (zero inverse mass and inertia; a base or rough wall)
+  Vec3 neighbour_reference = Vec3::Zero();  // set by the next neighbour-list build
 };
 
 /// Mass of a homogeneous sphere: rho * 4/3 pi r^3.
@@ -94,6 +95,10 @@ public:
   std::vector<MaterialIndex> material;
   std::vector<std::int32_t> group;  // user tag
   std::vector<std::int32_t> fixed;  // 1: zero inverse mass and inertia, never moves
+  // Position at the last neighbour-list build (timestep::Parameters::skin > 0), for the
+  // skin/2 test and for rebuilding the same lists on a restart; sent with the body (shifted
+  // like the position for periodic images).
+  std::vector<Vec3> neighbour_reference;
 
 private:
   BodyId next_id_ = 0;

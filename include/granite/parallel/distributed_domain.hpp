@@ -51,6 +51,8 @@ public:
 
   std::size_t synchronise(body::Particles& particles) override;
   bool agree_on_rebuild(const body::Particles& particles, bool wanted) override;
+  std::size_t restore_ghosts(body::Particles& particles, double width) override;
+  double ghost_width() const override { return ghost_width_; }
   std::size_t refresh_ghosts(body::Particles& particles,
                              const std::vector<std::int64_t>& owned_map,
                              std::vector<std::int64_t>& ghost_map, bool& ghosts_deleted) override;
@@ -87,6 +89,7 @@ private:
   std::uint64_t relaxation_bytes_ = 0;
   std::size_t migrated_ = 0;
   std::uint64_t synchronise_bytes_ = 0;
+  double ghost_width_ = 0.0;  // of the last synchronise()
 };
 
 }  // namespace granite::parallel

@@ -17,9 +17,11 @@ class Halo {
 public:
   /// Appends ghosts to `particles`, whose first `owned` entries are this rank's own bodies (and
   /// nothing else: drop old ghosts first). A body is sent to every neighbour subdomain within
-  /// `width` of its centre. `exchange` must have the neighbour ranks as peers.
+  /// `width` of its centre (with `by_reference`: of its neighbour_reference, which rebuilds
+  /// the plan of the last neighbour-list build on a restart). `exchange` must have the
+  /// neighbour ranks as peers.
   void rebuild(body::Particles& particles, std::size_t owned, const Decomposition& decomposition,
-               int rank, double width, comm::PeerExchange& exchange);
+               int rank, double width, comm::PeerExchange& exchange, bool by_reference = false);
 
   /// The ghosts of the last rebuild() or refresh() again (the plan: the same bodies to the same
   /// peers with the same shifts), with the owners' current state, appended to `particles`

@@ -93,6 +93,12 @@ public:
   /// After each sweep; returns whether convergence is tested after this sweep.
   virtual bool after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
                            int sweep) = 0;
+  /// A restart with neighbour lists (Simulation::restore_neighbour_lists): the ghosts of the
+  /// last build again, chosen by the bodies' neighbour_reference and the ghost `width` of that
+  /// build, with their current state (no migration); returns the number of owned particles.
+  virtual std::size_t restore_ghosts(body::Particles& particles, double width) = 0;
+  /// The ghost width of the last synchronise() (m), for restore_ghosts() on a restart.
+  virtual double ghost_width() const = 0;
   /// Combines this process's convergence measure with the other processes' (one reduction).
   virtual void reduce_convergence(solver::ConvergenceMeasure& measure) = 0;
   /// Sums `count` values over all processes, in place (one reduction; APGD's scalars).
@@ -195,9 +201,24 @@ public:
   /// Particles [0, owned_count()) are owned by this process (all of them without hooks).
   std::size_t owned_count() const { return hooks_ ? owned_ : particles_.size(); }
 
-  /// With a skin: rebuild the neighbour lists (and ghosts) at the next step, e.g. after a
-  /// checkpoint, so that a restart from it, which must rebuild, steps bit for bit alike.
+  /// With a skin: rebuild the neighbour lists (and ghosts) at the next step.
   void request_rebuild() { neighbours_.invalidate(); }
+  /// What a checkpoint keeps of the neighbour lists (with the particles' neighbour_reference):
+  /// the step of the last build, its ghost width, and whether the lists are still valid for
+  /// the present particles on this process (not stale; deletions are fine).
+  struct NeighbourState {
+    std::int64_t built_at = 0;
+    double ghost_width = 0.0;
+    bool valid = false;
+  };
+  NeighbourState neighbour_state() const;
+  /// A restart on the same decomposition from a state with valid lists: the next step decides
+  /// from the references whether to rebuild, as the uninterrupted run does; if not, it takes
+  /// back the ghosts and lists of the last build (StepHooks::restore_ghosts, lists built at
+  /// the references), so the continuation is bit for bit the uninterrupted run.
+  void restore_neighbour_lists(const NeighbourState& state);
+  /// The state restore_neighbour_lists() took, until the next step uses it.
+  const std::optional<NeighbourState>& restoring_neighbour_lists() const { return restoring_; }
   /// Neighbour-list builds so far (with a skin; every step without).
   std::uint64_t rebuilds() const { return rebuilds_; }
 
@@ -276,6 +297,7 @@ private:
   // Deletions since the last step (remove_particles): for each owned index of the list, the
   // present index or -1; and the hooks' map of the ghosts (refresh_ghosts).
   std::vector<std::int64_t> deleted_map_, ghost_map_;
+  std::optional<NeighbourState> restoring_;  // restore_neighbour_lists() until the next step
   collision::ContactList contacts_;
   std::vector<solver::BodyState> states_;
   std::vector<solver::SolverContact> solver_contacts_;

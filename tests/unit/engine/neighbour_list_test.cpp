@@ -93,7 +93,7 @@ TEST(NeighbourList, CandidatesGiveTheContactsOfAFullSearchWhileMovesStayWithinHa
 TEST(NeighbourList, StaleAfterAMoveJustOverHalfTheSkinOrAChangedParticleSet) {
   std::mt19937 rng(7);
   body::MaterialTable materials;
-  const body::Particles p = random_spheres(200, 0.3, 0.01, 0.02, rng, materials);
+  body::Particles p = random_spheres(200, 0.3, 0.01, 0.02, rng, materials);
   const double skin = 0.004;
   NeighbourList list;
   EXPECT_TRUE(list.stale(p, p.size())) << "never built";

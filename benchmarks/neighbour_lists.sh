@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Cost per particle-step of configs/channel_small.yaml with and without neighbour lists
+# (contact.skin, issue 18), all measured in one run of this script from the same state:
+#  1. channel_small is run to its steady state (SETTLE s, default 0.4 s, 1 rank) and its final
+#     checkpoint kept;
+#  2. each setting runs STEPS steps (default 500) from those particles (`granite run --from`):
+#     skin 0 (a full search, migration and ghost rebuild every step) and each skin of SKINS, at
+#     1 and 2 ranks.
+#  Each row: us per particle-step (wall) and its split (detection, setup, relaxation,
+#  communication; average over ranks), steps between rebuilds, ghosts and bytes sent per step
+#  for ghosts and migration (all ranks).
+# usage: benchmarks/neighbour_lists.sh [BUILD_DIR] [SETTLE_S] [STEPS] [SKINS]
+#        (default: build 0.4 500 "5e-5 1e-4 2e-4 4e-4"; about 15 minutes on a quiet 2-core
+#        machine). docs/performance.md has the figures.
+set -euo pipefail
+build=${1:-build}; settle=${2:-0.4}; steps=${3:-500}; skins=${4:-"5e-5 1e-4 2e-4 4e-4"}
+root=$(cd "$(dirname "$0")/.." && pwd)
+config=$root/configs/channel_small.yaml
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+quiet=(--quiet --set output.snapshot_interval=0 --set output.snapshot_initial=false
+       --set output.thermo_file=false)
+
+echo "== settling channel_small to t = $settle s (1 rank)"
+"$build/granite" run "$config" --output "$tmp/settle" "${quiet[@]}" \
+  --set run.end_time="$settle" > "$tmp/settle.log"
+dt=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["steps"]["dt"])' \
+  "$tmp/settle/run.json")
+end=$(/usr/bin/python3 -c "print($steps * $dt)")
+
+printf '%-6s %-7s %10s %9s %9s %9s %9s %12s %9s %12s\n' ranks skin_m us/p-step detect setup relax comm steps/build ghosts bytes/step
+# row RANKS SKIN: one run from the settled particles, one line of figures.
+row() {
+  local n=$1 skin=$2 out=$tmp/run-$1-$2
+  mpiexec -n "$n" --oversubscribe "$build/granite" run "$config" --from "$tmp/settle/checkpoint.h5" \
+    --output "$out" "${quiet[@]}" --set run.end_time="$end" --set contact.skin="$skin" \
+    > "$out.log" 2>&1 || { echo "$n rank(s), skin $skin: run failed ($(tail -1 "$out.log"))"; return; }
+  /usr/bin/python3 - "$out/run.json" "$n" "$skin" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+steps = r["steps"]["done"]
+particles = 0.5 * (r["particles"]["initial"] + r["particles"]["final"])
+scale = 1e6 / (steps * particles) * int(sys.argv[2])  # core-us per particle-step
+t = r["timings"]
+nl = r["neighbour_lists"]
+print("%-6s %-7s %10.3f %9.3f %9.3f %9.3f %9.3f %12.1f %9.0f %12.0f" % (
+    sys.argv[2], sys.argv[3], r["wall_seconds"] * scale, t["detection"]["avg"] * scale,
+    t["setup"]["avg"] * scale, t["relaxation"]["avg"] * scale, t["communication"]["avg"] * scale,
+    steps / max(nl["rebuilds"], 1), nl["ghosts_per_step"], nl["ghost_bytes_per_step"]))
+PY
+}
+for n in 1 2; do
+  for skin in 0 $skins; do row "$n" "$skin"; done
+done
