@@ -9,11 +9,12 @@
 #  Each row: us per particle-step (wall) and its split (detection, setup, relaxation,
 #  communication; average over ranks), steps between rebuilds, ghosts and bytes sent per step
 #  for ghosts and migration (all ranks).
-# usage: benchmarks/neighbour_lists.sh [BUILD_DIR] [SETTLE_S] [STEPS] [SKINS]
-#        (default: build 0.4 500 "5e-5 1e-4 2e-4 4e-4"; about 15 minutes on a quiet 2-core
-#        machine). docs/performance.md has the figures.
+# usage: benchmarks/neighbour_lists.sh [BUILD_DIR] [SETTLE_S] [STEPS] [SKINS] [RANKS]
+#        (default: build 0.4 500 "1e-4 2e-4 4e-4 8e-4" "1 2"; about 15 minutes on a quiet
+#        2-core machine). docs/performance.md has the figures.
 set -euo pipefail
-build=${1:-build}; settle=${2:-0.4}; steps=${3:-500}; skins=${4:-"5e-5 1e-4 2e-4 4e-4"}
+build=${1:-build}; settle=${2:-0.4}; steps=${3:-500}; skins=${4:-"1e-4 2e-4 4e-4 8e-4"}
+ranks=${5:-"1 2"}
 root=$(cd "$(dirname "$0")/.." && pwd)
 config=$root/configs/channel_small.yaml
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -49,6 +50,6 @@ print("%-6s %-7s %10.3f %9.3f %9.3f %9.3f %9.3f %12.1f %9.0f %12.0f" % (
     steps / max(nl["rebuilds"], 1), nl["ghosts_per_step"], nl["ghost_bytes_per_step"]))
 PY
 }
-for n in 1 2; do
+for n in $ranks; do
   for skin in 0 $skins; do row "$n" "$skin"; done
 done

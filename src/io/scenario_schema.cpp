@@ -336,8 +336,10 @@ SchemaPtr build() {
                   "friction cone (Stewart-Trinkle); the single-contact LCP has size k + 2"),
               opt("threshold", real(0.0), "0", "m",
                   "contacts are detected up to this positive gap (closing contacts)"),
-              opt("skin", real(0.0), "0", "m",
-                  "neighbour-list skin (docs/performance.md): > 0 finds each step's contacts "
+              opt("skin", real(0.0), "", "m",
+                  "neighbour-list skin (docs/performance.md); absent: 0.8 x the largest radius "
+                  "of the configuration's particle sources and inflow layer (none without "
+                  "them). > 0 finds each step's contacts "
                   "among candidate pairs within threshold + skin, searched and exchanged "
                   "between processes only when some particle has moved more than skin/2, "
                   "particles were inserted or deleted, a checkpoint was written, or a particle "

@@ -64,7 +64,7 @@ ContactSettings contact_settings(const YAML::Node& c) {
   s.model.golden_iterations = c["golden_iterations"].as<int>();
   s.model.friction_directions = c["friction_directions"].as<int>();
   s.threshold = c["threshold"].as<double>();
-  s.skin = c["skin"].as<double>();
+  s.skin = c["skin"] ? c["skin"].as<double>() : -1.0;  // absent: automatic
   s.rebuild_every = c["rebuild_every"].as<int>();
   s.error_reduction = c["error_reduction"].as<double>();
   s.max_initial_overlap = c["max_initial_overlap"].as<double>();

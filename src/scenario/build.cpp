@@ -19,7 +19,7 @@ void set_parameters(const config::Settings& s, timestep::Parameters& p) {
   p.gravity = s.gravity;
   p.model = s.contact.model;
   p.contact_threshold = s.contact.threshold;
-  p.skin = s.contact.skin;
+  p.skin = neighbour_skin(s);
   p.rebuild_every = s.contact.rebuild_every;
   p.error_reduction = s.contact.error_reduction;
   p.max_sweeps = s.solver.max_sweeps;
@@ -67,6 +67,11 @@ struct LargestRadius {
 };
 
 }  // namespace
+
+double neighbour_skin(const config::Settings& s) {
+  // The factor: benchmarks/neighbour_lists.sh on channel_small (docs/performance.md).
+  return s.contact.skin >= 0.0 ? s.contact.skin : kAutoSkinRadii * largest_radius(s);
+}
 
 double largest_radius(const config::Settings& s) {
   double largest = s.inflow ? s.inflow->layer.size.largest() : 0.0;

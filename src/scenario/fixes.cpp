@@ -1,5 +1,6 @@
 // Which end-of-step objects a configuration asks for, and in which order they run.
 #include "granite/scenario/fixes.hpp"
+#include "granite/scenario/build.hpp"
 
 #include "fix_factories.hpp"
 
@@ -118,7 +119,7 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
                                          info, output.snapshot_initial && !restarting,
                                          domain_of(settings.domain), run));
   if (settings.solver.warm_start > 0.0) fixes.push_back(detail::make_contact_history(run));
-  if (settings.contact.skin > 0.0) fixes.push_back(detail::make_neighbour_lists(run));
+  if (neighbour_skin(settings) > 0.0) fixes.push_back(detail::make_neighbour_lists(run));
   fixes.push_back(detail::make_checkpoints(Cadence::every_interval(output.checkpoint_interval, dt),
                                            config::to_text(cfg.resolved)));
   if (!output.export_fclib_steps.empty())

@@ -84,7 +84,7 @@ void refuse_unfinished_run(const std::string& dir, const std::string& config_fil
 parallel::Decomposition decomposition_of(const config::Settings& settings, const Domain& domain,
                                          int ranks, double carried_radius) {
   const parallel::GhostWidth ghost{std::max(largest_radius(settings), carried_radius),
-                                   settings.contact.threshold, settings.contact.skin};
+                                   settings.contact.threshold, neighbour_skin(settings)};
   const parallel::Int3 dims = parallel::choose_dims(
       ranks, domain.max - domain.min, settings.domain.decomposition, ghost, domain.periodic);
   return parallel::Decomposition({domain.min, domain.max}, dims, domain.periodic);
@@ -372,7 +372,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
 
   parallel::DistributedDomain distributed(
       comm, decomposition, settings.contact.threshold,
-      {settings.solver.relaxation_weight, settings.solver.check_every, settings.contact.skin});
+      {settings.solver.relaxation_weight, settings.solver.check_every, neighbour_skin(settings)});
 
   std::mt19937_64 rng(settings.run.seed);
   timestep::Simulation sim;

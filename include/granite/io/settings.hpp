@@ -44,7 +44,8 @@ struct DomainSettings {
 struct ContactSettings {
   contact::ModelSettings model;  // model and golden_iterations
   double threshold = 0.0;        // m
-  double skin = 0.0;             // m: neighbour-list skin (0: full search every step)
+  double skin = -1.0;            // m: neighbour-list skin (0: full search every step; < 0:
+                                 // automatic, scenario::neighbour_skin)
   int rebuild_every = 0;         // steps; 0: rebuilt only when needed
   double error_reduction = 0.0;
   double max_initial_overlap = 0.0;  // fraction of the smaller radius of a pair

@@ -66,4 +66,9 @@ Domain domain_of(const config::DomainSettings& settings);
 /// (0 without particles). The decomposition is chosen to hold its ghost width.
 double largest_radius(const config::Settings& settings);
 
+/// contact.skin, or if it is absent kAutoSkinRadii × largest_radius(settings): from the
+/// configuration only, so that a restart gets the same skin.
+inline constexpr double kAutoSkinRadii = 0.8;
+double neighbour_skin(const config::Settings& settings);
+
 }  // namespace granite::scenario
