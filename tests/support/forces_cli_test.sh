@@ -25,6 +25,8 @@
 #     bit for bit, step/time attributes the checkpoint's, /contacts attributes
 #     compatible_converged = 1, compatible_law; the summary names the contacts and "passes
 #     converged: 1 of 1".
+#     The run itself with the pass on, one step further (its snapshot of step 4: the contacts
+#     of the step from step 3): the same plain and compatible forces to 1e-12 W.
 # (3) An unconverged pass (compatible_max_iterations 1, tolerance 1e-14): exit 1, one error
 #     line, the file written with compatible_converged = 0, the summary "passes converged: 0 of 1".
 # (4) Bad input, exit 2 with one line: a missing checkpoint; a snapshot given as the checkpoint;
@@ -123,6 +125,29 @@ with h5py.File(sys.argv[1], "r") as f:
     assert set(f["contacts/owner_rank"][:]) == {0, 1}, f["contacts/owner_rank"][:]
 PY
   pass "forces_np2: analytic forces at 2 ranks, contacts on both"
+
+# The run itself, with the pass on, one step further: its snapshot of step 4 holds the contacts
+# of the step from the stored state (step 3), the same problem `granite forces` solved, with
+# the same code on the same rank count: plain and compatible forces agree to 1e-12 W.
+run run_with_pass 0 "$GRANITE" run "$TMP/groove.yaml" --output "$TMP/run4" --quiet \
+  --set contact.compatible=hooke --set output.contacts=true --set run.end_time=4.0e-3 \
+  --set output.snapshot_interval=1.0e-3 &&
+  "$PY" - "$TMP/run4/snapshot_00000004.h5" "$TMP/forces_hooke.h5" <<'PY' &&
+import math, sys
+import h5py, numpy as np
+W = 2500 * 4 / 3 * math.pi * 0.01**3 * 9.81
+rows = []
+for path in sys.argv[1:]:
+    with h5py.File(path, "r") as f:
+        c = f["contacts"]
+        keys = list(zip(c["body1"][:], c["body2"][:]))
+        order = sorted(range(len(keys)), key=lambda j: keys[j])
+        rows.append(([keys[j] for j in order], c["force"][:][order], c["compatible_force"][:][order]))
+(k1, p1, c1), (k2, p2, c2) = rows
+assert k1 == k2, (k1, k2)
+assert np.abs(p1 - p2).max() <= 1e-12 * W and np.abs(c1 - c2).max() <= 1e-12 * W
+PY
+  pass "run_with_pass: the run's step-4 contacts equal granite forces on step 3"
 
 # Default output name: forces_<step>.h5 next to the checkpoint.
 run default_output 0 "$GRANITE" forces "$TMP/groove.yaml" "$CKPT" --model hertz &&
