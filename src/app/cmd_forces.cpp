@@ -53,12 +53,20 @@ int forces_initialised(const std::string& config_file, const std::vector<std::st
     const scenario::ForcesSummary s = scenario::compute_forces(cfg, request, world);
     if (rank == 0) print_summary(s, request.checkpoint, s.output);
     if (!s.compatible.converged()) {  // never a success the pass did not reach
-      if (rank == 0)
-        print_error_line("error: ", "the compatible pass did not converge (" +
-                                        solver::to_string(s.compatible.status) +
-                                        "); the forces in " + s.output +
-                                        " are unconverged (compatible_converged = 0); raise "
-                                        "contact.compatible_max_iterations or the tolerance");
+      if (rank == 0) {
+        char figures[160];
+        std::snprintf(figures, sizeof figures,
+                      "relative violation %.3e, stationarity %.3e, tolerance %g, after %d outer "
+                      "iterations",
+                      s.compatible.relative_violation, s.compatible.stationarity, s.tolerance,
+                      s.compatible.outer_iterations);
+        print_error_line("error: ", "the compatible pass stopped unconverged (" +
+                                        solver::to_string(s.compatible.status) + ": " + figures +
+                                        "); " + s.output +
+                                        " holds its forces marked compatible_converged = 0 "
+                                        "(raise contact.compatible_max_iterations or "
+                                        "contact.compatible_tolerance)");
+      }
       return kRunFailureExit;
     }
   } catch (const InputError& e) {
