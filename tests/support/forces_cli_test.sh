@@ -20,7 +20,8 @@
 #     the sum of its compatible force vectors equals the sum of its plain ones (B^T f = F~) and
 #     its weight W upwards (the spheres are at rest before and after the step: F~ = m g dt),
 #     both to 1e-7 W. At 1 rank, and at 2 ranks cut at y = 0 (domain.decomposition [1, 2, 1],
-#     one sphere per rank: the pair contact joins a sphere and a ghost).
+#     one sphere per rank: the pair contact joins a sphere and a ghost). Again with the floor's
+#     Young's modulus 1 (a key that may differ from the checkpoint's configuration): k_F = 1/2.
 # (2) The file is a snapshot of the stored state: /particles positions equal the checkpoint's
 #     bit for bit, step/time attributes the checkpoint's, /contacts attributes
 #     compatible_converged = 1, compatible_law; the summary names the contacts and "passes
@@ -66,13 +67,13 @@ run groove_run 0 "$GRANITE" run "$TMP/groove.yaml" --output "$TMP/run" --quiet |
   echo "$FAILURES failure(s)"; exit 1; }
 CKPT="$TMP/run/checkpoint.h5"
 
-check_forces() {  # check_forces NAME LAW CONVERGED
-  "$PY" - "$TMP/$1.h5" "$2" "$3" "$CKPT" <<'PY' || fail "$1: forces"
+check_forces() {  # check_forces NAME LAW CONVERGED [FLOOR_YOUNGS_MODULUS, default 3]
+  "$PY" - "$TMP/$1.h5" "$2" "$3" "$CKPT" "${4:-3}" <<'PY' || fail "$1: forces"
 import math, sys
 import h5py, numpy as np
 path, law, converged, ckpt = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 W = 2500 * 4 / 3 * math.pi * 0.01**3 * 9.81
-kF, kS = 0.75, 0.5
+kF, kS = 1 / (1 + 1 / float(sys.argv[5])), 0.5
 if law == "hooke":
     fF, fS = W * kF / (kF + kS), W * kS / (math.sqrt(2) * (kF + kS))
 else:
@@ -114,6 +115,13 @@ for law in hooke hertz; do
     --output "$TMP/forces_$law.h5" && check_forces "forces_$law" $law 1 &&
     pass "forces_$law: analytic forces"
 done
+# Keys that change neither the state nor its contact problem may differ from the checkpoint's
+# configuration: the floor's modulus 1 instead of 3 (k_F = 1/2: f_F = W/2, f_S = W/(2 sqrt 2))
+# and the relaxation's sweep limit.
+run forces_floor_soft 0 "$GRANITE" forces "$TMP/groove.yaml" "$CKPT" --model hooke \
+  --output "$TMP/forces_floor_soft.h5" --set 'materials[1].youngs_modulus=1' \
+  --set solver.max_sweeps=20000 && check_forces forces_floor_soft hooke 1 1 &&
+  pass "forces_floor_soft: analytic forces with another floor stiffness"
 if grep -q "7 contacts" "$TMP/forces_hooke.out" && grep -q "passes converged: 1 of 1" "$TMP/forces_hooke.out"
 then pass "summary: contacts and passes"; else fail "summary"; cat "$TMP/forces_hooke.out"; fi
 
