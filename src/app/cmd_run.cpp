@@ -1,3 +1,4 @@
+#include "collective_command.hpp"
 #include "commands.hpp"
 #include "error_line.hpp"
 #include "options.hpp"
@@ -7,12 +8,10 @@
 #include "granite/core/error.hpp"
 #include "granite/core/log.hpp"
 #include "granite/io/config.hpp"
-#include "granite/io/input_file.hpp"
 #include "granite/scenario/run.hpp"
 
 #include <csignal>
 #include <iostream>
-#include <optional>
 #include <utility>
 
 namespace granite::app {
@@ -20,38 +19,6 @@ namespace granite::app {
 namespace {
 
 void on_stop_signal(int) { scenario::request_stop(); }
-
-// Every rank reads and validates the configuration (and checks the restart file) itself. A
-// failure on some ranks only (a file system that differs between nodes, a file changed while
-// the ranks read it) must still end every rank with exit code 2 and rank 0's one line, so the
-// ranks agree before going on.
-config::ScenarioConfig load_on_every_rank(const std::string& file,
-                                          const std::vector<std::string>& overrides,
-                                          const scenario::RunStart& start,
-                                          const comm::Communicator& world) {
-  std::optional<config::ScenarioConfig> cfg;
-  std::string failure;
-  try {
-    cfg = config::load_scenario(file, overrides);
-    if (!start.restart.empty()) io::check_input_file(start.restart, "checkpoint");
-    if (!start.from.empty()) io::check_input_file(start.from, "checkpoint");
-  } catch (const InputError& e) {
-    failure = e.what();
-  }
-  comm::throw_if_any_failed(failure, world);
-  return std::move(*cfg);
-}
-
-// An exception that is not an InputError is a bug or a failure of the machine (HDF5, MPI,
-// memory). Alone, the rank returns exit code 1 after one line; with other ranks it cannot know
-// whether they saw it too (they may wait in a collective), so it aborts them all.
-int internal_error(const comm::Communicator& world, const std::string& what) {
-  const std::string rank =
-      world.size() > 1 ? " (rank " + std::to_string(world.rank()) + ")" : std::string();
-  print_error_line("granite run: internal error: ", what + rank);
-  if (world.size() > 1) comm::abort(world, 1);
-  return 1;
-}
 
 // Runs inside the MPI environment; InputErrors after loading are collective (every rank throws
 // the same one), so every rank returns exit code 2 and rank 0 prints the line.
@@ -61,7 +28,10 @@ int run_initialised(const std::string& file, const std::vector<std::string>& ove
   const int rank = world.rank();
   log::set_rank(rank, world.size());
   try {
-    const auto cfg = load_on_every_rank(file, overrides, start, world);
+    std::vector<std::pair<std::string, std::string>> inputs;
+    if (!start.restart.empty()) inputs.emplace_back(start.restart, "checkpoint");
+    if (!start.from.empty()) inputs.emplace_back(start.from, "checkpoint");
+    const auto cfg = load_on_every_rank(file, overrides, inputs, world);
     if (output.empty()) output = cfg.settings.output.directory;
     // SLURM sends SIGUSR1 (--signal) or SIGTERM before the time limit: checkpoint and stop.
     std::signal(SIGTERM, on_stop_signal);
@@ -74,9 +44,9 @@ int run_initialised(const std::string& file, const std::vector<std::string>& ove
     if (rank == 0) print_error_line("error: ", e.what());
     return kRunFailureExit;
   } catch (const std::exception& e) {
-    return internal_error(world, e.what());
+    return internal_error("run", world, e.what());
   } catch (...) {
-    return internal_error(world, "unknown exception");
+    return internal_error("run", world, "unknown exception");
   }
   return 0;
 }

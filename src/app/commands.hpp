@@ -14,5 +14,6 @@ int version_command(const Args& args);
 int contact_command(const Args& args);
 int fclib_command(const Args& args);
 int status_command(const Args& args);
+int forces_command(const Args& args);
 
 }  // namespace granite::app

@@ -26,6 +26,8 @@ constexpr const char* kUsage =
     "  contact --model NAME                              solve single-contact problems (JSON "
     "Lines)\n"
     "  fclib solve FILE... [--model NAME]                solve FCLIB frictional contact problems\n"
+    "  forces CONFIG CHECKPOINT [--model hooke|hertz]    compatible contact forces of a stored "
+    "state\n"
     "  status OUTPUT_DIR [--stall-after SECONDS]         progress, time left, checkpoint, alive?\n"
     "  version                                           version, commit, compiler, MPI, HDF5\n"
     "\n"
@@ -39,9 +41,10 @@ int dispatch(std::string_view command, const granite::app::Args& args) {
   if (command == "contact") return contact_command(args);
   if (command == "fclib") return fclib_command(args);
   if (command == "status") return status_command(args);
+  if (command == "forces") return forces_command(args);
   std::fprintf(stderr,
-               "granite: unknown command '%s' (expected run, check, contact or version; "
-               "see granite --help)\n",
+               "granite: unknown command '%s' (expected run, check, forces, contact, fclib, status "
+               "or version; see granite --help)\n",
                std::string(command).c_str());
   return granite::kInputErrorExit;
 }
@@ -50,8 +53,10 @@ int dispatch(std::string_view command, const granite::app::Args& args) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fputs("granite: missing COMMAND (run, check, contact or version; see granite --help)\n",
-               stderr);
+    std::fputs(
+        "granite: missing COMMAND (run, check, forces, contact, fclib, status or version; see "
+        "granite --help)\n",
+        stderr);
     return granite::kInputErrorExit;
   }
   if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {

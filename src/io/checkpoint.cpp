@@ -200,6 +200,10 @@ Header read_header(const std::string& path) {
   Handle file = open_file(path);
   const hid_t root = file.get();
   const std::string format = read_format(root);
+  if (format == "granite-snapshot")  // a common mix-up: say what is missing
+    throw InputError("a Granite snapshot, not a Granite checkpoint (it does not store masses, "
+                     "external forces, global-body positions or the warm-start history; give "
+                     "the run's checkpoint.h5, written every output.checkpoint_interval)");
   if (format != kFormatName) {
     throw InputError("not a Granite checkpoint (format " +
                      (format.empty() ? std::string("attribute missing") : "'" + format + "'") +

@@ -31,7 +31,8 @@ bool may_change(const std::string& path) {
 
 }  // namespace
 
-std::vector<std::string> restart_differences(const std::string& saved_text, const YAML::Node& now) {
+std::vector<std::string> restart_differences(const std::string& saved_text, const YAML::Node& now,
+                                             const std::function<bool(const std::string&)>& also) {
   std::map<std::string, std::string> saved, present;
   try {
     flatten(YAML::Load(saved_text), "", saved);
@@ -47,7 +48,7 @@ std::vector<std::string> restart_differences(const std::string& saved_text, cons
   std::map<std::string, std::string> keys = saved;
   keys.insert(present.begin(), present.end());
   for (const auto& [key, unused] : keys) {
-    if (may_change(key)) continue;
+    if (may_change(key) || (also && also(key))) continue;
     const std::string before = value(saved, key), after = value(present, key);
     if (before != after)
       differences.push_back(key + ": " + before + " in the checkpoint, " + after + " now");

@@ -59,6 +59,22 @@ std::int64_t write_contact_datasets(hid_t file, const timestep::ContactRecord& r
   const std::int64_t total = std::int64_t(slab.total);
   write_attribute(g, "count", H5T_STD_I64LE, H5T_NATIVE_INT64, &total);
   write_attribute(g, "dt", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &record.dt);
+  if (record.compatible) {  // the pass's figures: never a success it did not reach
+    const solver::CompatibleResult& r = record.compatible_result;
+    const std::int32_t converged = r.converged() ? 1 : 0;
+    const std::int64_t outer = r.outer_iterations, inner = r.inner_iterations;
+    write_string_attribute(g, "compatible_law", record.compatible_law);
+    write_string_attribute(g, "compatible_status", solver::to_string(r.status));
+    write_attribute(g, "compatible_converged", H5T_STD_I32LE, H5T_NATIVE_INT32, &converged);
+    write_attribute(g, "compatible_tolerance", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                    &record.compatible_tolerance);
+    write_attribute(g, "compatible_outer_iterations", H5T_STD_I64LE, H5T_NATIVE_INT64, &outer);
+    write_attribute(g, "compatible_inner_iterations", H5T_STD_I64LE, H5T_NATIVE_INT64, &inner);
+    write_attribute(g, "compatible_relative_violation", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                    &r.relative_violation);
+    write_attribute(g, "compatible_stationarity", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                    &r.stationarity);
+  }
   return total;
 }
 

@@ -84,6 +84,10 @@ std::int64_t write_hdf5_file(const std::string& file_name, const std::string& pa
     write_attribute(root, "ranks", H5T_STD_I32LE, H5T_NATIVE_INT32, &ranks32);
     write_attribute(root, "decomposition", H5T_STD_I32LE, H5T_NATIVE_INT32, decomposition, 3);
     write_attribute(root, "compression", H5T_STD_I32LE, H5T_NATIVE_INT32, &info.compression);
+    for (const auto& [name, text] : info.text_attributes)
+      write_string_attribute(root, name.c_str(), text);
+    for (const auto& [name, value] : info.number_attributes)
+      write_attribute(root, name.c_str(), H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
   });
   return contacts;
 }

@@ -19,7 +19,7 @@ class CompatibleFix final : public Fix {
 public:
   CompatibleFix(const config::ContactSettings& contact, Cadence snapshots, std::int64_t last_step,
                 RunContext& run) :
-      law_(*contact.compatible == solver::ContactLaw::hooke ? "hooke" : "hertz"),
+      law_(solver::contact_law_name(*contact.compatible)),
       every_step_(contact.compatible_every_step), tolerance_(contact.compatible_tolerance) {
     // The snapshots fix writes after the step that brought the counter to a due step; a run
     // stopped early by a signal writes its last snapshot without compatible forces.

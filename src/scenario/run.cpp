@@ -18,6 +18,8 @@
 #include "granite/scenario/run_report.hpp"
 #include "granite/timestep/finite_state.hpp"
 
+#include "checkpoint_start.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -52,8 +54,6 @@ void prepare_output(const std::string& dir, const YAML::Node& resolved,
                                      : problem + " (check --output / output.directory)");
 }
 
-// Subdomains at least as wide as the ghost layer of the largest particle the configuration
-// makes, or an InputError before anything is written (parallel::choose_dims).
 // A fresh run into a directory holding the checkpoint of an unfinished run would overwrite the
 // only way to continue it: refused (rank 0 looks; every rank throws its line) unless
 // --overwrite. Unfinished: run.json missing, unreadable or not "completed".
@@ -79,68 +79,17 @@ void refuse_unfinished_run(const std::string& dir, const std::string& config_fil
   comm::throw_if_any_failed(problem, comm);
 }
 
-// `carried_radius`: the largest radius of particles that do not come from the configuration
-// (a --from checkpoint's).
-parallel::Decomposition decomposition_of(const config::Settings& settings, const Domain& domain,
-                                         int ranks, double carried_radius) {
-  const parallel::GhostWidth ghost{std::max(largest_radius(settings), carried_radius),
-                                   settings.contact.threshold, neighbour_skin(settings)};
-  const parallel::Int3 dims = parallel::choose_dims(
-      ranks, domain.max - domain.min, settings.domain.decomposition, ghost, domain.periodic);
-  return parallel::Decomposition({domain.min, domain.max}, dims, domain.periodic);
-}
-
-// A checkpoint's clock and particles before use (the initial-state checks then look at the
-// domain and overlaps): step >= 0, a finite time >= 0, radii > 0, materials of the
-// configuration, unique ids (among each rank's particles), a finite state. Collective: every
-// rank throws the lowest rank's line.
-void validate_restart_state(const std::string& restart, const io::CheckpointState& state,
-                            const RunContext& run) {
-  std::string problem;
-  const body::Particles& p = run.sim.particles();
-  if (state.step < 0) problem = "step " + std::to_string(state.step) + " < 0";
-  if (problem.empty() && !(std::isfinite(state.time) && state.time >= 0.0))
-    problem = "time " + std::to_string(state.time) + " is not a finite time >= 0";
-  for (std::size_t i = 0; i < p.size() && problem.empty(); ++i)
-    if (!(p.radius[i] > 0.0))
-      problem = "particle " + std::to_string(p.id[i]) + " has radius " +
-                std::to_string(p.radius[i]) + " (expected > 0)";
-  for (std::size_t i = 0; i < p.size() && problem.empty(); ++i)
-    if (p.material[i] >= run.sim.materials().size())
-      problem = "particle " + std::to_string(p.id[i]) + " has material " +
-                std::to_string(p.material[i]) + " but " + run.config_file + " defines " +
-                std::to_string(run.sim.materials().size()) + " materials";
-  if (problem.empty()) {
-    std::vector<BodyId> ids(p.id.begin(), p.id.begin() + std::ptrdiff_t(p.size()));
-    std::sort(ids.begin(), ids.end());
-    const auto twice = std::adjacent_find(ids.begin(), ids.end());
-    if (twice != ids.end()) problem = "particle id " + std::to_string(*twice) + " appears twice";
-  }
-  if (problem.empty()) problem = timestep::non_finite_state(run.sim);
-  problem = comm::first_failure(problem, run.comm);
-  if (!problem.empty()) throw InputError(restart + ": invalid checkpoint: " + problem);
-}
-
 // Continues from a checkpoint: particles, clock, global bodies and every fix's state.
 nlohmann::ordered_json restore(const std::string& restart, const config::ScenarioConfig& cfg,
                                RunContext& run, const Fixes& fixes) {
   const io::CheckpointState state =
       io::read_checkpoint(restart, run.sim.particles(), run.owns, run.comm);
-  // --restart continues the same run bit for bit: a changed configuration is refused (every
-  // rank read the same checkpoint and configuration, so every rank throws alike).
-  const std::vector<std::string> differences =
-      config::restart_differences(state.config, cfg.resolved);
-  if (!differences.empty()) {
-    std::string listed;
-    for (std::size_t k = 0; k < differences.size() && k < 3; ++k)
-      listed += (k > 0 ? "; " : "") + differences[k];
-    if (differences.size() > 3) listed += "; ... (" + std::to_string(differences.size()) + " keys)";
-    throw InputError(restart + ": written with a different configuration than " + cfg.file +
-                     " (--restart continues the same run; only run.end_time, run.thermo_every "
-                     "and output.* may change): " +
-                     listed);
-  }
-  validate_restart_state(restart, state, run);
+  // --restart continues the same run bit for bit: a changed configuration is refused.
+  detail::refuse_changed_configuration(
+      restart, state, cfg,
+      "--restart continues the same run; only run.end_time, run.thermo_every and output.* may "
+      "change");
+  detail::validate_restart_state(restart, state, run);
   run.sim.set_clock(state.step);
   run.sim.globals().set_anchors(state.global_anchors);
   for (const auto& fix : fixes) {
@@ -167,7 +116,7 @@ BodyId carry_over(const std::string& from, RunContext& run, BodyId next_id,
                   nlohmann::ordered_json& record) {
   const io::CheckpointState state = io::read_checkpoint(from, run.sim.particles(), run.owns,
                                                         run.comm, io::CheckpointRows::by_position);
-  validate_restart_state(from, state, run);
+  detail::validate_restart_state(from, state, run);
   const body::Particles& p = run.sim.particles();
   const std::int64_t local_max =
       p.size() == 0 ? -1 : *std::max_element(p.id.begin(), p.id.begin() + std::ptrdiff_t(p.size()));
@@ -364,9 +313,9 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
                      "small systems); got " +
                      std::to_string(comm.size()) + " ranks");
   const Domain domain = domain_of(settings.domain);
-  const parallel::Decomposition decomposition =
-      decomposition_of(settings, domain, comm.size(),
-                       start.from.empty() ? 0.0 : io::checkpoint_largest_radius(start.from, comm));
+  const parallel::Decomposition decomposition = detail::decomposition_of(
+      settings, domain, comm.size(),
+      start.from.empty() ? 0.0 : io::checkpoint_largest_radius(start.from, comm));
   if (restart.empty() && !start.overwrite) refuse_unfinished_run(output_dir, cfg.file, comm);
   prepare_output(output_dir, cfg.resolved, comm);
 

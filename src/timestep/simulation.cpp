@@ -94,9 +94,15 @@ const StepStatistics& Simulation::step() {
     stats_.compatible_violation = c.relative_violation;
     stats_.compatible_stationarity = c.stationarity;
   }
-  if (record_contacts_)
+  if (record_contacts_) {
     record_contacts(contacts_, impulses_, particles_, parameters_.dt, contact_record_,
                     compatible ? &compatible_impulses_ : nullptr);
+    if (compatible) {
+      contact_record_.compatible_law = solver::contact_law_name(*parameters_.compatible);
+      contact_record_.compatible_tolerance = parameters_.compatible_settings.tolerance;
+      contact_record_.compatible_result = compatible_result_;
+    }
+  }
   end_step(owned);
   return stats_;
 }

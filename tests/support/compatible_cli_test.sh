@@ -32,28 +32,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/compatible_cli_test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-FAILURES=0
-fail() { echo "FAIL: $*"; FAILURES=$((FAILURES + 1)); }
-pass() { echo "ok:   $*"; }
-
-run() {  # run NAME EXPECTED_STATUS COMMAND...
-  local name=$1 expected=$2; shift 2
-  "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
-  local status=$?
-  if [ "$status" -ne "$expected" ]; then
-    fail "$name: exit status $status, expected $expected"
-    sed 's/^/    /' "$TMP/$name.out" "$TMP/$name.err" | head -20
-    return 1
-  fi
-  pass "$name: exit status $status"
-}
-
-one_error_line() {  # one_error_line NAME PATTERN
-  local lines
-  lines=$(wc -l <"$TMP/$1.err")
-  if [ "$lines" -eq 1 ] && grep -q -- "$2" "$TMP/$1.err"; then pass "$1: one line naming $2"
-  else fail "$1: expected one error line with '$2', got:"; sed 's/^/    /' "$TMP/$1.err"; fi
-}
+# shellcheck source=cli_checks.sh
+source "$(dirname "$0")/cli_checks.sh"
 
 cat >"$TMP/groove.yaml" <<'YAML'
 run: {dt: 1.0e-3, end_time: 3.0e-3, thermo_every: 1}

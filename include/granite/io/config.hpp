@@ -5,6 +5,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,11 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
 
 /// What differs between the resolved configuration text stored in a checkpoint and `now`,
 /// one "key: old in the checkpoint, new now" per key, in key order; empty if they agree.
-/// run.end_time, run.thermo_every and output.* may change on a restart and are not listed.
-std::vector<std::string> restart_differences(const std::string& saved_text, const YAML::Node& now);
+/// run.end_time, run.thermo_every and output.* may change on a restart and are not listed, nor
+/// the keys (paths like "materials[0].youngs_modulus") for which `also` is true.
+std::vector<std::string>
+restart_differences(const std::string& saved_text, const YAML::Node& now,
+                    const std::function<bool(const std::string&)>& also = {});
 
 /// The resolved configuration as YAML text (what `granite check` prints and runs record).
 std::string to_text(const YAML::Node& resolved);

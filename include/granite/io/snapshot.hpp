@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace granite::io {
 
@@ -36,6 +38,9 @@ struct SnapshotInfo {
   // If set (on every rank): this rank's contacts of the last step, written as /contacts with a
   // snapshot_<step>_contacts.xdmf sidecar (output.contacts).
   const timestep::ContactRecord* contacts = nullptr;
+  // Further root attributes (the same on every rank), e.g. what `granite forces` computed.
+  std::vector<std::pair<std::string, std::string>> text_attributes;
+  std::vector<std::pair<std::string, double>> number_attributes;
 };
 
 /// Writes one snapshot to `path` (conventionally *.h5) and its XDMF sidecar next to it (same

@@ -43,6 +43,10 @@ enum class ContactLaw { hooke, hertz };
 
 /// The exponent p of the contact law f = k c^{p−1} (Eq. 34): 2 for Hooke, 5/2 for Hertz.
 inline double contact_law_exponent(ContactLaw law) { return law == ContactLaw::hooke ? 2.0 : 2.5; }
+/// "hooke" or "hertz", the names of contact.compatible.
+inline const char* contact_law_name(ContactLaw law) {
+  return law == ContactLaw::hooke ? "hooke" : "hertz";
+}
 
 /// Relative Hooke stiffness of a contact between materials with Young's moduli E_a, E_b: two
 /// springs in series, k ∝ (1/E_a + 1/E_b)⁻¹ (issue 17; gives the paper's §8.2.2 ratios 1/5,

@@ -6,6 +6,9 @@
 #include "granite/body/particles.hpp"
 #include "granite/collision/contact.hpp"
 #include "granite/core/types.hpp"
+#include "granite/solver/compatible_forces.hpp"
+
+#include <string>
 
 #include <vector>
 
@@ -27,6 +30,11 @@ struct ContactRecord {
   // step had a compatible pass (`compatible`; the same on every process); else empty.
   bool compatible = false;
   std::vector<double> compatible_impulse;
+  // With `compatible`: the pass's law ("hooke", "hertz"), tolerance and figures (the same on
+  // every process), written as attributes of /contacts.
+  std::string compatible_law;
+  double compatible_tolerance = 0.0;
+  solver::CompatibleResult compatible_result;
 
   std::size_t size() const { return body1.size(); }
 };

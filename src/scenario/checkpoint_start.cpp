@@ -1,0 +1,65 @@
+// Starting from a stored state (see checkpoint_start.hpp): shared by run --restart, run --from
+// and `granite forces`.
+#include "checkpoint_start.hpp"
+
+#include "granite/comm/collectives.hpp"
+#include "granite/core/error.hpp"
+#include "granite/timestep/finite_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace granite::scenario::detail {
+
+parallel::Decomposition decomposition_of(const config::Settings& settings, const Domain& domain,
+                                         int ranks, double carried_radius) {
+  const parallel::GhostWidth ghost{std::max(largest_radius(settings), carried_radius),
+                                   settings.contact.threshold, neighbour_skin(settings)};
+  const parallel::Int3 dims = parallel::choose_dims(
+      ranks, domain.max - domain.min, settings.domain.decomposition, ghost, domain.periodic);
+  return parallel::Decomposition({domain.min, domain.max}, dims, domain.periodic);
+}
+
+void validate_restart_state(const std::string& file, const io::CheckpointState& state,
+                            const RunContext& run) {
+  std::string problem;
+  const body::Particles& p = run.sim.particles();
+  if (state.step < 0) problem = "step " + std::to_string(state.step) + " < 0";
+  if (problem.empty() && !(std::isfinite(state.time) && state.time >= 0.0))
+    problem = "time " + std::to_string(state.time) + " is not a finite time >= 0";
+  for (std::size_t i = 0; i < p.size() && problem.empty(); ++i)
+    if (!(p.radius[i] > 0.0))
+      problem = "particle " + std::to_string(p.id[i]) + " has radius " +
+                std::to_string(p.radius[i]) + " (expected > 0)";
+  for (std::size_t i = 0; i < p.size() && problem.empty(); ++i)
+    if (p.material[i] >= run.sim.materials().size())
+      problem = "particle " + std::to_string(p.id[i]) + " has material " +
+                std::to_string(p.material[i]) + " but " + run.config_file + " defines " +
+                std::to_string(run.sim.materials().size()) + " materials";
+  if (problem.empty()) {
+    std::vector<BodyId> ids(p.id.begin(), p.id.begin() + std::ptrdiff_t(p.size()));
+    std::sort(ids.begin(), ids.end());
+    const auto twice = std::adjacent_find(ids.begin(), ids.end());
+    if (twice != ids.end()) problem = "particle id " + std::to_string(*twice) + " appears twice";
+  }
+  if (problem.empty()) problem = timestep::non_finite_state(run.sim);
+  problem = comm::first_failure(problem, run.comm);
+  if (!problem.empty()) throw InputError(file + ": invalid checkpoint: " + problem);
+}
+
+void refuse_changed_configuration(const std::string& file, const io::CheckpointState& state,
+                                  const config::ScenarioConfig& cfg, const std::string& why,
+                                  const std::function<bool(const std::string&)>& also) {
+  const std::vector<std::string> differences =
+      config::restart_differences(state.config, cfg.resolved, also);
+  if (differences.empty()) return;
+  std::string listed;
+  for (std::size_t k = 0; k < differences.size() && k < 3; ++k)
+    listed += (k > 0 ? "; " : "") + differences[k];
+  if (differences.size() > 3) listed += "; ... (" + std::to_string(differences.size()) + " keys)";
+  throw InputError(file + ": written with a different configuration than " + cfg.file + " (" + why +
+                   "): " + listed);
+}
+
+}  // namespace granite::scenario::detail

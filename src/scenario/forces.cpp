@@ -1,0 +1,147 @@
+// `granite forces` (see include/granite/scenario/forces.hpp): the compatible contact forces of a
+// checkpoint's state, by one step of the run's own code from that state.
+#include "granite/scenario/forces.hpp"
+
+#include "checkpoint_start.hpp"
+#include "fix_factories.hpp"
+
+#include "granite/comm/collectives.hpp"
+#include "granite/core/error.hpp"
+#include "granite/io/checkpoint.hpp"
+#include "granite/io/snapshot.hpp"
+#include "granite/parallel/distributed_domain.hpp"
+#include "granite/scenario/build.hpp"
+#include "granite/scenario/initial_state.hpp"
+#include "granite/timestep/finite_state.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+namespace granite::scenario {
+
+bool forces_may_change(const std::string& key) {
+  // solver.*: how the step's contact problem is solved, not the problem (the frictionless
+  // step's velocities, and so F̃, are unique); domain.decomposition: where it is solved (any
+  // rank count). contact.compatible*, youngs_modulus: the pass.
+  const auto starts = [&key](const char* prefix) { return key.rfind(prefix, 0) == 0; };
+  if (starts("solver.") || starts("contact.compatible") || starts("domain.decomposition"))
+    return true;
+  return starts("materials[") && key.size() > 15 &&
+         key.compare(key.size() - 15, 15, ".youngs_modulus") == 0;
+}
+
+ForcesSummary compute_forces(const config::ScenarioConfig& cfg, const ForcesRequest& request,
+                             const comm::Communicator& comm) {
+  const auto start = std::chrono::steady_clock::now();
+  const config::Settings& settings = cfg.settings;
+  const std::string& file = request.checkpoint;
+  if (!settings.contact.compatible)  // every rank alike
+    throw InputError(cfg.file +
+                     ": contact.compatible is off: give the law with --model hooke|hertz (or "
+                     "--set contact.compatible=hooke)");
+  if (settings.solver.method == solver::Method::lemke && comm.size() > 1)
+    throw InputError(cfg.file + ": solver.method: lemke runs on one rank; got " +
+                     std::to_string(comm.size()) + " ranks");
+
+  // The run's own assembly (scenario/run.cpp): decomposition holding the stored particles'
+  // ghost width, materials, global bodies and parameters from the configuration.
+  const Domain domain = domain_of(settings.domain);
+  const parallel::Decomposition decomposition = detail::decomposition_of(
+      settings, domain, comm.size(), io::checkpoint_largest_radius(file, comm));
+  parallel::DistributedDomain distributed(
+      comm, decomposition, settings.contact.threshold,
+      {settings.solver.relaxation_weight, settings.solver.check_every, neighbour_skin(settings)});
+  std::mt19937_64 rng(settings.run.seed);
+  timestep::Simulation sim;
+  const OwnsPosition owns = [&](const Vec3& x) { return decomposition.owner_of(x) == comm.rank(); };
+  build_simulation(settings, sim, rng, [](const Vec3&) { return false; });
+  sim.set_hooks(&distributed);
+  RunContext run{sim, comm, "",      cfg.file, decomposition.dims(), owns, {}, nullptr,
+                 {},  {},   nullptr, {}};
+
+  // The stored state: particles by position (any rank count), clock, global-body positions.
+  const io::CheckpointState state =
+      io::read_checkpoint(file, sim.particles(), owns, comm, io::CheckpointRows::by_position);
+  detail::refuse_changed_configuration(
+      file, state, cfg,
+      "granite forces solves the checkpoint's own scene; only run.end_time, run.thermo_every, "
+      "output.*, solver.*, domain.decomposition, contact.compatible* and "
+      "materials[].youngs_modulus may change",
+      forces_may_change);
+  detail::validate_restart_state(file, state, run);
+  // Created before the anchors are set, as in a run: it keeps the configured shapes.
+  std::unique_ptr<Fix> motion;
+  if (std::any_of(settings.motions.begin(), settings.motions.end(),
+                  [](const body::PrescribedMotion& m) { return m.moves() || m.has_window(); }))
+    motion = detail::make_motion(sim.globals(), settings.motions, settings.run.dt);
+  sim.set_clock(state.step);
+  sim.globals().set_anchors(state.global_anchors);
+  if (motion) motion->start(run);  // the coming step's wall velocities, from the clock
+  const auto history = state.fixes.find("contact_history");
+  if (settings.solver.warm_start > 0.0 && history != state.fixes.end())
+    detail::make_contact_history(run)->restore(history->second);
+  check_initial_state(sim, &distributed, domain, settings.contact.max_initial_overlap,
+                      file + ": stored state", comm);
+
+  // One step from the stored state with the pass; the stored particles are what is written.
+  const body::Particles stored = sim.particles();  // owned only: ghosts exist within a step
+  sim.set_record_contacts(true);
+  const timestep::StepStatistics stats = sim.step();
+  std::string failure = comm::first_failure(timestep::non_finite_state(sim), comm);
+  if (failure.empty() && stats.failed_contacts > 0)
+    failure =
+        "the single-contact model failed on " + std::to_string(stats.failed_contacts) + " contacts";
+  if (!failure.empty())
+    throw RunFailure(file + ": the step from the stored state failed: " + failure +
+                     "; nothing written");
+
+  ForcesSummary s;
+  s.step = state.step;
+  s.time = state.time;
+  s.particles = comm::sum(std::uint64_t(stored.size()), comm);
+  s.contacts = stats.contacts;
+  s.sweeps = stats.sweeps;
+  s.relaxation_residual = stats.residual;
+  s.fc3d_error = stats.fc3d_error;
+  s.relaxation_converged = stats.converged;
+  s.law = solver::contact_law_name(*settings.contact.compatible);
+  s.tolerance = settings.contact.compatible_tolerance;
+  s.compatible = sim.compatible_result();
+
+  io::SnapshotInfo info;
+  info.time = state.time;
+  info.step = state.step;
+  info.config = config::to_text(cfg.resolved);
+  info.decomposition = decomposition.dims();
+  info.compression = settings.output.compression;
+  info.contacts = &sim.contact_record();
+  info.text_attributes = {
+      {"source", "granite forces"},
+      {"checkpoint", file},
+      {"contacts_of",
+       "the step from the stored state (these particles, step and time) to the next: contacts "
+       "detected at these positions, impulses over [time, time + dt], compatible pass on their "
+       "net impulses (docs/compatible_forces.md)"}};
+  info.number_attributes = {{"relaxation_sweeps", double(s.sweeps)},
+                            {"relaxation_residual", s.relaxation_residual},
+                            {"relaxation_fc3d_error", s.fc3d_error},
+                            {"relaxation_converged", s.relaxation_converged ? 1.0 : 0.0}};
+  s.output = request.output;
+  if (s.output.empty()) {
+    char name[48];
+    std::snprintf(name, sizeof name, "forces_%08lld.h5", static_cast<long long>(state.step));
+    s.output = (std::filesystem::path(file).parent_path() / name).string();
+  }
+  io::write_snapshot(s.output, stored, info, comm);
+
+  s.relaxation_seconds = comm::max(
+      sim.timers().seconds(Phase::relaxation) + sim.timers().seconds(Phase::communication), comm);
+  s.compatible_seconds = comm::max(sim.timers().seconds(Phase::compatible), comm);
+  s.total_seconds = comm::max(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), comm);
+  return s;
+}
+
+}  // namespace granite::scenario
