@@ -339,7 +339,8 @@ SchemaPtr build() {
               opt("skin", real(0.0), "", "m",
                   "neighbour-list skin (docs/performance.md); absent: 0.8 x the largest radius "
                   "of the configuration's particle sources and inflow layer (none without "
-                  "them). > 0 finds each step's contacts "
+                  "them), reduced as far as needed (down to 0) for the subdomains to hold the "
+                  "ghost width with it. > 0 finds each step's contacts "
                   "among candidate pairs within threshold + skin, searched and exchanged "
                   "between processes only when some particle has moved more than skin/2, "
                   "particles were inserted or deleted, a checkpoint was written, or a particle "

@@ -73,6 +73,10 @@ double neighbour_skin(const config::Settings& s) {
   return s.contact.skin >= 0.0 ? s.contact.skin : kAutoSkinRadii * largest_radius(s);
 }
 
+parallel::ParallelSettings parallel_settings(const config::Settings& s, double skin) {
+  return {s.solver.relaxation_weight, s.solver.check_every, skin};
+}
+
 double largest_radius(const config::Settings& s) {
   double largest = s.inflow ? s.inflow->layer.size.largest() : 0.0;
   for (const config::ParticleSource& source : s.particles)

@@ -13,11 +13,22 @@
 namespace granite::scenario::detail {
 
 parallel::Decomposition decomposition_of(const config::Settings& settings, const Domain& domain,
-                                         int ranks, double carried_radius) {
+                                         int ranks, double carried_radius, double& skin) {
+  const bool automatic = settings.contact.skin < 0.0;
   const parallel::GhostWidth ghost{std::max(largest_radius(settings), carried_radius),
-                                   settings.contact.threshold, neighbour_skin(settings)};
+                                   settings.contact.threshold,
+                                   automatic ? 0.0 : settings.contact.skin};
   const parallel::Int3 dims = parallel::choose_dims(
       ranks, domain.max - domain.min, settings.domain.decomposition, ghost, domain.periodic);
+  skin = neighbour_skin(settings);
+  if (automatic)
+    for (int a = 0; a < 3; ++a) {
+      if (dims[a] == 1 && !domain.periodic[a]) continue;  // no neighbour along a
+      const double width = (domain.max[a] - domain.min[a]) / double(dims[a]);
+      // A hair inside, so that the subdomain-width test never rounds the other way.
+      skin = std::min(skin, (width - ghost.value()) * (1.0 - 1e-9));
+    }
+  skin = std::max(skin, 0.0);
   return parallel::Decomposition({domain.min, domain.max}, dims, domain.periodic);
 }
 

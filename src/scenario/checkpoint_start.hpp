@@ -17,9 +17,12 @@ namespace granite::scenario::detail {
 /// Subdomains at least as wide as the ghost layer of the largest particle the configuration
 /// makes or `carried_radius` (the largest radius of particles that do not come from the
 /// configuration, e.g. a checkpoint's), or an InputError before anything is written
-/// (parallel::choose_dims).
+/// (parallel::choose_dims). `skin` (out): the neighbour-list skin of the run: contact.skin
+/// (which counts in the ghost width, and so may make the choice fail), or if it is absent
+/// neighbour_skin() reduced as far as needed, down to 0, for the subdomains of the ghost
+/// width without a skin to hold it.
 parallel::Decomposition decomposition_of(const config::Settings& settings, const Domain& domain,
-                                         int ranks, double carried_radius);
+                                         int ranks, double carried_radius, double& skin);
 
 /// A checkpoint's clock and particles before use (the initial-state checks then look at the
 /// domain and overlaps): step >= 0, a finite time >= 0, radii > 0, materials of the

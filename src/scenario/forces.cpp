@@ -48,15 +48,16 @@ ForcesSummary compute_forces(const config::ScenarioConfig& cfg, const ForcesRequ
   // The run's own assembly (scenario/run.cpp): decomposition holding the stored particles'
   // ghost width, materials, global bodies and parameters from the configuration.
   const Domain domain = domain_of(settings.domain);
+  double skin = 0.0;
   const parallel::Decomposition decomposition = detail::decomposition_of(
-      settings, domain, comm.size(), io::checkpoint_largest_radius(file, comm));
-  parallel::DistributedDomain distributed(
-      comm, decomposition, settings.contact.threshold,
-      {settings.solver.relaxation_weight, settings.solver.check_every, neighbour_skin(settings)});
+      settings, domain, comm.size(), io::checkpoint_largest_radius(file, comm), skin);
+  parallel::DistributedDomain distributed(comm, decomposition, settings.contact.threshold,
+                                          parallel_settings(settings, skin));
   std::mt19937_64 rng(settings.run.seed);
   timestep::Simulation sim;
   const OwnsPosition owns = [&](const Vec3& x) { return decomposition.owner_of(x) == comm.rank(); };
   build_simulation(settings, sim, rng, [](const Vec3&) { return false; });
+  sim.parameters().skin = skin;
   sim.set_hooks(&distributed);
   RunContext run{sim, comm, "",      cfg.file, decomposition.dims(), owns, {}, nullptr,
                  {},  {},   nullptr, {}};

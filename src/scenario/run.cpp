@@ -313,15 +313,15 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
                      "small systems); got " +
                      std::to_string(comm.size()) + " ranks");
   const Domain domain = domain_of(settings.domain);
+  double skin = 0.0;
   const parallel::Decomposition decomposition = detail::decomposition_of(
       settings, domain, comm.size(),
-      start.from.empty() ? 0.0 : io::checkpoint_largest_radius(start.from, comm));
+      start.from.empty() ? 0.0 : io::checkpoint_largest_radius(start.from, comm), skin);
   if (restart.empty() && !start.overwrite) refuse_unfinished_run(output_dir, cfg.file, comm);
   prepare_output(output_dir, cfg.resolved, comm);
 
-  parallel::DistributedDomain distributed(
-      comm, decomposition, settings.contact.threshold,
-      {settings.solver.relaxation_weight, settings.solver.check_every, neighbour_skin(settings)});
+  parallel::DistributedDomain distributed(comm, decomposition, settings.contact.threshold,
+                                          parallel_settings(settings, skin));
 
   std::mt19937_64 rng(settings.run.seed);
   timestep::Simulation sim;
@@ -333,6 +333,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   BodyId next_id = build_simulation(
       settings, sim, rng,
       particles_from_file ? OwnsPosition([](const Vec3&) { return false; }) : owns, &fills);
+  sim.parameters().skin = skin;
   sim.set_hooks(&distributed);
 
   RunContext run{sim, comm, output_dir, cfg.file, decomposition.dims(), owns, {}, nullptr,

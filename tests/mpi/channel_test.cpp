@@ -9,6 +9,7 @@
 #include "granite/comm/collectives.hpp"
 #include "granite/collision/detection.hpp"
 #include "granite/parallel/body_record.hpp"
+#include "../support/forwarding_hooks.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/flow_statistics.hpp"
 #include "granite/scenario/inflow.hpp"
@@ -85,22 +86,10 @@ std::vector<KeyedContact> keyed(const collision::ContactList& c, const body::Par
 // Wraps the run's hooks: after each step's contact responsibility, the contacts kept on all
 // ranks are compared with a full search (linked cells, no skin) of all ranks' owned particles
 // gathered on every rank: same keys, gaps within 1e-15 m.
-class ContactAudit final : public timestep::StepHooks {
+class ContactAudit final : public granite::test_support::ForwardingHooks {
 public:
   ContactAudit(parallel::DistributedDomain& inner, MPI_Comm comm, const timestep::Simulation& sim) :
-      inner_(inner), comm_(comm), sim_(sim) {}
-  std::size_t synchronise(body::Particles& p) override { return inner_.synchronise(p); }
-  bool agree_on_rebuild(const body::Particles& p, bool wanted) override {
-    return inner_.agree_on_rebuild(p, wanted);
-  }
-  std::size_t restore_ghosts(body::Particles& p, double width) override {
-    return inner_.restore_ghosts(p, width);
-  }
-  double ghost_width() const override { return inner_.ghost_width(); }
-  std::size_t refresh_ghosts(body::Particles& p, const std::vector<std::int64_t>& owned_map,
-                             std::vector<std::int64_t>& ghost_map, bool& deleted) override {
-    return inner_.refresh_ghosts(p, owned_map, ghost_map, deleted);
-  }
+      ForwardingHooks(inner), inner_(inner), comm_(comm), sim_(sim) {}
   void retain_responsible_contacts(collision::ContactList& contacts, const body::Particles& p,
                                    std::size_t owned) override {
     inner_.retain_responsible_contacts(contacts, p, owned);
@@ -123,21 +112,6 @@ public:
              std::abs(found[k].gap - expected[k].gap) <= 1e-15;
     mismatches_ += same ? 0 : 1;
   }
-  void weigh_ghost_contacts(std::vector<solver::SolverContact>& c, std::size_t owned,
-                            std::size_t n) override {
-    inner_.weigh_ghost_contacts(c, owned, n);
-  }
-  void before_relaxation(const std::vector<solver::BodyState>& st, std::size_t owned) override {
-    inner_.before_relaxation(st, owned);
-  }
-  bool after_sweep(std::vector<solver::BodyState>& st, std::size_t owned, int sweep) override {
-    return inner_.after_sweep(st, owned, sweep);
-  }
-  void reduce_convergence(solver::ConvergenceMeasure& m) override { inner_.reduce_convergence(m); }
-  void sum(double* values, std::size_t count) override { inner_.sum(values, count); }
-  void reduce(timestep::StepStatistics& stats) override { inner_.reduce(stats); }
-  void end_step(body::Particles& p, std::size_t owned) override { inner_.end_step(p, owned); }
-
   std::uint64_t steps_ = 0, contacts_ = 0, mismatches_ = 0;
 
 private:

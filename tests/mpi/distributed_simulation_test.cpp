@@ -5,6 +5,7 @@
 // weight); the hybrid relaxation converges to the analytic three-sphere result across a
 // subdomain boundary.
 #include "granite/parallel/distributed_domain.hpp"
+#include "../support/forwarding_hooks.hpp"
 #include "granite/comm/collectives.hpp"
 
 #include <gtest/gtest.h>
@@ -120,18 +121,11 @@ TEST(DistributedSimulation, OneRankReproducesTheSerialSimulationBitForBit) {
 // Wraps the real hooks and, after every synchronise(), checks each ghost against its owner's
 // state (gathered from all ranks): same id, velocity, orientation, mass, and a position equal
 // to the owner's up to a periodic shift.
-class GhostChecker final : public timestep::StepHooks {
+class GhostChecker final : public granite::test_support::ForwardingHooks {
 public:
   GhostChecker(DistributedDomain& inner, MPI_Comm comm, const Box& domain) :
-      inner_(inner), comm_(comm), domain_(domain) {}
+      ForwardingHooks(inner), inner_(inner), comm_(comm), domain_(domain) {}
   std::size_t synchronise(body::Particles& p) override { return check(p, inner_.synchronise(p)); }
-  bool agree_on_rebuild(const body::Particles& p, bool wanted) override {
-    return inner_.agree_on_rebuild(p, wanted);
-  }
-  std::size_t restore_ghosts(body::Particles& p, double width) override {
-    return inner_.restore_ghosts(p, width);
-  }
-  double ghost_width() const override { return inner_.ghost_width(); }
   std::size_t refresh_ghosts(body::Particles& p, const std::vector<std::int64_t>& owned_map,
                              std::vector<std::int64_t>& ghost_map, bool& deleted) override {
     return check(p, inner_.refresh_ghosts(p, owned_map, ghost_map, deleted));
@@ -171,25 +165,6 @@ public:
     }
     return owned;
   }
-  void retain_responsible_contacts(collision::ContactList& contacts, const body::Particles& p,
-                                   std::size_t owned) override {
-    inner_.retain_responsible_contacts(contacts, p, owned);
-  }
-  void weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts, std::size_t owned,
-                            std::size_t particle_count) override {
-    inner_.weigh_ghost_contacts(contacts, owned, particle_count);
-  }
-  void before_relaxation(const std::vector<solver::BodyState>& st, std::size_t owned) override {
-    inner_.before_relaxation(st, owned);
-  }
-  bool after_sweep(std::vector<solver::BodyState>& st, std::size_t owned, int sweep) override {
-    return inner_.after_sweep(st, owned, sweep);
-  }
-  void reduce_convergence(solver::ConvergenceMeasure& m) override { inner_.reduce_convergence(m); }
-  void sum(double* values, std::size_t count) override { inner_.sum(values, count); }
-  void reduce(timestep::StepStatistics& stats) override { inner_.reduce(stats); }
-  void end_step(body::Particles& p, std::size_t owned) override { inner_.end_step(p, owned); }
-
   std::size_t ghosts_checked_ = 0, mismatches_ = 0;
 
 private:

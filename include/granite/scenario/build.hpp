@@ -2,6 +2,7 @@
 // Scenario assembly: turns the settings of a configuration (see docs/config.md) into a
 // Simulation with its parameters, materials, global bodies and initial particles.
 #include "granite/io/settings.hpp"
+#include "granite/parallel/distributed_domain.hpp"
 #include "granite/timestep/simulation.hpp"
 
 #include <array>
@@ -67,8 +68,14 @@ Domain domain_of(const config::DomainSettings& settings);
 double largest_radius(const config::Settings& settings);
 
 /// contact.skin, or if it is absent kAutoSkinRadii × largest_radius(settings): from the
-/// configuration only, so that a restart gets the same skin.
+/// configuration only, so that a restart gets the same skin (build_simulation() sets it; a
+/// distributed run may reduce an automatic skin to what its subdomains hold, see
+/// scenario/checkpoint_start.hpp decomposition_of).
 inline constexpr double kAutoSkinRadii = 0.8;
 double neighbour_skin(const config::Settings& settings);
+
+/// The distributed step's settings (Jacobi weight, check interval) of a configuration, with
+/// the run's neighbour-list `skin`.
+parallel::ParallelSettings parallel_settings(const config::Settings& settings, double skin);
 
 }  // namespace granite::scenario
