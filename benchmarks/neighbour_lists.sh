@@ -9,7 +9,9 @@
 #  Each row: us per particle-step (wall) and its split (detection, setup, relaxation,
 #  communication; average over ranks), steps between rebuilds, ghosts and bytes sent per step
 #  for ghosts and migration (all ranks).
-# usage: benchmarks/neighbour_lists.sh [BUILD_DIR] [SETTLE_S] [STEPS] [SKINS] [RANKS]
+#  With BASELINE=path/to/granite (a build from before a change), each setting runs with it
+#  first ("before"), then with BUILD_DIR's ("after"), and a third line gives after/before.
+# usage: [BASELINE=GRANITE] benchmarks/neighbour_lists.sh [BUILD_DIR] [SETTLE_S] [STEPS] [SKINS] [RANKS]
 #        (default: build 0.4 500 "1e-4 2e-4 4e-4 8e-4" "1 2"; about 15 minutes on a quiet
 #        2-core machine). docs/performance.md has the figures.
 set -euo pipefail
@@ -29,14 +31,15 @@ dt=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["s
   "$tmp/settle/run.json")
 end=$(/usr/bin/python3 -c "print($steps * $dt)")
 
-printf '%-6s %-7s %10s %9s %9s %9s %9s %12s %9s %12s\n' ranks skin_m us/p-step detect setup relax comm steps/build ghosts bytes/step
-# row RANKS SKIN: one run from the settled particles, one line of figures.
+printf '%-6s %-7s %-6s %10s %9s %9s %9s %9s %12s %9s %12s\n' ranks skin_m binary us/p-step detect setup relax comm steps/build ghosts bytes/step
+# row RANKS SKIN LABEL GRANITE: one run from the settled particles, one line of figures (also
+# kept in $tmp/LABEL-RANKS-SKIN.fig for the ratio line).
 row() {
-  local n=$1 skin=$2 out=$tmp/run-$1-$2
-  mpiexec -n "$n" --oversubscribe "$build/granite" run "$config" --from "$tmp/settle/checkpoint.h5" \
+  local n=$1 skin=$2 label=$3 exe=$4 out=$tmp/run-$3-$1-$2
+  mpiexec -n "$n" --oversubscribe "$exe" run "$config" --from "$tmp/settle/checkpoint.h5" \
     --output "$out" "${quiet[@]}" --set run.end_time="$end" --set contact.skin="$skin" \
-    > "$out.log" 2>&1 || { echo "$n rank(s), skin $skin: run failed ($(tail -1 "$out.log"))"; return; }
-  /usr/bin/python3 - "$out/run.json" "$n" "$skin" <<'PY'
+    > "$out.log" 2>&1 || { echo "$n rank(s), skin $skin, $label: run failed ($(tail -1 "$out.log"))"; return; }
+  /usr/bin/python3 - "$out/run.json" "$n" "$skin" "$label" "$tmp/$label-$n-$skin.fig" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 steps = r["steps"]["done"]
@@ -44,12 +47,33 @@ particles = 0.5 * (r["particles"]["initial"] + r["particles"]["final"])
 scale = 1e6 / (steps * particles) * int(sys.argv[2])  # core-us per particle-step
 t = r["timings"]
 nl = r["neighbour_lists"]
-print("%-6s %-7s %10.3f %9.3f %9.3f %9.3f %9.3f %12.1f %9.0f %12.0f" % (
-    sys.argv[2], sys.argv[3], r["wall_seconds"] * scale, t["detection"]["avg"] * scale,
-    t["setup"]["avg"] * scale, t["relaxation"]["avg"] * scale, t["communication"]["avg"] * scale,
-    steps / max(nl["rebuilds"], 1), nl["ghosts_per_step"], nl["ghost_bytes_per_step"]))
+fig = [r["wall_seconds"] * scale] + [t[k]["avg"] * scale for k in
+       ("detection", "setup", "relaxation", "communication")] + [
+       steps / max(nl["rebuilds"], 1), nl["ghosts_per_step"], nl["ghost_bytes_per_step"]]
+open(sys.argv[5], "w").write(" ".join(map(repr, fig)))
+print("%-6s %-7s %-6s %10.3f %9.3f %9.3f %9.3f %9.3f %12.1f %9.0f %12.0f" % (
+    tuple(sys.argv[2:5]) + tuple(fig)))
+PY
+}
+# ratio RANKS SKIN: after / before, column by column.
+ratio() {
+  [[ -f $tmp/before-$1-$2.fig && -f $tmp/after-$1-$2.fig ]] || return 0
+  /usr/bin/python3 - "$1" "$2" "$tmp/before-$1-$2.fig" "$tmp/after-$1-$2.fig" <<'PY'
+import sys
+b, a = (list(map(float, open(f).read().split())) for f in sys.argv[3:5])
+q = [x / y if y else float("nan") for x, y in zip(a, b)]
+print("%-6s %-7s %-6s %10.3f %9.3f %9.3f %9.3f %9.3f %12.3f %9.3f %12.3f" % (
+    tuple(sys.argv[1:3]) + ("ratio",) + tuple(q)))
 PY
 }
 for n in $ranks; do
-  for skin in 0 $skins; do row "$n" "$skin"; done
+  for skin in 0 $skins; do
+    if [[ -n ${BASELINE:-} ]]; then
+      row "$n" "$skin" before "$BASELINE"
+      row "$n" "$skin" after "$build/granite"
+      ratio "$n" "$skin"
+    else
+      row "$n" "$skin" build "$build/granite"
+    fi
+  done
 done

@@ -19,25 +19,31 @@ void detect_pair(const body::Particles& particles, const body::MaterialTable& ma
                        materials.pair_friction(particles.material[i], particles.material[j]));
 }
 
+// The narrow phase of particle i against global body k (skipped while inactive).
+void detect_global_pair(const body::Particles& particles, const body::GlobalBodies& globals,
+                        const body::MaterialTable& materials, double threshold, std::size_t i,
+                        std::size_t k, ContactList& contacts) {
+  const body::GlobalBody& gb = globals[k];
+  if (!gb.active) return;
+  constexpr std::size_t kMaxPerBody = 8;
+  ContactGeometry found[kMaxPerBody];
+  const std::size_t count = sphere_global(particles.position[i], particles.radius[i], gb,
+                                          threshold, found, kMaxPerBody);
+  if (count == 0) return;
+  const double mu = materials.pair_friction(particles.material[i], gb.material);
+  const std::size_t n = particles.size();
+  for (std::size_t c = 0; c < count; ++c)
+    contacts.push_back(BodyIndex(i), BodyIndex(n + k), found[c].point, found[c].normal,
+                       found[c].gap, mu);
+}
+
 // Particles against global bodies (few of them; every process knows all).
 void detect_global(const body::Particles& particles, const body::GlobalBodies& globals,
                    const body::MaterialTable& materials, double threshold,
                    ContactList& contacts) {
-  const std::size_t n = particles.size();
-  constexpr std::size_t kMaxPerBody = 8;
-  ContactGeometry found[kMaxPerBody];
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t k = 0; k < globals.size(); ++k) {
-      const body::GlobalBody& gb = globals[k];
-      if (!gb.active) continue;
-      const std::size_t count =
-          sphere_global(particles.position[i], particles.radius[i], gb, threshold, found,
-                        kMaxPerBody);
-      const double mu = materials.pair_friction(particles.material[i], gb.material);
-      for (std::size_t c = 0; c < count; ++c)
-        contacts.push_back(BodyIndex(i), BodyIndex(n + k), found[c].point, found[c].normal,
-                           found[c].gap, mu);
-    }
+  for (std::size_t i = 0; i < particles.size(); ++i)
+    for (std::size_t k = 0; k < globals.size(); ++k)
+      detect_global_pair(particles, globals, materials, threshold, i, k, contacts);
 }
 
 }  // namespace
@@ -65,7 +71,29 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
   contacts.clear();
   contacts.num_particles = particles.size();
   for (const auto& [i, j] : list.pairs()) detect_pair(particles, materials, threshold, i, j, contacts);
-  detect_global(particles, globals, materials, threshold, contacts);
+  // The bodies placed as at the build: their candidates; the others: every particle. Either
+  // way in the order of a full search (by particle, then body).
+  moved_.assign(globals.size(), 0);
+  bool any_moved = false;
+  for (std::size_t k = 0; k < globals.size(); ++k) {
+    moved_[k] = list.global_moved(globals, k) ? 1 : 0;
+    any_moved = any_moved || moved_[k] != 0;
+  }
+  const auto& candidates = list.global_pairs();
+  if (!any_moved) {
+    for (const auto& [i, k] : candidates)
+      detect_global_pair(particles, globals, materials, threshold, i, k, contacts);
+    return;
+  }
+  std::size_t c = 0;
+  for (std::size_t i = 0; i < particles.size(); ++i)
+    for (std::size_t k = 0; k < globals.size(); ++k) {
+      const bool listed = c < candidates.size() && candidates[c].first == i &&
+                          candidates[c].second == k;
+      if (listed) ++c;
+      if (listed || moved_[k] != 0)
+        detect_global_pair(particles, globals, materials, threshold, i, k, contacts);
+    }
 }
 
 }  // namespace granite::collision

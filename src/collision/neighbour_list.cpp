@@ -9,19 +9,36 @@ namespace {
 // Candidates are kept up to a hair beyond the exact reach, so that rounding in the distance
 // test (here and in stale()) can never drop a pair that the narrow phase would report.
 constexpr double kReachSlack = 1e-12;
+
+// The smallest signed distance from x to a member of the body (negative inside one).
+double member_distance(const body::GlobalBody& body, const Vec3& x) {
+  double d = body::signed_distance(body.parts.front(), x);
+  for (std::size_t m = 1; m < body.parts.size(); ++m)
+    d = std::min(d, body::signed_distance(body.parts[m], x));
+  return d;
+}
 }  // namespace
 
-void NeighbourList::build(body::Particles& particles, std::size_t tracked, double threshold,
-                          double skin, bool at_references) {
+void NeighbourList::build(body::Particles& particles, std::size_t tracked,
+                          const body::GlobalBodies& globals, double threshold, double skin,
+                          bool at_references) {
   if (!at_references)
     std::copy_n(particles.position.begin(), tracked, particles.neighbour_reference.begin());
   const auto& x = at_references ? particles.neighbour_reference : particles.position;
   const auto& r = particles.radius;
   skin_ = skin;
   pairs_.clear();
+  global_pairs_.clear();
+  global_parts_.clear();
+  for (std::size_t k = 0; k < globals.size(); ++k) global_parts_.push_back(globals[k].parts);
   ids_.assign(particles.id.begin(), particles.id.begin() + std::ptrdiff_t(tracked));
   built_ = true;
   if (particles.size() == 0) return;
+  // Inactive bodies too: a gate may close while the list lives; detection skips inactive ones.
+  for (std::size_t i = 0; i < particles.size(); ++i)
+    for (std::size_t k = 0; k < globals.size(); ++k)
+      if (member_distance(globals[k], x[i]) <= (r[i] + threshold + skin) * (1.0 + kReachSlack))
+        global_pairs_.emplace_back(std::uint32_t(i), std::uint32_t(k));
   cells_.build(x, 2.0 * particles.max_radius() + threshold + skin);
   cells_.for_each_candidate_pair([&](std::uint32_t a, std::uint32_t b) {
     const std::uint32_t i = std::min(a, b), j = std::max(a, b);
@@ -32,9 +49,21 @@ void NeighbourList::build(body::Particles& particles, std::size_t tracked, doubl
   std::sort(pairs_.begin(), pairs_.end());
 }
 
+bool NeighbourList::global_moved(const body::GlobalBodies& globals, std::size_t k) const {
+  if (k >= global_parts_.size()) return true;
+  const std::vector<body::Primitive>& now = globals[k].parts;
+  const std::vector<body::Primitive>& then = global_parts_[k];
+  if (now.size() != then.size()) return true;
+  for (std::size_t m = 0; m < now.size(); ++m)
+    if (!body::same_placement(now[m], then[m])) return true;
+  return false;
+}
+
 void NeighbourList::adopt(const body::Particles& particles, std::size_t tracked, double skin) {
   skin_ = skin;
   pairs_.clear();
+  global_pairs_.clear();
+  global_parts_.clear();
   ids_.assign(particles.id.begin(), particles.id.begin() + std::ptrdiff_t(tracked));
   built_ = true;
 }
@@ -44,6 +73,10 @@ void NeighbourList::remap(const std::vector<std::int64_t>& map) {
   for (const auto& [i, j] : pairs_)
     if (map[i] >= 0 && map[j] >= 0) pairs_[w++] = {std::uint32_t(map[i]), std::uint32_t(map[j])};
   pairs_.resize(w);
+  w = 0;
+  for (const auto& [i, k] : global_pairs_)
+    if (map[i] >= 0) global_pairs_[w++] = {std::uint32_t(map[i]), k};
+  global_pairs_.resize(w);
   w = 0;
   for (std::size_t i = 0; i < ids_.size(); ++i)
     if (map[i] >= 0) ids_[w++] = ids_[i];

@@ -169,10 +169,10 @@ void Simulation::detect_contacts(std::size_t owned) {
   if (rebuild_) ++rebuilds_;
   if (p.skin > 0.0) {
     if (rebuild_) {
-      neighbours_.build(particles_, owned, p.contact_threshold, p.skin);
+      neighbours_.build(particles_, owned, globals_, p.contact_threshold, p.skin);
       built_at_ = steps_;
     } else if (restoring_) {
-      neighbours_.build(particles_, owned, p.contact_threshold, p.skin, true);
+      neighbours_.build(particles_, owned, globals_, p.contact_threshold, p.skin, true);
     }
     restoring_.reset();
     detection_.detect(neighbours_, particles_, globals_, materials_, p.contact_threshold,

@@ -105,6 +105,7 @@ public:
     const auto found = sorted(gather_all(keyed(contacts, p), comm_));
     ++steps_;
     contacts_ += found.size();
+    for (const KeyedContact& k : found) global_contacts_ += k.b < 0 ? 1 : 0;
     bool same = expected.size() == found.size();
     for (std::size_t k = 0; same && k < found.size(); ++k)
       same = std::tie(found[k].a, found[k].b, found[k].ordinal) ==
@@ -112,7 +113,7 @@ public:
              std::abs(found[k].gap - expected[k].gap) <= 1e-15;
     mismatches_ += same ? 0 : 1;
   }
-  std::uint64_t steps_ = 0, contacts_ = 0, mismatches_ = 0;
+  std::uint64_t steps_ = 0, contacts_ = 0, global_contacts_ = 0, mismatches_ = 0;
 
 private:
   static std::vector<KeyedContact> sorted(std::vector<KeyedContact> v) {
@@ -135,6 +136,7 @@ struct ChannelRun {
   std::uint64_t escaped = 0;  // left through a face that is not the outflow face
   double travel = 0.0, layer_every = 0.0;
   std::uint64_t rebuilds = 0, audited_steps = 0, audited_contacts = 0, audit_mismatches = 0;
+  std::uint64_t audited_global_contacts = 0;  // with the walls, floor, obstacle and piston
 };
 
 // Runs channel_ci on `comm`; with `checks`, verifies the invariants after every step. With a
@@ -233,6 +235,7 @@ ChannelRun run_channel(MPI_Comm comm, bool checks, double skin = 0.0, bool audit
   result.escaped = comm::sum(result.escaped, comm);
   result.audited_steps = auditor.steps_;
   result.audited_contacts = auditor.contacts_;
+  result.audited_global_contacts = auditor.global_contacts_;
   result.audit_mismatches = auditor.mismatches_;
   result.layers = inflow.layers();
   result.layer_size = inflow.layer_size();
@@ -291,6 +294,8 @@ TEST(Channel, WithASkinTheContactsAreThoseOfAFullSearchEveryStep) {
                                       << run.audited_steps;
   EXPECT_EQ(run.audited_steps, run.particles.size());
   EXPECT_GT(run.audited_contacts, 1000u * run.audited_steps) << "too few contacts: test too weak";
+  EXPECT_GT(run.audited_global_contacts, 100u * run.audited_steps)
+      << "too few contacts with global bodies: test too weak";
   EXPECT_GT(run.rebuilds, run.layers) << "every insertion rebuilds";
   EXPECT_LT(run.rebuilds, run.particles.size() / 2) << "rebuilt almost every step";
   EXPECT_GT(run.generated, 0u);
@@ -299,9 +304,11 @@ TEST(Channel, WithASkinTheContactsAreThoseOfAFullSearchEveryStep) {
   EXPECT_EQ(run.escaped, 0u);
   EXPECT_EQ(run.final_count + run.deleted, run.initial + run.generated);
   if (rank_of(MPI_COMM_WORLD) == 0)
-    std::printf("channel_ci with skin 0.2 mm: %llu rebuilds in %zu steps, %llu contacts audited\n",
+    std::printf("channel_ci with skin 0.2 mm: %llu rebuilds in %zu steps, %llu contacts audited "
+                "(%llu with global bodies)\n",
                 static_cast<unsigned long long>(run.rebuilds), run.particles.size(),
-                static_cast<unsigned long long>(run.audited_contacts));
+                static_cast<unsigned long long>(run.audited_contacts),
+                static_cast<unsigned long long>(run.audited_global_contacts));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #pragma once
 // Contact detection for one step: the particle pairs (from linked cells, or from a neighbour
-// list's candidates), and every particle against every global body. Contacts with gap <
+// list's candidates), and the particles against the global bodies (all, or a neighbour list's
+// candidates for the bodies that have not moved since its build). Contacts with gap <
 // threshold are reported (closing contacts with 0 < ξ < threshold included). Order:
 // particle–particle contacts in broad-phase (or candidate) order, then particle–global contacts
 // by particle index. Reuses its buffers.
@@ -19,14 +20,16 @@ public:
   void detect(const body::Particles& particles, const body::GlobalBodies& globals,
               const body::MaterialTable& materials, double threshold, ContactList& contacts);
   /// The same contacts from the candidates of `list`, built on these particles (same indices)
-  /// with the same threshold, while !list.stale(). The global bodies are searched in full:
-  /// they may move any distance in a step.
+  /// with the same threshold, while !list.stale(). A global body placed as at the build is
+  /// tested against its candidate particles only, one that has moved since against every
+  /// particle (NeighbourList::global_moved).
   void detect(const NeighbourList& list, const body::Particles& particles,
               const body::GlobalBodies& globals, const body::MaterialTable& materials,
               double threshold, ContactList& contacts);
 
 private:
   LinkedCells cells_;
+  std::vector<char> moved_;  // per global body: not covered by the list's candidates
 };
 
 }  // namespace granite::collision

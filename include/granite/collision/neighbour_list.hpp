@@ -10,6 +10,16 @@
 // and reference positions, so a restart rebuilds exactly the list of the uninterrupted run
 // from the references in its checkpoint. It is valid only while the particles keep their
 // indices: deletions are followed by remap(); insertions make it stale().
+//
+// The same build lists the candidate (particle, global body) pairs: a particle whose centre was
+// within r + threshold + skin of one of the body's members (body::signed_distance). A member's
+// contact gaps are never below its signed distance minus r, and the signed distance changes by
+// at most a particle's move, so while the particles stay within skin/2 and the body stays where
+// it was at the build, every contact a full search finds is among them (with skin/2 to spare
+// for rounding). A body that has moved since the build (a kinematic wall, a prescribed motion,
+// the inflow piston's reset, any change of its members) is not covered by its candidates:
+// global_moved() tells the detection to search it in full.
+#include "granite/body/global_body.hpp"
 #include "granite/body/particles.hpp"
 #include "granite/collision/linked_cells.hpp"
 
@@ -26,8 +36,10 @@ public:
   /// bodies this process moves; ghosts come with their owners' references). With
   /// `at_references`, the pairs are found at the particles' neighbour_reference instead and
   /// nothing is written (a restart). skin >= 0 (m).
-  void build(body::Particles& particles, std::size_t tracked, double threshold, double skin,
-             bool at_references = false);
+  /// The candidate (particle, global body) pairs are found against `globals` where they are
+  /// now, which the list remembers.
+  void build(body::Particles& particles, std::size_t tracked, const body::GlobalBodies& globals,
+             double threshold, double skin, bool at_references = false);
 
   /// True if the list may miss a contact of `particles`: never built, the first `tracked`
   /// particles are not those of the build (count or ids), or one of them has moved farther
@@ -38,7 +50,8 @@ public:
 
   /// After particles were deleted without a rebuild: `map[i]` is the new index of the particle
   /// that had index i (the tracked ones first, then the ghosts), or -1 if it is gone. Pairs with
-  /// a deleted particle are dropped and the others renamed, in their order (map is monotone).
+  /// a deleted particle are dropped and the others renamed, in their order (map is monotone);
+  /// the same for the (particle, global body) pairs.
   void remap(const std::vector<std::int64_t>& map);
 
   /// A restart: takes the tracked particles [0, tracked) as those of a build whose pairs are
@@ -50,10 +63,19 @@ public:
   void invalidate() { built_ = false; }
   std::size_t size() const { return pairs_.size(); }
   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs() const { return pairs_; }
+  /// Candidate (particle index, global body index) pairs, sorted by particle then body.
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& global_pairs() const {
+    return global_pairs_;
+  }
+  /// True if global body k is not placed bit for bit as at the build (or did not exist then):
+  /// its candidates do not cover it, it must be searched against every particle.
+  bool global_moved(const body::GlobalBodies& globals, std::size_t k) const;
 
 private:
   LinkedCells cells_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> global_pairs_;
+  std::vector<std::vector<body::Primitive>> global_parts_;  // the global bodies at the build
   std::vector<BodyId> ids_;  // of the tracked particles
   double skin_ = 0.0;
   bool built_ = false;

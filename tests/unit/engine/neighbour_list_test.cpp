@@ -1,8 +1,9 @@
 // Neighbour lists with a skin (collision/neighbour_list.hpp): while no particle has moved more
 // than skin/2 since the build, the candidates give exactly the contacts of a full search (same
-// pairs, same gaps); a move just over skin/2, a removed particle or a changed id makes the list
-// stale; a Simulation with a skin (particles deleted now and then) finds the contacts of a full
-// search step by step.
+// pairs, same gaps), with particles and with global bodies of every kind (a body moved since
+// the build included); a move just over skin/2, a removed particle or a changed id makes the
+// list stale; a Simulation with a skin (particles deleted now and then, a wall static or moving)
+// finds the contacts of a full search step by step.
 #include "granite/collision/detection.hpp"
 #include "granite/collision/neighbour_list.hpp"
 #include "granite/timestep/simulation.hpp"
@@ -52,20 +53,44 @@ Vec3 random_move(std::mt19937& rng, double length) {
 
 }  // namespace
 
+namespace {
+
+// Global bodies of every kind among spheres in the unit cube: a floor, a turned box, a tilted
+// cylinder, a union (box and cylinder), a drum around everything (mantle and caps from
+// inside), an inactive gate, and a box that `moving` returns (moved after the build).
+body::GlobalBodies obstacles(std::size_t& moving) {
+  body::GlobalBodies g;
+  g.add(body::HalfSpace{Vec3(0, 0, 0.05), Vec3::UnitZ()}, 0);
+  const Quat turned(Eigen::AngleAxisd(0.3, Vec3(1, 1, 0).normalized()));
+  g.add(body::Box{Vec3(0.5, 0.5, 0.5), Vec3(0.1, 0.2, 0.05), turned}, 0);
+  g.add(body::Cylinder{Vec3(0.2, 0.8, 0.5), Vec3(0, 1, 1), 0.08, 0.15, false}, 0);
+  body::GlobalBody pair;
+  pair.parts = {body::Box{Vec3(0.8, 0.2, 0.5), Vec3(0.1, 0.1, 0.1), Quat::Identity()},
+                body::Cylinder{Vec3(0.8, 0.2, 0.62), Vec3::UnitZ(), 0.09, 0.1, false}};
+  g.add(pair);
+  g.add(body::Cylinder{Vec3(0.5, 0.5, 0.5), Vec3::UnitZ(), 0.55, 0.45, true}, 0);
+  const std::size_t gate = g.add(body::HalfSpace{Vec3(0.9, 0, 0), -Vec3::UnitX()}, 0);
+  g[gate].active = false;
+  moving = g.add(body::Box{Vec3(0.3, 0.3, 0.3), Vec3(0.05, 0.05, 0.05), Quat::Identity()}, 0);
+  return g;
+}
+
+}  // namespace
+
 TEST(NeighbourList, CandidatesGiveTheContactsOfAFullSearchWhileMovesStayWithinHalfTheSkin) {
   std::mt19937 rng(5);
   for (const double threshold : {0.0, 0.01}) {
     body::MaterialTable materials;
     body::Particles p = random_spheres(2000, 1.0, 0.02, 0.04, rng, materials);
-    body::GlobalBodies globals;
-    globals.add(body::HalfSpace{Vec3(0, 0, 0.05), Vec3::UnitZ()}, 0);
+    std::size_t moving = 0;
+    body::GlobalBodies globals = obstacles(moving);
     const double skin = 0.02;
     NeighbourList list;
-    list.build(p, p.size(), threshold, skin);
+    list.build(p, p.size(), globals, threshold, skin);
     ContactDetection full, candidates;
     ContactList a, b;
     std::uniform_real_distribution<double> fraction(0.0, 1.0);
-    std::size_t compared = 0;
+    std::size_t compared = 0, with_globals = 0;
     for (int round = 0; round < 5; ++round) {
       // Every particle moves up to just under skin/2 from where it was at the build: the
       // worst case, two neighbours approaching each other by almost a whole skin.
@@ -74,6 +99,10 @@ TEST(NeighbourList, CandidatesGiveTheContactsOfAFullSearchWhileMovesStayWithinHa
         moved.position[i] += random_move(rng, 0.5 * skin * (1.0 - 1e-9) *
                                                   (round == 0 ? 1.0 : fraction(rng)));
       ASSERT_FALSE(list.stale(moved, moved.size()));
+      // From the second round on, one box moves by far more than the skin.
+      if (round > 0) globals.move(moving, Vec3(0.05, 0.03, 0.02));
+      for (std::size_t k = 0; k < globals.size(); ++k)
+        EXPECT_EQ(list.global_moved(globals, k), round > 0 && k == moving) << "body " << k;
       full.detect(moved, globals, materials, threshold, a);
       candidates.detect(list, moved, globals, materials, threshold, b);
       const auto ka = keyed(a, moved), kb = keyed(b, moved);
@@ -82,11 +111,22 @@ TEST(NeighbourList, CandidatesGiveTheContactsOfAFullSearchWhileMovesStayWithinHa
         const auto it = kb.find(key);
         ASSERT_TRUE(it != kb.end()) << "a contact the candidates miss";
         EXPECT_EQ(it->second, gap);  // the same narrow phase on the same positions
+        with_globals += std::get<1>(key) < 0 ? 1 : 0;
+      }
+      // The same order as a full search among the global contacts (by particle, then body).
+      for (std::size_t j = 0, m = 0; j < a.size(); ++j) {
+        if (!a.involves_global(j)) continue;
+        while (!b.involves_global(m)) ++m;
+        EXPECT_EQ(std::tie(a.body1[j], a.body2[j]), std::tie(b.body1[m], b.body2[m]));
+        ++m;
       }
       compared += ka.size();
     }
     EXPECT_GT(compared, 5000u) << "too few contacts: test too weak";
+    EXPECT_GT(with_globals, 1000u) << "too few contacts with global bodies: test too weak";
     EXPECT_GT(list.size(), a.size() / 2) << "candidates, not contacts";
+    EXPECT_LT(list.global_pairs().size(), p.size() * globals.size() / 3)
+        << "global candidates should be the particles near a body, not all of them";
   }
 }
 
@@ -97,7 +137,7 @@ TEST(NeighbourList, StaleAfterAMoveJustOverHalfTheSkinOrAChangedParticleSet) {
   const double skin = 0.004;
   NeighbourList list;
   EXPECT_TRUE(list.stale(p, p.size())) << "never built";
-  list.build(p, p.size(), 0.0, skin);
+  list.build(p, p.size(), body::GlobalBodies{}, 0.0, skin);
   EXPECT_FALSE(list.stale(p, p.size()));
   for (const double factor : {1.0 - 1e-9, 1.0 + 1e-9}) {
     body::Particles moved = p;
@@ -116,8 +156,9 @@ TEST(NeighbourList, StaleAfterAMoveJustOverHalfTheSkinOrAChangedParticleSet) {
 
 namespace {
 
-// A box of falling, colliding spheres (walls on all sides), with or without a skin.
-timestep::Simulation falling_gas(double skin) {
+// A box of falling, colliding spheres (walls on all sides), with or without a skin; the wall
+// at x = 0 moves in with `piston` m/s (a kinematic wall, as the channel's piston).
+timestep::Simulation falling_gas(double skin, double piston = 0.0) {
   timestep::Simulation sim;
   auto& par = sim.parameters();
   par.dt = 2e-4;
@@ -128,7 +169,8 @@ timestep::Simulation falling_gas(double skin) {
   const auto glass = sim.materials().add({2650.0, 0.3});
   const double L = 0.05;
   for (int a = 0; a < 3; ++a) {
-    sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::Unit(a)}, glass);
+    sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::Unit(a)}, glass,
+                      a == 0 ? Vec3(piston, 0, 0) : Vec3::Zero());
     sim.globals().add(body::HalfSpace{Vec3::Constant(L), -Vec3::Unit(a)}, glass);
   }
   std::mt19937 rng(3);
@@ -146,34 +188,44 @@ timestep::Simulation falling_gas(double skin) {
 }  // namespace
 
 TEST(NeighbourList, SimulationWithASkinFindsTheContactsOfAFullSearchEveryStep) {
-  timestep::Simulation sim = falling_gas(1.2e-3);  // skin/2 = 3.5 steps at the initial speeds
-  // After the contact setup the particles are still where detection saw them.
-  std::size_t contacts = 0, mismatches = 0;
-  sim.set_contact_problem_observer([&](const auto&, const auto&) {
-    ContactDetection full;
-    ContactList all;
-    full.detect(sim.particles(), sim.globals(), sim.materials(),
-                sim.parameters().contact_threshold, all);
-    const auto ka = keyed(all, sim.particles()), kb = keyed(sim.contacts(), sim.particles());
-    mismatches += ka == kb ? 0 : 1;
-    contacts += kb.size();
-  });
-  std::size_t rebuilds = 0, deleted = 0;
-  const int steps = 300;
-  for (int s = 0; s < steps; ++s) {
-    rebuilds += sim.step().neighbour_rebuild ? 1 : 0;
-    // Every 5th step one particle goes (deletions keep the list, remapped).
-    if (s % 5 == 2)
-      deleted += sim.remove_particles([s](const body::Particles& p, std::size_t i) {
-        return i == std::size_t(s) % p.size();
-      });
+  // Static walls; then the wall at x = 0 moving in at 2 m/s for 15 steps: 6 mm, through the
+  // 4.8 mm gap to the first particles, a third of the skin a step (faster than the lists are
+  // rebuilt: it is searched in full while it moves, by its candidates once it stops).
+  for (const double piston : {0.0, 2.0}) {
+    timestep::Simulation sim = falling_gas(1.2e-3, piston);  // skin/2 = 3.5 steps at the start
+    // After the contact setup the particles are still where detection saw them.
+    std::size_t contacts = 0, mismatches = 0, piston_contacts = 0;
+    sim.set_contact_problem_observer([&](const auto&, const auto&) {
+      ContactDetection full;
+      ContactList all;
+      full.detect(sim.particles(), sim.globals(), sim.materials(),
+                  sim.parameters().contact_threshold, all);
+      const auto ka = keyed(all, sim.particles()), kb = keyed(sim.contacts(), sim.particles());
+      mismatches += ka == kb ? 0 : 1;
+      contacts += kb.size();
+      for (const auto& [key, gap] : kb) piston_contacts += std::get<1>(key) == -1 ? 1 : 0;
+    });
+    std::size_t rebuilds = 0, deleted = 0;
+    const int steps = 300;
+    for (int s = 0; s < steps; ++s) {
+      if (s == 15) sim.globals().set_velocity(0, Vec3::Zero());
+      rebuilds += sim.step().neighbour_rebuild ? 1 : 0;
+      // Every 5th step one particle goes (deletions keep the list, remapped).
+      if (s % 5 == 2)
+        deleted += sim.remove_particles([s](const body::Particles& p, std::size_t i) {
+          return i == std::size_t(s) % p.size();
+        });
+    }
+    EXPECT_EQ(deleted, std::size_t(steps / 5));
+    EXPECT_EQ(mismatches, 0u) << "steps whose contacts differ from a full search";
+    EXPECT_GT(contacts, std::size_t(steps) * 200) << "too few contacts: test too weak";
+    if (piston > 0.0) {
+      EXPECT_GT(piston_contacts, 100u) << "the moving wall never touched";
+    }
+    EXPECT_GT(rebuilds, 1u) << "never rebuilt: the skin test is too weak";
+    EXPECT_LT(rebuilds, std::size_t(steps) / 2) << "rebuilt almost every step";
+    EXPECT_EQ(sim.rebuilds(), rebuilds);
   }
-  EXPECT_EQ(deleted, std::size_t(steps / 5));
-  EXPECT_EQ(mismatches, 0u) << "steps whose contacts differ from a full search";
-  EXPECT_GT(contacts, std::size_t(steps) * 200) << "too few contacts: test too weak";
-  EXPECT_GT(rebuilds, 1u) << "never rebuilt: the skin test is too weak";
-  EXPECT_LT(rebuilds, std::size_t(steps) / 2) << "rebuilt almost every step";
-  EXPECT_EQ(sim.rebuilds(), rebuilds);
 }
 
 TEST(NeighbourList, AParticleMovedJustOverHalfTheSkinForcesARebuild) {
