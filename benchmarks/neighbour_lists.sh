@@ -10,8 +10,10 @@
 #  communication; average over ranks), steps between rebuilds, ghosts and bytes sent per step
 #  for ghosts and migration (all ranks).
 #  With BASELINE=path/to/granite (a build from before a change), each setting runs with it
-#  first ("before"), then with BUILD_DIR's ("after"), and a third line gives after/before.
-# usage: [BASELINE=GRANITE] benchmarks/neighbour_lists.sh [BUILD_DIR] [SETTLE_S] [STEPS] [SKINS] [RANKS]
+#  ("before") and with BUILD_DIR's ("after"), alternately REPEAT times (default 1); a closing
+#  table gives each column's minimum over the repeats (the run least disturbed by other load
+#  on the machine) before and after, and after/before.
+# usage: [BASELINE=GRANITE] [REPEAT=N] benchmarks/neighbour_lists.sh [BUILD_DIR] [SETTLE_S] [STEPS] [SKINS] [RANKS]
 #        (default: build 0.4 500 "1e-4 2e-4 4e-4 8e-4" "1 2"; about 15 minutes on a quiet
 #        2-core machine). docs/performance.md has the figures.
 set -euo pipefail
@@ -32,14 +34,14 @@ dt=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["s
 end=$(/usr/bin/python3 -c "print($steps * $dt)")
 
 printf '%-6s %-7s %-6s %10s %9s %9s %9s %9s %12s %9s %12s\n' ranks skin_m binary us/p-step detect setup relax comm steps/build ghosts bytes/step
-# row RANKS SKIN LABEL GRANITE: one run from the settled particles, one line of figures (also
-# kept in $tmp/LABEL-RANKS-SKIN.fig for the ratio line).
+# row RANKS SKIN LABEL GRANITE [REP]: one run from the settled particles, one line of figures
+# (also kept in $tmp/LABEL-RANKS-SKIN-REP.fig for the closing table).
 row() {
-  local n=$1 skin=$2 label=$3 exe=$4 out=$tmp/run-$3-$1-$2
+  local n=$1 skin=$2 label=$3 exe=$4 out=$tmp/run-$3-$1-$2-${5:-1}
   mpiexec -n "$n" --oversubscribe "$exe" run "$config" --from "$tmp/settle/checkpoint.h5" \
     --output "$out" "${quiet[@]}" --set run.end_time="$end" --set contact.skin="$skin" \
     > "$out.log" 2>&1 || { echo "$n rank(s), skin $skin, $label: run failed ($(tail -1 "$out.log"))"; return; }
-  /usr/bin/python3 - "$out/run.json" "$n" "$skin" "$label" "$tmp/$label-$n-$skin.fig" <<'PY'
+  /usr/bin/python3 - "$out/run.json" "$n" "$skin" "$label" "$tmp/$label-$n-$skin-${5:-1}.fig" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 steps = r["steps"]["done"]
@@ -55,25 +57,38 @@ print("%-6s %-7s %-6s %10.3f %9.3f %9.3f %9.3f %9.3f %12.1f %9.0f %12.0f" % (
     tuple(sys.argv[2:5]) + tuple(fig)))
 PY
 }
-# ratio RANKS SKIN: after / before, column by column.
-ratio() {
-  [[ -f $tmp/before-$1-$2.fig && -f $tmp/after-$1-$2.fig ]] || return 0
-  /usr/bin/python3 - "$1" "$2" "$tmp/before-$1-$2.fig" "$tmp/after-$1-$2.fig" <<'PY'
-import sys
-b, a = (list(map(float, open(f).read().split())) for f in sys.argv[3:5])
-q = [x / y if y else float("nan") for x, y in zip(a, b)]
-print("%-6s %-7s %-6s %10.3f %9.3f %9.3f %9.3f %9.3f %12.3f %9.3f %12.3f" % (
-    tuple(sys.argv[1:3]) + ("ratio",) + tuple(q)))
+# summary RANKS SKIN: each column's minimum over the repeats, before and after, and their ratio.
+summary() {
+  /usr/bin/python3 - "$1" "$2" "$tmp" <<'PY'
+import glob, sys
+n, skin, tmp = sys.argv[1:4]
+def least(label):
+    rows = [list(map(float, open(f).read().split()))
+            for f in sorted(glob.glob("%s/%s-%s-%s-*.fig" % (tmp, label, n, skin)))]
+    return [min(c) for c in zip(*rows)] if rows else None
+b, a = least("before"), least("after")
+if b and a:
+    fmt = "%-6s %-7s %-6s %10.3f %9.3f %9.3f %9.3f %9.3f %12.3f %9.3f %12.3f"
+    for label, fig in (("before", b), ("after", a),
+                       ("ratio", [x / y if y else float("nan") for x, y in zip(a, b)])):
+        print(fmt % ((n, skin, label) + tuple(fig)))
 PY
 }
 for n in $ranks; do
   for skin in 0 $skins; do
     if [[ -n ${BASELINE:-} ]]; then
-      row "$n" "$skin" before "$BASELINE"
-      row "$n" "$skin" after "$build/granite"
-      ratio "$n" "$skin"
+      for ((rep = 1; rep <= ${REPEAT:-1}; ++rep)); do
+        row "$n" "$skin" before "$BASELINE" "$rep"
+        row "$n" "$skin" after "$build/granite" "$rep"
+      done
     else
       row "$n" "$skin" build "$build/granite"
     fi
   done
 done
+if [[ -n ${BASELINE:-} ]]; then
+  echo "== minimum over ${REPEAT:-1} repeat(s) of each column, before and after, and after/before"
+  for n in $ranks; do
+    for skin in 0 $skins; do summary "$n" "$skin"; done
+  done
+fi

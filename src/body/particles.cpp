@@ -81,6 +81,15 @@ std::size_t Particles::remove_if(const std::function<bool(std::size_t)>& predica
   return removed;
 }
 
+void Particles::append(const Particles& other) {
+  for_each_particle_field([&](const auto& field) {
+    auto& to = this->*field.array;
+    const auto& from = other.*field.array;
+    to.insert(to.end(), from.begin(), from.end());
+  });
+  next_id_ = std::max(next_id_, other.next_id_);
+}
+
 void Particles::clear() {
   for_each_particle_field([&](const auto& field) { (this->*field.array).clear(); });
 }

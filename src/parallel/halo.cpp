@@ -1,6 +1,7 @@
 #include "granite/parallel/halo.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace granite::parallel {
 
@@ -40,6 +41,14 @@ void Halo::rebuild(body::Particles& particles, std::size_t owned,
     }
   }
   exchange.exchange(send_records_, recv_records_, kGhostTag);
+  ghosts_.clear();
+  send_states_.assign(peers, {});
+  recv_states_.assign(peers, {});
+  for (std::size_t k = 0; k < peers; ++k) {
+    for (const BodyRecord& r : recv_records_[k]) unpack(r, ghosts_);
+    send_states_[k].resize(send_index_[k].size());
+    recv_states_[k].resize(recv_records_[k].size());
+  }
   append_ghosts(particles, owned);
 }
 
@@ -52,44 +61,51 @@ bool Halo::refresh(body::Particles& particles, std::size_t owned,
       std::uint32_t& i = send_index_[k][s];
       if (!owned_map.empty()) {
         if (owned_map[i] < 0) {
-          send_records_[k][s] = deleted_record();
+          send_states_[k][s] = deleted_state();
           continue;
         }
         i = std::uint32_t(owned_map[i]);
       }
-      send_records_[k][s] = pack(particles, i, send_shift_[k][s]);
+      send_states_[k][s] = pack_state(particles, i, send_shift_[k][s]);
     }
-  // Every peer follows the same plan: recv_records_ keeps its sizes, so no count messages.
-  exchange.exchange_sized(send_records_, recv_records_, kGhostTag);
+  // Every peer follows the same plan: recv_states_ keeps its sizes, so no count messages.
+  exchange.exchange_sized(send_states_, recv_states_, kGhostTag);
 
-  // The plan forgets the deleted bodies on both sides, so that the sizes keep matching.
+  // The received states go into the kept ghosts (in the order of the plan, peer by peer); the
+  // plan forgets the deleted bodies on both sides, so that the sizes keep matching.
   bool deleted = false;
   ghost_map.assign(ghost_count_, -1);
+  std::vector<char> gone(ghost_count_, 0);
   std::size_t old_offset = 0, new_offset = 0;
   for (std::size_t k = 0; k < peers; ++k) {
-    std::vector<BodyRecord>& recv = recv_records_[k];
+    std::vector<GhostState>& recv = recv_states_[k];
     std::size_t w = 0;
-    for (const BodyRecord& r : recv) {
+    for (const GhostState& r : recv) {
       if (is_deleted(r)) {
         deleted = true;
+        gone[old_offset] = 1;
       } else {
+        if (r.get<&body::Particles::id>() != ghosts_.id[old_offset])
+          throw std::logic_error("halo refresh: a ghost's state names another body");
+        write_state(r, ghosts_, old_offset);
         ghost_map[old_offset] = std::int64_t(new_offset++);
-        recv[w++] = r;
+        ++w;
       }
       ++old_offset;
     }
     recv.resize(w);
     std::size_t v = 0;
     for (std::size_t s = 0; s < send_index_[k].size(); ++s) {
-      if (is_deleted(send_records_[k][s])) continue;
+      if (is_deleted(send_states_[k][s])) continue;
       send_index_[k][v] = send_index_[k][s];
       send_shift_[k][v] = send_shift_[k][s];
-      send_records_[k][v++] = send_records_[k][s];
+      send_states_[k][v++] = send_states_[k][s];
     }
     send_index_[k].resize(v);
     send_shift_[k].resize(v);
-    send_records_[k].resize(v);
+    send_states_[k].resize(v);
   }
+  if (deleted) ghosts_.remove_if([&](std::size_t g) { return gone[g] != 0; });
   append_ghosts(particles, owned);
   return deleted;
 }
@@ -100,9 +116,9 @@ void Halo::append_ghosts(body::Particles& particles, std::size_t owned) {
   ghost_count_ = 0;
   for (std::size_t k = 0; k < peers; ++k) {
     ghost_begin_[k] = owned + ghost_count_;
-    for (const BodyRecord& r : recv_records_[k]) unpack(r, particles);
-    ghost_count_ += recv_records_[k].size();
+    ghost_count_ += recv_states_[k].size();
   }
+  particles.append(ghosts_);
   send_corr_.resize(peers);
   recv_corr_.resize(peers);
   ghost_start_.assign(ghost_count_, Correction{});  // ghosts start without corrections
@@ -125,7 +141,7 @@ void Halo::exchange_corrections(std::vector<solver::BodyState>& states, std::siz
   const std::size_t peers = send_index_.size();
   // 1. Ghost increments to their owners (message k: ghosts received from peer k, in order).
   for (std::size_t k = 0; k < peers; ++k) {
-    const std::size_t n = recv_records_[k].size();
+    const std::size_t n = recv_states_[k].size();
     send_corr_[k].resize(n);
     for (std::size_t g = 0; g < n; ++g) {
       const std::size_t local = ghost_begin_[k] + g;
@@ -148,7 +164,7 @@ void Halo::exchange_corrections(std::vector<solver::BodyState>& states, std::siz
       const solver::BodyState& b = states[send_index_[k][s]];
       send_corr_[k][s] = join(b.dv, b.dw);
     }
-    recv_corr_[k].resize(recv_records_[k].size());
+    recv_corr_[k].resize(recv_states_[k].size());
   }
   exchange.exchange_sized(send_corr_, recv_corr_, kCorrectionTag);
   for (std::size_t k = 0; k < peers; ++k)

@@ -4,6 +4,9 @@
 //   checkpointed  a /particles dataset of checkpoints (restart restores it bit for bit)
 //   snapshotted   a /particles dataset of snapshots (output for analysis and ParaView)
 //   migrated      in parallel::BodyRecord, sent with the body to its new owner and to ghosts
+//   refreshed     in parallel::GhostState, sent to the ghosts at every step between two
+//                 neighbour-list rebuilds: what a step or the fixes between steps may change
+//                 (the id, so that a deleted body can be sent as id -1)
 // Particles' storage operations (add, remove_if, clear, reserve), the migration/ghost record,
 // the checkpoint and snapshot files and the dataset tables of docs/output.md are generated
 // from it. Adding a field is a row here, its array in Particles, its value in ParticleInit,
@@ -74,6 +77,7 @@ enum ParticleFieldFlag : unsigned {
   kCheckpointed = 1u << 0,
   kSnapshotted = 1u << 1,
   kMigrated = 1u << 2,
+  kRefreshed = 1u << 3,
 };
 inline constexpr unsigned kEverywhere = kCheckpointed | kSnapshotted | kMigrated;
 
@@ -115,15 +119,15 @@ constexpr ParticleField<T> derived(const char* name, std::vector<T> Particles::*
 // fields in a BodyRecord.
 inline constexpr std::tuple kParticleFields{
     stored("id", &Particles::id, &ParticleInit::id, "",
-           "globally unique body id (stable across ranks and restarts)", kEverywhere),
+           "globally unique body id (stable across ranks and restarts)", kEverywhere | kRefreshed),
     stored("position", &Particles::position, &ParticleInit::position, "m",
-           "centre of mass (x, y, z)", kEverywhere),
+           "centre of mass (x, y, z)", kEverywhere | kRefreshed),
     stored("orientation", &Particles::orientation, &ParticleInit::orientation, "",
-           "unit quaternion, columns w, x, y, z (body → world)", kEverywhere),
+           "unit quaternion, columns w, x, y, z (body → world)", kEverywhere | kRefreshed),
     stored("velocity", &Particles::velocity, &ParticleInit::velocity, "m/s", "linear velocity",
-           kEverywhere),
+           kEverywhere | kRefreshed),
     stored("angular_velocity", &Particles::angular_velocity, &ParticleInit::angular_velocity,
-           "rad/s", "angular velocity, world frame", kEverywhere),
+           "rad/s", "angular velocity, world frame", kEverywhere | kRefreshed),
     stored("force", &Particles::force, &ParticleInit::force, "N",
            "constant external force besides gravity, user-set", kCheckpointed | kMigrated),
     stored("torque", &Particles::torque, &ParticleInit::torque, "N m",

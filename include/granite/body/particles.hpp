@@ -57,6 +57,9 @@ public:
                     double radius, const Vec3& velocity = Vec3::Zero(), BodyId id = -1,
                     std::int32_t group = 0, bool fixed = false);
 
+  /// Appends every body of `other` with all its fields, the derived ones as they are (copies
+  /// of bodies added here before, such as a halo's ghosts: nothing is recomputed or checked).
+  void append(const Particles& other);
   /// Removes every body for which predicate(index) is true; returns how many were removed.
   /// The predicate sees the arrays before any removal. Order of survivors is preserved.
   std::size_t remove_if(const std::function<bool(std::size_t index)>& predicate);

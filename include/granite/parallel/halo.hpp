@@ -25,7 +25,10 @@ public:
 
   /// The ghosts of the last rebuild() or refresh() again (the plan: the same bodies to the same
   /// peers with the same shifts), with the owners' current state, appended to `particles`
-  /// (whose first `owned` entries are the owned bodies) in the same order. `owned_map`, if not
+  /// (whose first `owned` entries are the owned bodies) in the same order. Only the owners'
+  /// GhostState is sent (the fields a step changes); the ghosts' other fields, derived ones
+  /// included, are kept from the rebuild. A ghost's neighbour_reference stays that of the
+  /// rebuild's record (only a restart's rebuild by reference reads it). `owned_map`, if not
   /// empty: owned bodies were deleted since, map[i] is the present index of the owned body that
   /// had index i, or -1; their ghosts are deleted on the peers too (and the plan forgets them).
   /// `ghost_map` (out): for each ghost of the last rebuild or refresh, its offset among the
@@ -53,13 +56,15 @@ public:
 
 private:
   using Correction = std::array<double, 6>;             // dv then dw, sent as bytes
-  // Appends the received records as ghosts, peer by peer (rebuild and refresh).
+  // Appends the kept ghosts to `particles` and resets the per-sweep exchange for them.
   void append_ghosts(body::Particles& particles, std::size_t owned);
 
   std::vector<std::vector<std::uint32_t>> send_index_;  // per peer: owned indices sent
   std::vector<std::vector<Vec3>> send_shift_;           // per peer: their periodic shifts
-  std::vector<std::vector<BodyRecord>> send_records_, recv_records_;
-  std::vector<std::size_t> ghost_begin_;  // per peer: first ghost received
+  std::vector<std::vector<BodyRecord>> send_records_, recv_records_;   // rebuild
+  std::vector<std::vector<GhostState>> send_states_, recv_states_;    // refresh
+  body::Particles ghosts_;                 // the ghosts of the last rebuild or refresh, in order
+  std::vector<std::size_t> ghost_begin_;  // per peer: first ghost received (index in particles)
   std::vector<std::vector<Correction>> send_corr_, recv_corr_;
   std::vector<Correction> ghost_start_;  // ghosts' dv, dw after the last exchange
   std::size_t ghost_count_ = 0;

@@ -88,3 +88,38 @@ TEST(BodyRecord, GetReadsOneField) {
 }
 
 }  // namespace
+
+namespace {
+
+// GhostState: a halo refresh's record, the fields marked refreshed (id, position, orientation,
+// velocity, angular velocity: 13 doubles and the 8-byte id). write_state puts them into another
+// body bit for bit (the position shifted) and leaves every other field, derived ones included,
+// as it was; Particles::append copies kept ghosts with every field as it is.
+TEST(GhostState, CarriesTheRefreshedFieldsIntoAKeptGhostAndNothingElse) {
+  EXPECT_EQ(sizeof(parallel::GhostState), 8u + 13u * sizeof(double));
+  Particles owners, ghosts;
+  owners.add_exact(odd_row(1));
+  ghosts.add_exact(odd_row(2));
+  const Particles before = ghosts;
+  const Vec3 shift(0.0, -3.0, 0.0);
+  parallel::write_state(parallel::pack_state(owners, 0, shift), ghosts, 0);
+  body::for_each_particle_field([&](const auto& field) {
+    const std::string_view name(field.name);
+    const bool refreshed = field.has(body::kRefreshed);
+    const auto& expected = refreshed ? (owners.*field.array)[0] : (before.*field.array)[0];
+    if (name == "position") return;
+    EXPECT_TRUE(same_bits((ghosts.*field.array)[0], expected)) << field.name;
+  });
+  EXPECT_TRUE(same_bits(ghosts.position[0], Vec3(owners.position[0] + shift)));
+  EXPECT_TRUE(parallel::is_deleted(parallel::deleted_state()));
+  EXPECT_FALSE(parallel::is_deleted(parallel::pack_state(owners, 0)));
+
+  Particles all = owners;
+  all.append(ghosts);
+  ASSERT_EQ(all.size(), 2u);
+  body::for_each_particle_field([&](const auto& field) {
+    EXPECT_TRUE(same_bits((all.*field.array)[1], (ghosts.*field.array)[0])) << field.name;
+  });
+}
+
+}  // namespace
