@@ -82,14 +82,16 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
   const auto& candidates = list.global_pairs();
   if (!any_moved) {
     for (const auto& [i, k] : candidates)
-      detect_global_pair(particles, globals, materials, threshold, i, k, contacts);
+      if (k < globals.size())
+        detect_global_pair(particles, globals, materials, threshold, i, k, contacts);
     return;
   }
   std::size_t c = 0;
   for (std::size_t i = 0; i < particles.size(); ++i)
     for (std::size_t k = 0; k < globals.size(); ++k) {
-      const bool listed = c < candidates.size() && candidates[c].first == i &&
-                          candidates[c].second == k;
+      const std::pair<std::uint32_t, std::uint32_t> pair{std::uint32_t(i), std::uint32_t(k)};
+      while (c < candidates.size() && candidates[c] < pair) ++c;  // (of a body gone since)
+      const bool listed = c < candidates.size() && candidates[c] == pair;
       if (listed) ++c;
       if (listed || moved_[k] != 0)
         detect_global_pair(particles, globals, materials, threshold, i, k, contacts);
