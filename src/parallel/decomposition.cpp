@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 namespace granite::parallel {
@@ -92,15 +93,48 @@ Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested, const Gho
   return best;
 }
 
+namespace {
+Cuts equal_cuts(const Box& domain, const Int3& dims) {
+  Cuts cuts;
+  for (int a = 0; a < 3; ++a) {
+    const double cell = (domain.max[a] - domain.min[a]) / dims[a];
+    for (int c = 0; c < dims[a]; ++c) cuts[a].push_back(domain.min[a] + c * cell);
+    cuts[a].push_back(domain.max[a]);  // the last cell ends exactly at the face
+  }
+  return cuts;
+}
+}  // namespace
+
 Decomposition::Decomposition(const Box& domain, const Int3& dims,
                              const std::array<bool, 3>& periodic) :
     domain_(domain),
-    dims_(dims), periodic_(periodic) {
-  for (int a = 0; a < 3; ++a) cell_[a] = (domain.max[a] - domain.min[a]) / dims[a];
+    dims_(dims), periodic_(periodic), cuts_(equal_cuts(domain, dims)) {}
+
+void Decomposition::set_cuts(const Cuts& cuts) {
+  for (int a = 0; a < 3; ++a) {
+    const std::vector<double>& c = cuts[a];
+    bool ok = c.size() == std::size_t(dims_[a]) + 1 && c.front() == domain_.min[a] &&
+              c.back() == domain_.max[a];
+    for (std::size_t k = 1; ok && k < c.size(); ++k) ok = c[k] > c[k - 1];
+    if (!ok)
+      throw std::invalid_argument("decomposition cuts along axis " + std::to_string(a) +
+                                  " are not " + std::to_string(dims_[a] + 1) +
+                                  " increasing values spanning the domain");
+  }
+  cuts_ = cuts;
 }
 
+bool Decomposition::uniform() const { return cuts_ == equal_cuts(domain_, dims_); }
+
 std::string Decomposition::too_thin(const GhostWidth& ghost) const {
-  return parallel::too_thin(domain_.max - domain_.min, dims_, periodic_, ghost);
+  // The thinnest subdomain of each axis, as if every one were that thin.
+  Vec3 extent;
+  for (int a = 0; a < 3; ++a) {
+    double thinnest = std::numeric_limits<double>::infinity();
+    for (int c = 0; c < dims_[a]; ++c) thinnest = std::min(thinnest, cuts_[a][c + 1] - cuts_[a][c]);
+    extent[a] = thinnest * dims_[a];
+  }
+  return parallel::too_thin(extent, dims_, periodic_, ghost);
 }
 
 Int3 Decomposition::coords(int rank) const {
@@ -115,9 +149,8 @@ Box Decomposition::subdomain(int rank) const {
   const Int3 c = coords(rank);
   Box b;
   for (int a = 0; a < 3; ++a) {
-    b.min[a] = domain_.min[a] + c[a] * cell_[a];
-    // The last cell ends exactly at the domain face (no round-off gap).
-    b.max[a] = c[a] + 1 == dims_[a] ? domain_.max[a] : domain_.min[a] + (c[a] + 1) * cell_[a];
+    b.min[a] = cuts_[a][c[a]];
+    b.max[a] = cuts_[a][c[a] + 1];
   }
   return b;
 }
@@ -138,8 +171,9 @@ int Decomposition::owner_of(const Vec3& x) const {
   const Vec3 y = wrap(x);
   Int3 c;
   for (int a = 0; a < 3; ++a) {
-    const double cells = std::floor((y[a] - domain_.min[a]) / cell_[a]);
-    c[a] = int(std::clamp(cells, 0.0, double(dims_[a] - 1)));
+    // The inner cuts; a point on one belongs to the upper subdomain, outside to the nearest.
+    const auto inner_begin = cuts_[a].begin() + 1, inner_end = cuts_[a].end() - 1;
+    c[a] = int(std::upper_bound(inner_begin, inner_end, y[a]) - inner_begin);
   }
   return rank_of(c);
 }

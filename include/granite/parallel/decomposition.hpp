@@ -1,7 +1,9 @@
 #pragma once
-// Cartesian domain decomposition: the domain box is cut into px × py × pz equal subdomains,
-// one per rank, optionally periodic per axis. Pure geometry and rank arithmetic (no MPI
-// calls), so every rank computes the same answers.
+// Cartesian domain decomposition: the domain box is cut into px × py × pz subdomains, one per
+// rank, optionally periodic per axis. The cuts along each axis are equally spaced, or moved by
+// the load balance (parallel/balance.hpp): a rectilinear grid whose planes cross the whole
+// domain, so every subdomain keeps at most 26 neighbours. Pure geometry and rank arithmetic
+// (no MPI calls), so every rank computes the same answers.
 #include "granite/core/types.hpp"
 
 #include <array>
@@ -53,8 +55,13 @@ struct Neighbour {
   Box box;  // the neighbour's subdomain in this rank's coordinates (after the shift)
 };
 
+/// The cut positions along each axis: cuts[a] holds dims[a] + 1 increasing values from the
+/// domain's lower to its upper face; subdomain c spans [cuts[a][c], cuts[a][c + 1]).
+using Cuts = std::array<std::vector<double>, 3>;
+
 class Decomposition {
 public:
+  /// Equally spaced cuts.
   Decomposition(const Box& domain, const Int3& dims, const std::array<bool, 3>& periodic);
 
   int size() const { return dims_[0] * dims_[1] * dims_[2]; }
@@ -62,11 +69,19 @@ public:
   const Box& domain() const { return domain_; }
   bool periodic(int axis) const { return periodic_[axis]; }
 
+  const Cuts& cuts() const { return cuts_; }
+  /// Moves the cuts (the same on every rank). Throws std::invalid_argument unless each axis has
+  /// dims + 1 strictly increasing values from the domain's lower to its upper face.
+  void set_cuts(const Cuts& cuts);
+  /// Whether the cuts are the equally spaced ones of the constructor.
+  bool uniform() const;
+
   Int3 coords(int rank) const;
   int rank_of(const Int3& coords) const;
   Box subdomain(int rank) const;
 
-  /// "" if the subdomains hold `ghost` (see parallel::too_thin), otherwise what is too thin.
+  /// "" if every subdomain holds `ghost` (see parallel::too_thin; with moved cuts the
+  /// thinnest subdomain of each axis counts), otherwise what is too thin.
   std::string too_thin(const GhostWidth& ghost) const;
 
   /// Maps x into the domain across periodic axes (unchanged on other axes).
@@ -86,7 +101,7 @@ private:
   Box domain_;
   Int3 dims_;
   std::array<bool, 3> periodic_;
-  Vec3 cell_;  // subdomain edge lengths
+  Cuts cuts_;
 };
 
 }  // namespace granite::parallel

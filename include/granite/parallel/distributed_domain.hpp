@@ -28,6 +28,8 @@
 #include "granite/parallel/halo.hpp"
 #include "granite/timestep/simulation.hpp"
 
+#include <algorithm>
+
 namespace granite::parallel {
 
 /// Thrown by synchronise() on every rank alike when the largest radius has grown past what the
@@ -42,6 +44,7 @@ struct ParallelSettings {
   double relaxation_weight = 1.0;  // ω: impulse-update weight of contacts with a ghost body
   int check_every = 1;             // sweeps between global convergence tests
   double skin = 0.0;  // m: the neighbour-list skin (timestep::Parameters::skin), added to the ghost width
+  double balance_width = 0.0;  // m: the ghost width the decomposition was chosen for
 };
 
 class DistributedDomain final : public timestep::StepHooks {
@@ -72,6 +75,14 @@ public:
 
   int rank() const { return comm_.rank(); }
   const Decomposition& decomposition() const { return decomposition_; }
+  /// Load balance, between steps, on every rank with the same cuts: moves the decomposition's
+  /// cuts (parallel/balance.hpp). The neighbour ranks stay (the dims do not change); the next
+  /// synchronise() migrates the bodies to their new owners (all-to-all for those that moved
+  /// past the neighbours) and rebuilds the ghosts, so with a skin request a rebuild.
+  void set_cuts(const Cuts& cuts) { decomposition_.set_cuts(cuts); }
+  /// The thinnest subdomain the cuts may leave: the ghost width of the last synchronise() or
+  /// the configuration's (ParallelSettings::balance_width), whichever is larger.
+  double thinnest_admissible() const { return std::max(ghost_width_, settings_.balance_width); }
   std::size_t ghost_count() const { return halo_.ghost_count(); }
   /// Bytes this rank sent in relaxation exchanges during the last step, and sweeps done.
   std::uint64_t relaxation_bytes() const { return relaxation_bytes_; }
