@@ -97,6 +97,16 @@ std::vector<std::uint64_t> loads_by_rank(std::uint64_t load, const comm::Communi
   return loads;
 }
 
+std::vector<std::uint64_t> contact_weights(const collision::ContactList& contacts,
+                                           std::size_t owned) {
+  std::vector<std::uint64_t> w(owned, 1);
+  for (std::size_t j = 0; j < contacts.size(); ++j) {
+    if (contacts.body1[j] < owned) ++w[contacts.body1[j]];
+    if (contacts.body2[j] < owned) ++w[contacts.body2[j]];
+  }
+  return w;
+}
+
 double max_over_mean(const std::vector<std::uint64_t>& loads) {
   const std::uint64_t total = std::accumulate(loads.begin(), loads.end(), std::uint64_t(0));
   if (total == 0 || loads.empty()) return 1.0;

@@ -2,6 +2,7 @@
 #include "granite/parallel/distributed_domain.hpp"
 
 #include "granite/comm/collectives.hpp"
+#include "granite/parallel/balance.hpp"
 #include "granite/parallel/contact_ownership.hpp"
 #include "granite/parallel/migration.hpp"
 
@@ -45,6 +46,22 @@ std::size_t DistributedDomain::restore_ghosts(body::Particles& particles, double
   synchronise_bytes_ = exchange_.bytes_sent() - before;
   migrated_ = 0;
   return owned;
+}
+
+DistributedDomain::Rebalance DistributedDomain::rebalance(const std::vector<Vec3>& x,
+                                                          const std::vector<std::uint64_t>& w) {
+  Rebalance r;
+  std::uint64_t load = 0;
+  for (const std::uint64_t weight : w) load += weight;
+  r.before = max_over_mean(loads_by_rank(load, comm_));
+  Decomposition next = decomposition_;
+  next.set_cuts(balanced_cuts(next, x, w, w.size(),
+                              std::max(ghost_width_, settings_.balance_width), comm_));
+  r.after = max_over_mean(loads_under(next, x, w, w.size(), comm_));
+  r.moved = r.after < r.before;
+  if (r.moved) decomposition_ = next;
+  else r.after = r.before;
+  return r;
 }
 
 bool DistributedDomain::agree_on_rebuild(const body::Particles& particles, bool wanted) {

@@ -78,9 +78,8 @@ public:
   void start(RunContext& run) override {
     relaxation_at_thermo_ = run.sim.timers().seconds(Phase::relaxation);
     if (mode_ == BalanceMode::none || restored_ || run.comm.size() == 1) return;
-    const std::vector<std::uint64_t> ones(run.sim.particles().size(), 1);
-    rebalance(run, ones, "before the first step",
-              parallel::max_over_mean(parallel::loads_by_rank(ones.size(), run.comm)));
+    rebalance(run, std::vector<std::uint64_t>(run.sim.particles().size(), 1),
+              "before the first step");
   }
 
   void end_of_step(RunContext& run, const timestep::StepStatistics& stats,
@@ -88,12 +87,12 @@ public:
     if (run.comm.size() == 1) return;
     if (thermo_.due(stats.step, end.last)) report_on_thermo_line(run);
     if (mode_ != BalanceMode::dynamic || stats.step % every_ != 0) return;
-    const std::vector<std::uint64_t> w = weights(run);
+    const std::vector<std::uint64_t> w =
+        parallel::contact_weights(run.sim.contacts(), run.sim.particles().size());
     std::uint64_t load = 0;
     for (const std::uint64_t x : w) load += x;
     last_load_ = parallel::max_over_mean(parallel::loads_by_rank(load, run.comm));
-    if (last_load_ > threshold_)
-      rebalance(run, w, "at step " + std::to_string(stats.step), last_load_);
+    if (last_load_ > threshold_) rebalance(run, w, "at step " + std::to_string(stats.step));
   }
 
   void finish(RunContext& run) override {
@@ -164,38 +163,20 @@ public:
   }
 
 private:
-  // 1 + the particle's contacts in this step (those this rank relaxed), per owned particle.
-  static std::vector<std::uint64_t> weights(const RunContext& run) {
-    const std::size_t n = run.sim.particles().size();
-    std::vector<std::uint64_t> w(n, 1);
-    const collision::ContactList& c = run.sim.contacts();
-    for (std::size_t j = 0; j < c.size(); ++j) {
-      if (c.body1[j] < n) ++w[c.body1[j]];
-      if (c.body2[j] < n) ++w[c.body2[j]];
-    }
-    return w;
-  }
-
   // New cuts for weights `w` of the owned particles, kept only if they lower the imbalance.
-  void rebalance(RunContext& run, const std::vector<std::uint64_t>& w, const std::string& when,
-                 double before) {
-    parallel::DistributedDomain& domain = *run.distributed;
-    const std::vector<Vec3>& x = run.sim.particles().position;
-    parallel::Decomposition next = domain.decomposition();
-    next.set_cuts(parallel::balanced_cuts(next, x, w, w.size(), domain.thinnest_admissible(),
-                                          run.comm));
-    const double after =
-        parallel::max_over_mean(parallel::loads_under(next, x, w, w.size(), run.comm));
-    if (!(after < before)) {
-      log::info("balance " + when + ": load max/mean " + ratio(before) +
-                "; balanced cuts would give " + ratio(after) + ": cuts kept");
+  void rebalance(RunContext& run, const std::vector<std::uint64_t>& w, const std::string& when) {
+    const parallel::DistributedDomain::Rebalance r =
+        run.distributed->rebalance(run.sim.particles().position, w);
+    last_load_ = r.before;
+    if (!r.moved) {
+      log::info("balance " + when + ": load max/mean " + ratio(r.before) +
+                "; no cuts would lower it: cuts kept");
       return;
     }
-    domain.set_cuts(next.cuts());
     run.sim.request_rebuild();
     ++rebalances_;
-    log::info("balance " + when + ": load max/mean " + ratio(before) + " -> " + ratio(after) +
-              ", " + cuts_text(next));
+    log::info("balance " + when + ": load max/mean " + ratio(r.before) + " -> " + ratio(r.after) +
+              ", " + cuts_text(run.distributed->decomposition()));
   }
 
   static double particle_imbalance(const RunContext& run) {

@@ -6,6 +6,7 @@
 // only the load's marginal along each axis is balanced (exact for a load that varies along one
 // axis, like the channel's bed in z or its inlet half in x). Deterministic: integer weights
 // summed in integer histograms, so the same run on as many ranks gets the same cuts.
+#include "granite/collision/contact.hpp"
 #include "granite/comm/communicator.hpp"
 #include "granite/parallel/decomposition.hpp"
 
@@ -40,6 +41,11 @@ std::vector<std::uint64_t> loads_under(const Decomposition& decomposition,
 
 /// Collective: every rank's own load (its `load`), indexed by rank.
 std::vector<std::uint64_t> loads_by_rank(std::uint64_t load, const comm::Communicator& comm);
+
+/// The load balance's particle weights: 1 + the contacts of `contacts` each of the first
+/// `owned` particles takes part in (the step's contacts this rank relaxed).
+std::vector<std::uint64_t> contact_weights(const collision::ContactList& contacts,
+                                           std::size_t owned);
 
 /// max / mean of `loads` (1 for an even load; 1 when all are zero).
 double max_over_mean(const std::vector<std::uint64_t>& loads);

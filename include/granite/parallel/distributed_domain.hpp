@@ -28,8 +28,6 @@
 #include "granite/parallel/halo.hpp"
 #include "granite/timestep/simulation.hpp"
 
-#include <algorithm>
-
 namespace granite::parallel {
 
 /// Thrown by synchronise() on every rank alike when the largest radius has grown past what the
@@ -75,14 +73,22 @@ public:
 
   int rank() const { return comm_.rank(); }
   const Decomposition& decomposition() const { return decomposition_; }
-  /// Load balance, between steps, on every rank with the same cuts: moves the decomposition's
-  /// cuts (parallel/balance.hpp). The neighbour ranks stay (the dims do not change); the next
-  /// synchronise() migrates the bodies to their new owners (all-to-all for those that moved
-  /// past the neighbours) and rebuilds the ghosts, so with a skin request a rebuild.
+  /// Moves the decomposition's cuts, on every rank alike (a restart's cuts). The neighbour
+  /// ranks stay (the dims do not change); the next synchronise() migrates the bodies to their
+  /// new owners (all-to-all for those that moved past the neighbours) and rebuilds the ghosts,
+  /// so with a skin request a rebuild.
   void set_cuts(const Cuts& cuts) { decomposition_.set_cuts(cuts); }
-  /// The thinnest subdomain the cuts may leave: the ghost width of the last synchronise() or
-  /// the configuration's (ParallelSettings::balance_width), whichever is larger.
-  double thinnest_admissible() const { return std::max(ghost_width_, settings_.balance_width); }
+
+  struct Rebalance {
+    double before = 1.0, after = 1.0;  // max/mean load over the ranks
+    bool moved = false;                // the cuts were moved (after < before)
+  };
+  /// Load balance, between steps, collective: the balanced cuts (parallel/balance.hpp) for
+  /// the owned particles at `x` with weights `w`, each subdomain at least the ghost width of
+  /// the last synchronise() or the configuration's (ParallelSettings::balance_width) wide;
+  /// set_cuts() to them if they lower the load's max/mean. With a skin, request a rebuild
+  /// when moved.
+  Rebalance rebalance(const std::vector<Vec3>& x, const std::vector<std::uint64_t>& w);
   std::size_t ghost_count() const { return halo_.ghost_count(); }
   /// Bytes this rank sent in relaxation exchanges during the last step, and sweeps done.
   std::uint64_t relaxation_bytes() const { return relaxation_bytes_; }
