@@ -49,18 +49,23 @@ std::size_t DistributedDomain::restore_ghosts(body::Particles& particles, double
 }
 
 DistributedDomain::Rebalance DistributedDomain::rebalance(const std::vector<Vec3>& x,
-                                                          const std::vector<std::uint64_t>& w) {
+                                                          const std::vector<std::uint64_t>& w,
+                                                          double threshold) {
   Rebalance r;
   std::uint64_t load = 0;
   for (const std::uint64_t weight : w) load += weight;
-  r.before = max_over_mean(loads_by_rank(load, comm_));
+  r.before = r.after = max_over_mean(loads_by_rank(load, comm_));
+  r.tried = r.before > threshold;
+  if (!r.tried) return r;
   Decomposition next = decomposition_;
   next.set_cuts(balanced_cuts(next, x, w, w.size(),
                               std::max(ghost_width_, settings_.balance_width), comm_));
-  r.after = max_over_mean(loads_under(next, x, w, w.size(), comm_));
-  r.moved = r.after < r.before;
-  if (r.moved) decomposition_ = next;
-  else r.after = r.before;
+  const double after = max_over_mean(loads_under(next, x, w, w.size(), comm_));
+  r.moved = after < r.before;
+  if (r.moved) {
+    decomposition_ = next;
+    r.after = after;
+  }
   return r;
 }
 

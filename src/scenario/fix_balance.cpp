@@ -78,7 +78,7 @@ public:
   void start(RunContext& run) override {
     relaxation_at_thermo_ = run.sim.timers().seconds(Phase::relaxation);
     if (mode_ == BalanceMode::none || restored_ || run.comm.size() == 1) return;
-    rebalance(run, std::vector<std::uint64_t>(run.sim.particles().size(), 1),
+    rebalance(run, std::vector<std::uint64_t>(run.sim.particles().size(), 1), 1.0,
               "before the first step");
   }
 
@@ -87,12 +87,8 @@ public:
     if (run.comm.size() == 1) return;
     if (thermo_.due(stats.step, end.last)) report_on_thermo_line(run);
     if (mode_ != BalanceMode::dynamic || stats.step % every_ != 0) return;
-    const std::vector<std::uint64_t> w =
-        parallel::contact_weights(run.sim.contacts(), run.sim.particles().size());
-    std::uint64_t load = 0;
-    for (const std::uint64_t x : w) load += x;
-    last_load_ = parallel::max_over_mean(parallel::loads_by_rank(load, run.comm));
-    if (last_load_ > threshold_) rebalance(run, w, "at step " + std::to_string(stats.step));
+    rebalance(run, parallel::contact_weights(run.sim.contacts(), run.sim.particles().size()),
+              threshold_, "at step " + std::to_string(stats.step));
   }
 
   void finish(RunContext& run) override {
@@ -102,8 +98,8 @@ public:
     const double mean = comm::sum(relaxation[0], run.comm) / run.comm.size();
     comm::max_in_place(relaxation, run.comm);
     relaxation_ = mean > 0.0 ? relaxation[0] / mean : 1.0;
-    log::info("load balance (" + std::string(mode_name(mode_)) + "): " +
-              std::to_string(rebalances_) + " rebalances; at the end particles per rank max/mean " +
+    log::info("load balance (" + std::string(mode_name(mode_)) + "): cuts moved " +
+              std::to_string(rebalances_) + " time(s); at the end particles per rank max/mean " +
               ratio(particles_) + "; relaxation time per rank max/mean " + ratio(relaxation_) +
               " (whole run); " + cuts_text(run.distributed->decomposition()));
   }
@@ -163,11 +159,14 @@ public:
   }
 
 private:
-  // New cuts for weights `w` of the owned particles, kept only if they lower the imbalance.
-  void rebalance(RunContext& run, const std::vector<std::uint64_t>& w, const std::string& when) {
+  // New cuts for weights `w` of the owned particles when max/mean exceeds `threshold`, kept
+  // only if they lower it; each attempt is logged.
+  void rebalance(RunContext& run, const std::vector<std::uint64_t>& w, double threshold,
+                 const std::string& when) {
     const parallel::DistributedDomain::Rebalance r =
-        run.distributed->rebalance(run.sim.particles().position, w);
+        run.distributed->rebalance(run.sim.particles().position, w, threshold);
     last_load_ = r.before;
+    if (!r.tried) return;
     if (!r.moved) {
       log::info("balance " + when + ": load max/mean " + ratio(r.before) +
                 "; no cuts would lower it: cuts kept");

@@ -81,14 +81,16 @@ public:
 
   struct Rebalance {
     double before = 1.0, after = 1.0;  // max/mean load over the ranks
-    bool moved = false;                // the cuts were moved (after < before)
+    bool tried = false;                // before > threshold: balanced cuts were computed
+    bool moved = false;                // and taken (after < before)
   };
-  /// Load balance, between steps, collective: the balanced cuts (parallel/balance.hpp) for
-  /// the owned particles at `x` with weights `w`, each subdomain at least the ghost width of
-  /// the last synchronise() or the configuration's (ParallelSettings::balance_width) wide;
-  /// set_cuts() to them if they lower the load's max/mean. With a skin, request a rebuild
-  /// when moved.
-  Rebalance rebalance(const std::vector<Vec3>& x, const std::vector<std::uint64_t>& w);
+  /// Load balance, between steps, collective: measures max/mean of the load (weights `w` of
+  /// the owned particles at `x`); if it exceeds `threshold`, computes the balanced cuts
+  /// (parallel/balance.hpp; each subdomain at least the ghost width of the last synchronise()
+  /// or the configuration's, ParallelSettings::balance_width, wide) and set_cuts() to them if
+  /// they lower max/mean. With a skin, request a rebuild when moved.
+  Rebalance rebalance(const std::vector<Vec3>& x, const std::vector<std::uint64_t>& w,
+                      double threshold = 1.0);
   std::size_t ghost_count() const { return halo_.ghost_count(); }
   /// Bytes this rank sent in relaxation exchanges during the last step, and sweeps done.
   std::uint64_t relaxation_bytes() const { return relaxation_bytes_; }
