@@ -41,18 +41,6 @@ int size_of(MPI_Comm c) {
   return s;
 }
 
-std::vector<double> gather_doubles(const std::vector<double>& mine, MPI_Comm comm) {
-  const int size = size_of(comm);
-  int n = int(mine.size());
-  std::vector<int> counts(size), displs(size, 0);
-  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
-  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<double> all(std::size_t(displs.back() + counts.back()));
-  MPI_Allgatherv(mine.data(), n, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE,
-                 comm);
-  return all;
-}
-
 struct ChannelRun {
   std::vector<std::uint64_t> particles;  // per step, all ranks
   std::vector<double> solid_fraction;    // per statistics sample
@@ -133,7 +121,7 @@ ChannelRun run_channel(MPI_Comm comm, bool checks, double skin = 0.0, bool audit
         if (p.position[i][0] < 4 * settings.layer_every)
           mine.insert(mine.end(), {p.position[i][0], p.position[i][1], p.position[i][2],
                                    p.radius[i], double(p.id[i])});
-      const auto near = gather_doubles(mine, comm);
+      const auto near = gather_all(mine, comm);
       const auto& plane = std::get<body::HalfSpace>(sim.globals()[settings.piston].parts[0]);
       for (std::size_t i = before; i < p.size(); ++i) {
         const Vec3& x = p.position[i];
@@ -160,7 +148,7 @@ ChannelRun run_channel(MPI_Comm comm, bool checks, double skin = 0.0, bool audit
   }
   std::vector<double> alive;
   for (BodyId id : sim.particles().id) alive.push_back(double(id));
-  auto all_alive = gather_doubles(alive, comm), all_deleted = gather_doubles(deleted_ids, comm);
+  auto all_alive = gather_all(alive, comm), all_deleted = gather_all(deleted_ids, comm);
   std::sort(all_alive.begin(), all_alive.end());
   std::sort(all_deleted.begin(), all_deleted.end());
   result.final_count = all_alive.size();

@@ -68,14 +68,8 @@ void populate(timestep::Simulation& sim, const Scene& s,
 }
 
 std::vector<BodyId> all_ids(const body::Particles& p, MPI_Comm comm) {
-  const int size = size_of(comm);
-  int n = int(p.size());
-  std::vector<int> counts(size), displs(size, 0);
-  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
-  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<BodyId> ids(std::size_t(displs.back() + counts.back()));
-  MPI_Allgatherv(p.id.data(), n, MPI_INT64_T, ids.data(), counts.data(), displs.data(), MPI_INT64_T,
-                 comm);
+  std::vector<BodyId> ids = granite::test_support::gather_all(
+      std::vector<BodyId>(p.id.begin(), p.id.begin() + std::ptrdiff_t(p.size())), comm);
   std::sort(ids.begin(), ids.end());
   return ids;
 }
@@ -134,14 +128,7 @@ public:
   std::size_t check(body::Particles& p, std::size_t owned) {
     std::vector<BodyRecord> mine;
     for (std::size_t i = 0; i < owned; ++i) mine.push_back(pack(p, i));
-    const int size = size_of(comm_);
-    int bytes = int(mine.size() * sizeof(BodyRecord));
-    std::vector<int> counts(size), displs(size, 0);
-    MPI_Allgather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_);
-    for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-    std::vector<BodyRecord> all(std::size_t(displs.back() + counts.back()) / sizeof(BodyRecord));
-    MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE,
-                   comm_);
+    const std::vector<BodyRecord> all = granite::test_support::gather_all(mine, comm_);
     std::map<BodyId, BodyRecord> owners;
     for (const auto& r : all) owners[r.get<&P::id>()] = r;
     for (std::size_t g = owned; g < p.size(); ++g) {

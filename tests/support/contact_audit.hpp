@@ -1,11 +1,11 @@
 #pragma once
-// Test support for MPI runs: every rank's bytes gathered on every rank, and ContactAudit, a
-// StepHooks wrapper that compares each step's contacts over all ranks with a full search of
+// Test support for MPI runs: ContactAudit, a StepHooks wrapper that compares each step's contacts over all ranks with a full search of
 // all ranks' owned particles gathered on every rank.
 #include "granite/collision/detection.hpp"
 #include "granite/parallel/body_record.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "forwarding_hooks.hpp"
+#include "gather_all.hpp"
 
 #include <mpi.h>
 
@@ -16,21 +16,6 @@
 #include <vector>
 
 namespace granite::test_support {
-
-// Every byte of `mine` from every rank, in rank order, on every rank.
-template <class T>
-std::vector<T> gather_all(const std::vector<T>& mine, MPI_Comm comm) {
-  int size = 1;
-  MPI_Comm_size(comm, &size);
-  int bytes = int(mine.size() * sizeof(T));
-  std::vector<int> counts(size), displs(size, 0);
-  MPI_Allgather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
-  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<T> all(std::size_t(displs.back() + counts.back()) / sizeof(T));
-  MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE,
-                 comm);
-  return all;
-}
 
 // A contact as (lower body id, other id or -1 - global body index, ordinal of a repeated
 // pair) -> gap: independent of the ranks and of the local indices.
