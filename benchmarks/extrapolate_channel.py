@@ -28,6 +28,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 import granite_io  # noqa: E402
+from balance_model import imbalance  # noqa: E402  (benchmarks/balance_model.py)
 
 PAPER_PARTICLES = 2.47e5
 PAPER_CONTACTS_PER_PARTICLE = 2.59
@@ -79,36 +80,6 @@ def phases(run_path):
     return field("steps.done"), field("wall_seconds"), table
 
 
-def balanced_cuts(x, parts, lo, hi, width):
-    """One axis's cuts at the quantiles of x, each slab at least `width` (the rule of
-    parallel/balance.cpp, without its histogram)."""
-    cuts = [lo] + [float(np.quantile(x, k / parts)) for k in range(1, parts)] + [hi]
-    if hi - lo < parts * width:
-        return list(np.linspace(lo, hi, parts + 1))
-    for k in range(1, parts):
-        cuts[k] = max(cuts[k], cuts[k - 1] + width)
-    for k in range(parts - 1, 0, -1):
-        cuts[k] = min(cuts[k], cuts[k + 1] - width)
-    return cuts
-
-
-def imbalance(positions, dims, balanced):
-    """max/mean particles per rank of the grid `dims` over the paper's channel."""
-    owners = np.zeros(len(positions), dtype=np.int64)
-    stride = 1
-    for a in range(3):
-        if balanced:
-            cuts = balanced_cuts(positions[:, a], dims[a], 0.0, CHANNEL[a], HALO)
-        else:
-            cuts = list(np.linspace(0.0, CHANNEL[a], dims[a] + 1))
-        cell = np.clip(np.searchsorted(np.array(cuts[1:-1]), positions[:, a], side="right"), 0,
-                       dims[a] - 1)
-        owners += cell * stride
-        stride *= dims[a]
-    counts = np.bincount(owners, minlength=stride)
-    return counts.max() / counts.mean()
-
-
 def main(argv):
     if len(argv) not in (4, 5):
         print(__doc__.strip(), file=sys.stderr)
@@ -145,8 +116,8 @@ def main(argv):
         comm = SWEEPS * 2 * (T_EXCHANGE + volume / BANDWIDTH) + T_SYNC
         cases = [("uniform load", 1.0)]
         if positions is not None:
-            cases = [("equal cuts", imbalance(positions, dims, False)),
-                     ("balanced cuts", imbalance(positions, dims, True))]
+            cases = [(label, imbalance(positions, dims, (0.0, 0.0, 0.0), CHANNEL, HALO, balanced))
+                     for label, balanced in (("equal cuts", False), ("balanced cuts", True))]
         for label, factor in cases:
             t = PAPER_PARTICLES / ranks * factor * c_paper + comm
             print(f"channel_paper on {ranks} ranks ({dims[0]}x{dims[1]}x{dims[2]}, ~{ghosts:.0f} ghosts, "

@@ -51,30 +51,41 @@ Cuts balanced_cuts(const Decomposition& decomposition, const std::vector<Vec3>& 
                    const std::vector<std::uint64_t>& w, std::size_t count, double min_width,
                    const comm::Communicator& comm) {
   const Box& domain = decomposition.domain();
+  const Int3& dims = decomposition.dims();
   Cuts cuts = decomposition.cuts();
-  // One allreduce for the histograms of all cut axes, back to back.
-  std::vector<int> axes;
-  for (int a = 0; a < 3; ++a)
-    if (decomposition.dims()[a] > 1) axes.push_back(a);
-  std::vector<std::uint64_t> histograms(axes.size() * kBalanceBins, 0);
-  for (std::size_t h = 0; h < axes.size(); ++h) {
-    const int a = axes[h];
-    const double lo = domain.min[a], extent = domain.max[a] - domain.min[a];
-    for (std::size_t i = 0; i < count; ++i) {
-      // Positions outside the domain (a body not yet migrated or wrapped) go to the end bins.
-      const double u = (decomposition.wrap(x[i])[a] - lo) / extent * double(kBalanceBins);
-      const auto bin = std::size_t(std::clamp(u, 0.0, double(kBalanceBins - 1)));
-      histograms[h * kBalanceBins + bin] += w[i];
+  // Axis by axis: x over everything, then y within each new x-slab, then z within each new
+  // (x, y) column: per axis one allreduce of a histogram per slab or column.
+  std::vector<std::size_t> group(count, 0);  // the point's slab (after x) or column (after y)
+  std::size_t groups = 1;
+  for (int a = 0; a < 3; ++a) {
+    const std::size_t n = std::size_t(dims[a]) + 1;
+    if (dims[a] > 1) {
+      const double lo = domain.min[a], extent = domain.max[a] - domain.min[a];
+      std::vector<std::uint64_t> histograms(groups * kBalanceBins, 0);
+      for (std::size_t i = 0; i < count; ++i) {
+        // Positions outside the domain (a body not yet migrated or wrapped): the end bins.
+        const double u = (decomposition.wrap(x[i])[a] - lo) / extent * double(kBalanceBins);
+        const auto bin = std::size_t(std::clamp(u, 0.0, double(kBalanceBins - 1)));
+        histograms[group[i] * kBalanceBins + bin] += w[i];
+      }
+      comm::sum_in_place(histograms, comm);
+      for (std::size_t g = 0; g < groups; ++g) {
+        const std::vector<std::uint64_t> histogram(
+            histograms.begin() + std::ptrdiff_t(g * kBalanceBins),
+            histograms.begin() + std::ptrdiff_t((g + 1) * kBalanceBins));
+        const std::vector<double> run =
+            cuts_from_histogram(histogram, domain.min[a], domain.max[a], dims[a], min_width);
+        std::copy(run.begin(), run.end(), cuts[a].begin() + std::ptrdiff_t(g * n));
+      }
     }
-  }
-  comm::sum_in_place(histograms, comm);
-  for (std::size_t h = 0; h < axes.size(); ++h) {
-    const int a = axes[h];
-    const std::vector<std::uint64_t> histogram(
-        histograms.begin() + std::ptrdiff_t(h * kBalanceBins),
-        histograms.begin() + std::ptrdiff_t((h + 1) * kBalanceBins));
-    cuts[a] = cuts_from_histogram(histogram, domain.min[a], domain.max[a],
-                                  decomposition.dims()[a], min_width);
+    // Each point's slab along a under the new cuts refines its group.
+    for (std::size_t i = 0; i < count; ++i) {
+      const double* inner = cuts[a].data() + group[i] * n + 1;
+      const double y = decomposition.wrap(x[i])[a];
+      group[i] = group[i] * std::size_t(dims[a]) +
+                 std::size_t(std::upper_bound(inner, inner + dims[a] - 1, y) - inner);
+    }
+    groups *= std::size_t(dims[a]);
   }
   return cuts;
 }

@@ -38,20 +38,22 @@ std::string ratio(double value) {
   return text;
 }
 
+// "inner x-cuts [...] m" and which nested cuts there are besides (run.json has them all).
 std::string cuts_text(const parallel::Decomposition& d) {
-  static const char* const kAxis[3] = {"x", "y", "z"};
+  const parallel::Int3& dims = d.dims();
   std::string text;
-  for (int a = 0; a < 3; ++a) {
-    if (d.dims()[a] == 1) continue;
-    text += std::string(text.empty() ? "" : ", ") + kAxis[a] + " [";
-    for (std::size_t k = 1; k + 1 < d.cuts()[a].size(); ++k) {
+  if (dims[0] > 1) {
+    text = "inner x-cuts [";
+    for (int k = 1; k < dims[0]; ++k) {
       char value[32];
-      std::snprintf(value, sizeof value, "%s%.6g", k > 1 ? " " : "", d.cuts()[a][k]);
+      std::snprintf(value, sizeof value, "%s%.6g", k > 1 ? " " : "", d.cuts()[0][std::size_t(k)]);
       text += value;
     }
-    text += "]";
+    text += "] m";
   }
-  return text.empty() ? "one subdomain" : "inner cuts " + text + " m";
+  if (dims[1] > 1) text += std::string(text.empty() ? "" : ", ") + "y-cuts per x-slab";
+  if (dims[2] > 1) text += std::string(text.empty() ? "" : ", ") + "z-cuts per column";
+  return text.empty() ? "one subdomain" : text + " (run.json balance.cuts_m)";
 }
 
 class BalanceFix final : public Fix {

@@ -1,10 +1,11 @@
 #pragma once
-// Load balance (domain.balance): the cuts of the rectilinear decomposition moved so that each
-// slab along an axis carries an equal share of the particles' weight (1 + the particle's
-// contacts). The planes still cross the whole domain, so the neighbour relations, halo and
-// migration code of the equal grid serve unchanged (at most 26 neighbours); the price is that
-// only the load's marginal along each axis is balanced (exact for a load that varies along one
-// axis, like the channel's bed in z or its inlet half in x). Deterministic: integer weights
+// Load balance (domain.balance): the cuts of the decomposition moved so that every rank
+// carries an equal share of the particles' weight (1 + the particle's contacts), as nested
+// slabs (recursive bisection along fixed axes, "multi-jagged"): the x-cuts split the whole
+// weight into px equal shares, the y-cuts of each x-slab split that slab's weight into py
+// equal shares, the z-cuts of each column split its weight into pz. Any load is balanced up to
+// the histogram's resolution and the minimum subdomain width, also one that is not a product
+// of its marginals (a bed under an inlet's full-height stream). Deterministic: integer weights
 // summed in integer histograms, so the same run on as many ranks gets the same cuts.
 #include "granite/collision/contact.hpp"
 #include "granite/comm/communicator.hpp"
@@ -15,8 +16,8 @@
 
 namespace granite::parallel {
 
-/// Bins of the weight histogram along each axis (its resolution: extent / kBalanceBins).
-inline constexpr std::size_t kBalanceBins = 4096;
+/// Bins of each slab's or column's weight histogram (its resolution: extent / kBalanceBins).
+inline constexpr std::size_t kBalanceBins = 1024;
 
 /// The dims + 1 cuts of one axis from [lo, hi] that split `histogram` (equal bins over [lo, hi],
 /// weight per bin) into `parts` slabs of equal weight, interpolating linearly inside a bin,
@@ -25,9 +26,10 @@ inline constexpr std::size_t kBalanceBins = 4096;
 std::vector<double> cuts_from_histogram(const std::vector<std::uint64_t>& histogram, double lo,
                                         double hi, int parts, double min_width);
 
-/// Collective: balanced cuts of `decomposition`'s axes for the points x[0, count) of every rank
-/// with weights w (axes with one subdomain keep their two faces). `min_width`: the thinnest
-/// admissible subdomain (the ghost width).
+/// Collective: balanced nested cuts (Decomposition's Cuts) for the points x[0, count) of every
+/// rank with weights w (axes with one subdomain keep their two faces); one allreduce per cut
+/// axis, of a histogram per slab or column. `min_width`: the thinnest admissible subdomain (the
+/// ghost width).
 Cuts balanced_cuts(const Decomposition& decomposition, const std::vector<Vec3>& x,
                    const std::vector<std::uint64_t>& w, std::size_t count, double min_width,
                    const comm::Communicator& comm);

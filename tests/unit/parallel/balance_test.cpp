@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <stdexcept>
 
 namespace {
@@ -61,40 +62,71 @@ TEST(CutsFromHistogram, EqualCutsWhenNothingToBalanceOrNoRoom) {
   EXPECT_EQ(cuts_from_histogram(h, 0.0, 3.0, 3, 1.01), (std::vector<double>{0.0, 1.0, 2.0, 3.0}));
 }
 
-TEST(DecompositionCuts, OwnershipSubdomainsAndThinnessFollowTheCuts) {
+TEST(DecompositionCuts, OwnershipSubdomainsThinnessAndNeighboursFollowTheNestedCuts) {
   Decomposition d({Vec3(0, 0, 0), Vec3(4, 2, 1)}, {3, 2, 1}, {false, false, false});
   EXPECT_TRUE(d.uniform());
   Cuts cuts = d.cuts();
   cuts[0] = {0.0, 0.5, 1.0, 4.0};
-  cuts[1] = {0.0, 1.5, 2.0};
+  cuts[1] = {0.0, 1.5, 2.0, /* x-slab 1 */ 0.0, 0.5, 2.0, /* x-slab 2 */ 0.0, 0.6, 2.0};
   d.set_cuts(cuts);
   EXPECT_FALSE(d.uniform());
   EXPECT_EQ(d.owner_of(Vec3(0.49, 1.4, 0.5)), d.rank_of({0, 0, 0}));
-  EXPECT_EQ(d.owner_of(Vec3(0.5, 1.5, 0.5)), d.rank_of({1, 1, 0}));  // faces: upper subdomain
-  EXPECT_EQ(d.owner_of(Vec3(3.9, 0.0, 0.5)), d.rank_of({2, 0, 0}));
+  EXPECT_EQ(d.owner_of(Vec3(0.5, 0.5, 0.5)), d.rank_of({1, 1, 0}));  // faces: upper subdomain
+  EXPECT_EQ(d.owner_of(Vec3(3.9, 0.59, 0.5)), d.rank_of({2, 0, 0}));
   EXPECT_EQ(d.owner_of(Vec3(-1.0, 9.0, 0.5)), d.rank_of({0, 1, 0}));  // outside: the nearest
   const Box b = d.subdomain(d.rank_of({1, 1, 0}));
-  EXPECT_EQ(b.min, Vec3(0.5, 1.5, 0.0));
+  EXPECT_EQ(b.min, Vec3(0.5, 0.5, 0.0));
   EXPECT_EQ(b.max, Vec3(1.0, 2.0, 1.0));
-  // The thinnest slab counts: 0.5 wide along x and y.
+  // The thinnest slab counts: 0.5 wide along x and along y (x-slab 1's lower box).
   EXPECT_NE(d.too_thin(GhostWidth{0.26, 0.0, 0.0}), "");
   EXPECT_EQ(d.too_thin(GhostWidth{0.25, 0.0, 0.0}), "");
-  // A neighbour's box is its moved subdomain.
-  for (const Neighbour& n : d.neighbours(d.rank_of({1, 0, 0})))
-    if (n.rank == d.rank_of({2, 0, 0})) {
-      EXPECT_EQ(n.box.min[0], 1.0);
+  // Neighbours of (1, 0, 0) = [0.5, 1] x [0, 0.5]: the boxes it touches, and (2, 1, 0) =
+  // [1, 4] x [0.6, 2], 0.1 away (closer than the thinnest subdomain, 0.5), but not
+  // (0, 1, 0) = [0, 0.5] x [1.5, 2], 1.0 away.
+  std::vector<int> ranks = d.neighbour_ranks(d.rank_of({1, 0, 0}));
+  EXPECT_EQ(ranks, (std::vector<int>{d.rank_of({0, 0, 0}), d.rank_of({2, 0, 0}),
+                                     d.rank_of({1, 1, 0}), d.rank_of({2, 1, 0})}));
+}
+
+TEST(DecompositionCuts, NeighboursAreMutualWithOppositeShifts) {
+  // Random nested cuts on a grid periodic along x and z: B is a neighbour of A with shift s
+  // exactly when A is one of B with shift -s.
+  Decomposition d({Vec3(0, 0, 0), Vec3(3, 2, 2)}, {3, 2, 2}, {true, false, true});
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> jitter(-0.2, 0.2);
+  Cuts cuts = d.cuts();
+  for (int a = 0; a < 3; ++a)
+    for (std::size_t k = 0; k < cuts[a].size(); ++k) {
+      const std::size_t n = std::size_t(d.dims()[a]) + 1;
+      if (k % n != 0 && k % n != n - 1) cuts[a][k] += jitter(rng);
     }
+  d.set_cuts(cuts);
+  std::size_t pairs = 0;
+  for (int r = 0; r < d.size(); ++r)
+    for (const Neighbour& n : d.neighbours(r)) {
+      bool mutual = false;
+      for (const Neighbour& m : d.neighbours(n.rank))
+        mutual = mutual || (m.rank == r && (m.shift + n.shift).norm() == 0.0);
+      EXPECT_TRUE(mutual) << r << " -> " << n.rank;
+      ++pairs;
+    }
+  EXPECT_GT(pairs, std::size_t(d.size()) * 5);
 }
 
 TEST(DecompositionCuts, RefusesCutsThatDoNotSpanTheDomainInOrder) {
-  Decomposition d({Vec3(0, 0, 0), Vec3(4, 2, 1)}, {2, 1, 1}, {false, false, false});
-  Cuts cuts = d.cuts();
+  Decomposition d({Vec3(0, 0, 0), Vec3(4, 2, 1)}, {2, 2, 1}, {false, false, false});
+  const Cuts good = d.cuts();
+  Cuts cuts = good;
   cuts[0] = {0.0, 3.0};  // too few
   EXPECT_THROW(d.set_cuts(cuts), std::invalid_argument);
   cuts[0] = {0.0, 4.5, 4.0};  // not increasing
   EXPECT_THROW(d.set_cuts(cuts), std::invalid_argument);
   cuts[0] = {0.1, 2.0, 4.0};  // not from the face
   EXPECT_THROW(d.set_cuts(cuts), std::invalid_argument);
+  cuts = good;
+  cuts[1].resize(3);  // one run of y-cuts where there are two x-slabs
+  EXPECT_THROW(d.set_cuts(cuts), std::invalid_argument);
+  EXPECT_NO_THROW(d.set_cuts(good));
 }
 
 TEST(MaxOverMean, IsOneForAnEvenLoadAndRanksForOneLoadedRank) {
