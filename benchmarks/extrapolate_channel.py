@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """Per particle-step cost of channel_small and the extrapolated wall time of channel_paper.
 
-usage: extrapolate_channel.py NP1_RUN NP1_STATISTICS_CSV NP2_RUN
-  (NP1_RUN, NP2_RUN: the output directories, or run.json files, of the 1- and 2-rank runs)
+usage: extrapolate_channel.py NP1_RUN NP1_STATISTICS_CSV NP2_RUN [SNAPSHOT]
+  (NP1_RUN, NP2_RUN: the output directories, or run.json files, of the 1- and 2-rank runs;
+  SNAPSHOT: a snapshot of the steady channel, whose particle positions, mapped onto the
+  paper's domain, give the load imbalance of each grid with equal and with balanced cuts)
 
 Model (docs/performance.md): one step on P ranks costs
     t_step = (N / P) * c_particle + S * 2 * (t_exchange + V / bandwidth) + t_sync
@@ -14,6 +16,10 @@ t_sync the per-step migration + ghost rebuild + allreduces (assumed 100 us), and
 rank sends per exchange phase: 48 bytes (measured: 96 per ghost per sweep, two phases) times
 its ghosts, estimated as the particles within one halo width (2 r + threshold) of the faces of
 its subdomain of the paper's grid (chosen by minimum cut surface), over a 5 GB/s link.
+With a SNAPSHOT the particle term becomes (N / P) * I * c_particle, I the largest rank's
+particles over the mean: the ranks wait for the most loaded one. I is computed from the
+snapshot's positions for equal cuts and for the cuts of domain.balance (docs/load_balance.md:
+each axis's quantiles, every slab at least one halo width thick).
 """
 import os
 import sys
@@ -22,6 +28,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 import granite_io  # noqa: E402
+from balance_model import imbalance  # noqa: E402  (benchmarks/balance_model.py)
 
 PAPER_PARTICLES = 2.47e5
 PAPER_CONTACTS_PER_PARTICLE = 2.59
@@ -74,7 +81,7 @@ def phases(run_path):
 
 
 def main(argv):
-    if len(argv) != 4:
+    if len(argv) not in (4, 5):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     try:
@@ -95,14 +102,28 @@ def main(argv):
     print(f"2 ranks: {per_step2 * 1e3:.3f} ms/step, {per_step2 / particles * 2 * 1e6:.3f} us per particle-step per core,"
           f" speedup {per_step1 / per_step2:.2f}, communication {100 * t2['communication'] / max(sum(t2.values()), 1e-12):.1f} % of a step")
     print(f"cost per particle-step at the paper's {PAPER_CONTACTS_PER_PARTICLE} contacts/particle: {c_paper * 1e6:.3f} us")
+    positions = None
+    if len(argv) == 5:
+        try:
+            snapshot = granite_io.load_snapshot(argv[4], fields=("position",))
+        except granite_io.GraniteIOError as e:
+            return granite_io.print_error(e)
+        positions = np.asarray(snapshot["position"], dtype=float)
+        print(f"imbalance from {argv[4]}: {len(positions)} particles")
     for ranks in (640, 6400):
         ghosts, dims = ghosts_per_rank(ranks)
         volume = ghosts * BYTES_PER_GHOST_PHASE
         comm = SWEEPS * 2 * (T_EXCHANGE + volume / BANDWIDTH) + T_SYNC
-        t = PAPER_PARTICLES / ranks * c_paper + comm
-        print(f"channel_paper on {ranks} ranks ({dims[0]}x{dims[1]}x{dims[2]}, ~{ghosts:.0f} ghosts, "
-              f"{volume / 1e3:.1f} kB per exchange): {t * 1e3:.3f} ms/step -> "
-              f"{t * PAPER_STEPS / 3600:.2f} h for 1e6 steps ({100 * comm / t:.0f} % communication)")
+        cases = [("uniform load", 1.0)]
+        if positions is not None:
+            cases = [(label, imbalance(positions, dims, (0.0, 0.0, 0.0), CHANNEL, HALO, balanced))
+                     for label, balanced in (("equal cuts", False), ("balanced cuts", True))]
+        for label, factor in cases:
+            t = PAPER_PARTICLES / ranks * factor * c_paper + comm
+            print(f"channel_paper on {ranks} ranks ({dims[0]}x{dims[1]}x{dims[2]}, ~{ghosts:.0f} ghosts, "
+                  f"{volume / 1e3:.1f} kB per exchange), {label} (max/mean particles {factor:.2f}): "
+                  f"{t * 1e3:.3f} ms/step -> {t * PAPER_STEPS / 3600:.2f} h for 1e6 steps "
+                  f"({100 * comm / t:.0f} % communication)")
     return 0
 
 

@@ -9,7 +9,10 @@ Decomposition per rank count: px*py*pz = ranks minimising the total cut surface 
 own automatic choice), among the decompositions whose subdomains are at least one halo width
 (2 x largest particle radius + contact threshold) thick along every axis — the halo reaches
 only the 26 adjacent subdomains. It is written into each point's config
-(domain.decomposition), and a rank count without any such decomposition is refused.
+(domain.decomposition), and a rank count without any such decomposition is refused. With
+--balance the points move their cuts to follow the particles (domain.balance, see
+docs/load_balance.md): the same counts serve, since balanced cuts keep every slab at least one
+halo width thick, which equal cuts of the chosen counts allow.
 
 Weak mode (rule): with k = ranks / base_ranks, the domain is stretched along x by k from its
 lower x face: every x coordinate equal to domain.max[0] (the domain, particle lattices,
@@ -140,10 +143,11 @@ def load(path):
     return cfg
 
 
-def plan(cfg, ranks_list, mode, base_ranks=1, respect_decomposition=False):
+def plan(cfg, ranks_list, mode, base_ranks=1, respect_decomposition=False, balance=None):
     """One dict per point: ranks, config (dict), dims, extent, factor. The base config's
     domain.decomposition is ignored (each point gets its own) unless respect_decomposition:
-    then its non-zero counts stay fixed."""
+    then its non-zero counts stay fixed. `balance` (none, static, dynamic): every point's
+    domain.balance; None keeps the base config's."""
     points = []
     width = halo_width(cfg)
     requested = (0, 0, 0)
@@ -160,8 +164,11 @@ def plan(cfg, ranks_list, mode, base_ranks=1, respect_decomposition=False):
         extent = [float(hi[a]) - float(lo[a]) for a in range(3)]
         dims = choose_dims(n, extent, width, requested)
         point_cfg["domain"]["decomposition"] = list(dims)
+        if balance is not None:
+            point_cfg["domain"]["balance"] = balance
         est = lattice_points(point_cfg)
         points.append({"ranks": n, "factor": k, "dims": list(dims), "extent_m": extent,
+                       "balance": point_cfg["domain"].get("balance", "none"),
                        "halo_width_m": width, "lattice_points_estimate": est,
                        "config": point_cfg})
     return points
@@ -209,6 +216,9 @@ def cmd_write(argv):
                    help="weak mode: the rank count the base config is sized for (default 1)")
     p.add_argument("--respect-decomposition", action="store_true",
                    help="keep the base config's non-zero domain.decomposition counts fixed")
+    p.add_argument("--balance", choices=["none", "static", "dynamic"], default=None,
+                   help="domain.balance of every point (default: the base config's; "
+                   "docs/load_balance.md)")
     p.add_argument("--tasks-per-node", type=int, default=None,
                    help="ranks per node; nodes = ceil(ranks / this) (default: all on one node)")
     p.add_argument("--time", default="01:00:00")
@@ -228,7 +238,8 @@ def cmd_write(argv):
     cfg = load(a.config)
     if a.base_ranks < 1:
         raise StudyError("--base-ranks must be >= 1")
-    points = plan(cfg, parse_ranks(a.ranks), a.mode, a.base_ranks, a.respect_decomposition)
+    points = plan(cfg, parse_ranks(a.ranks), a.mode, a.base_ranks, a.respect_decomposition,
+                  a.balance)
     out = os.path.abspath(a.out)
     os.makedirs(out, exist_ok=True)
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -241,7 +252,7 @@ def cmd_write(argv):
         cfg_path = os.path.join(d, "config.yaml")
         with open(cfg_path, "w") as f:
             f.write(f"# scaling study point: {a.mode} scaling, {n} ranks, decomposition "
-                    f"{pt['dims']}, from {os.path.abspath(a.config)}\n")
+                    f"{pt['dims']}, balance {pt['balance']}, from {os.path.abspath(a.config)}\n")
             yaml.safe_dump(pt["config"], f, sort_keys=False, default_flow_style=None)
         if a.check:
             granite = a.granite or os.path.join(repo, "build", "granite")

@@ -322,6 +322,18 @@ SchemaPtr build() {
                   "must be at least the ghost width 2 × largest radius + contact.threshold "
                   "wide: Granite chooses no thinner one, and refuses a run whose decomposition "
                   "is thinner (exit 2), or stops it if the largest radius grows past it"),
+              opt("balance", choice({"none", "static", "dynamic"}), "none", "",
+                  "load balance (docs/load_balance.md): none keeps equally spaced cuts; static "
+                  "moves the cuts of every cut axis once, before the first step, so that each "
+                  "slab holds an equal share of the particles (weight 1 + contacts); dynamic "
+                  "also measures the load every balance_every steps and moves the cuts when "
+                  "max/mean exceeds imbalance_threshold. Every subdomain stays at least the "
+                  "ghost width wide"),
+              opt("balance_every", integer(1), "100", "steps",
+                  "dynamic balance: steps between load measurements"),
+              opt("imbalance_threshold", real(1.0), "1.1", "",
+                  "dynamic balance: new cuts when the largest rank load over the mean exceeds "
+                  "this (and the new cuts lower it)"),
           }),
           "", "simulation domain"),
       opt("gravity", vec3(), "[0, 0, -9.81]", "m/s^2", "gravitational acceleration"),

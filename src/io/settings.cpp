@@ -54,6 +54,12 @@ DomainSettings domain(const YAML::Node& d) {
               : on_lost == "warn" ? LostPolicy::warn
                                   : LostPolicy::ignore;
   s.decomposition = array<int, 3>(d["decomposition"]);
+  const std::string balance = d["balance"].as<std::string>();
+  s.balance = balance == "none"     ? BalanceMode::none
+              : balance == "static" ? BalanceMode::static_cuts
+                                    : BalanceMode::dynamic;
+  s.balance_every = d["balance_every"].as<int>();
+  s.imbalance_threshold = d["imbalance_threshold"].as<double>();
   return s;
 }
 

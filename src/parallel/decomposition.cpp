@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 namespace granite::parallel {
@@ -92,15 +93,70 @@ Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested, const Gho
   return best;
 }
 
+namespace {
+Cuts equal_cuts(const Box& domain, const Int3& dims) {
+  Cuts cuts;
+  std::size_t runs = 1;  // x: one run; y: one per x-slab; z: one per column
+  for (int a = 0; a < 3; ++a) {
+    const double cell = (domain.max[a] - domain.min[a]) / dims[a];
+    for (std::size_t r = 0; r < runs; ++r) {
+      for (int c = 0; c < dims[a]; ++c) cuts[a].push_back(domain.min[a] + c * cell);
+      cuts[a].push_back(domain.max[a]);  // the last cell ends exactly at the face
+    }
+    runs *= std::size_t(dims[a]);
+  }
+  return cuts;
+}
+}  // namespace
+
 Decomposition::Decomposition(const Box& domain, const Int3& dims,
                              const std::array<bool, 3>& periodic) :
     domain_(domain),
-    dims_(dims), periodic_(periodic) {
-  for (int a = 0; a < 3; ++a) cell_[a] = (domain.max[a] - domain.min[a]) / dims[a];
+    dims_(dims), periodic_(periodic), cuts_(equal_cuts(domain, dims)) {}
+
+void Decomposition::set_cuts(const Cuts& cuts) {
+  std::size_t runs = 1;
+  for (int a = 0; a < 3; ++a) {
+    const std::vector<double>& c = cuts[a];
+    const std::size_t n = std::size_t(dims_[a]) + 1;
+    bool ok = c.size() == runs * n;
+    for (std::size_t r = 0; ok && r < runs; ++r) {
+      ok = c[r * n] == domain_.min[a] && c[r * n + n - 1] == domain_.max[a];
+      for (std::size_t k = 1; ok && k < n; ++k) ok = c[r * n + k] > c[r * n + k - 1];
+    }
+    if (!ok)
+      throw std::invalid_argument("decomposition cuts along axis " + std::to_string(a) +
+                                  " are not " + std::to_string(runs) + " run(s) of " +
+                                  std::to_string(n) + " increasing values spanning the domain");
+    runs *= std::size_t(dims_[a]);
+  }
+  cuts_ = cuts;
+}
+
+bool Decomposition::uniform() const { return cuts_ == equal_cuts(domain_, dims_); }
+
+const double* Decomposition::run(int axis, const Int3& c) const {
+  const std::size_t n = std::size_t(dims_[axis]) + 1;
+  const std::size_t index = axis == 0   ? 0
+                            : axis == 1 ? std::size_t(c[0])
+                                        : std::size_t(c[0]) * std::size_t(dims_[1]) + std::size_t(c[1]);
+  return cuts_[axis].data() + index * n;
+}
+
+double Decomposition::thinnest(int axis) const {
+  const std::vector<double>& c = cuts_[axis];
+  const std::size_t n = std::size_t(dims_[axis]) + 1;
+  double thinnest = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 1; k < c.size(); ++k)
+    if (k % n != 0) thinnest = std::min(thinnest, c[k] - c[k - 1]);
+  return thinnest;
 }
 
 std::string Decomposition::too_thin(const GhostWidth& ghost) const {
-  return parallel::too_thin(domain_.max - domain_.min, dims_, periodic_, ghost);
+  // The thinnest subdomain of each axis, as if every one were that thin.
+  Vec3 extent;
+  for (int a = 0; a < 3; ++a) extent[a] = thinnest(a) * dims_[a];
+  return parallel::too_thin(extent, dims_, periodic_, ghost);
 }
 
 Int3 Decomposition::coords(int rank) const {
@@ -115,9 +171,9 @@ Box Decomposition::subdomain(int rank) const {
   const Int3 c = coords(rank);
   Box b;
   for (int a = 0; a < 3; ++a) {
-    b.min[a] = domain_.min[a] + c[a] * cell_[a];
-    // The last cell ends exactly at the domain face (no round-off gap).
-    b.max[a] = c[a] + 1 == dims_[a] ? domain_.max[a] : domain_.min[a] + (c[a] + 1) * cell_[a];
+    const double* cuts = run(a, c);
+    b.min[a] = cuts[c[a]];
+    b.max[a] = cuts[c[a] + 1];
   }
   return b;
 }
@@ -136,46 +192,45 @@ Vec3 Decomposition::wrap(const Vec3& x) const {
 
 int Decomposition::owner_of(const Vec3& x) const {
   const Vec3 y = wrap(x);
-  Int3 c;
+  Int3 c{0, 0, 0};
   for (int a = 0; a < 3; ++a) {
-    const double cells = std::floor((y[a] - domain_.min[a]) / cell_[a]);
-    c[a] = int(std::clamp(cells, 0.0, double(dims_[a] - 1)));
+    // The inner cuts of this slab or column; a point on one belongs to the upper subdomain,
+    // one outside the domain to the nearest.
+    const double* inner = run(a, c) + 1;
+    c[a] = int(std::upper_bound(inner, inner + dims_[a] - 1, y[a]) - inner);
   }
   return rank_of(c);
 }
 
 std::vector<Neighbour> Decomposition::neighbours(int rank) const {
+  // Every subdomain within a ghost width is closer than the thinnest subdomain (too_thin).
+  double reach = std::numeric_limits<double>::infinity();
+  for (int a = 0; a < 3; ++a)
+    if (dims_[a] > 1 || periodic_[a]) reach = std::min(reach, thinnest(a));
   std::vector<Neighbour> result;
-  const Int3 c = coords(rank);
-  for (int dz = -1; dz <= 1; ++dz)
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        if (dx == 0 && dy == 0 && dz == 0) continue;
-        const Int3 d{dx, dy, dz};
-        Int3 n;
-        Vec3 shift = Vec3::Zero();
+  if (reach == std::numeric_limits<double>::infinity()) return result;  // one subdomain, walls
+  const Box own = subdomain(rank);
+  const Vec3 length = domain_.max - domain_.min;
+  // Periodic images first by shift, then by rank: a fixed order (Halo relies on it).
+  for (int sz = -1; sz <= 1; ++sz)
+    for (int sy = -1; sy <= 1; ++sy)
+      for (int sx = -1; sx <= 1; ++sx) {
+        const Int3 s{sx, sy, sz};
         bool valid = true;
-        for (int a = 0; a < 3 && valid; ++a) {
-          n[a] = c[a] + d[a];
-          const double length = domain_.max[a] - domain_.min[a];
-          if (n[a] < 0 || n[a] >= dims_[a]) {
-            if (!periodic_[a]) valid = false;
-            // A body sent across the lower face appears shifted up by the domain length.
-            else if (n[a] < 0) {
-              n[a] += dims_[a];
-              shift[a] = length;
-            } else {
-              n[a] -= dims_[a];
-              shift[a] = -length;
-            }
-          }
+        Vec3 shift = Vec3::Zero();  // added to a position sent to that image
+        for (int a = 0; a < 3; ++a) {
+          if (s[a] != 0 && !periodic_[a]) valid = false;
+          shift[a] = -s[a] * length[a];
         }
         if (!valid) continue;
-        const int r = rank_of(n);
-        Box box = subdomain(r);
-        box.min -= shift;
-        box.max -= shift;
-        result.push_back({r, shift, box});
+        for (int r = 0; r < size(); ++r) {
+          if (r == rank && s == Int3{0, 0, 0}) continue;
+          Box box = subdomain(r);  // in this rank's coordinates: moved by the image's offset
+          box.min -= shift;
+          box.max -= shift;
+          const Vec3 gap = (box.min - own.max).cwiseMax(own.min - box.max).cwiseMax(Vec3::Zero());
+          if (gap.norm() < reach) result.push_back({r, shift, box});
+        }
       }
   return result;
 }

@@ -2,6 +2,7 @@
 #include "granite/parallel/distributed_domain.hpp"
 
 #include "granite/comm/collectives.hpp"
+#include "granite/parallel/balance.hpp"
 #include "granite/parallel/contact_ownership.hpp"
 #include "granite/parallel/migration.hpp"
 
@@ -21,6 +22,7 @@ DistributedDomain::DistributedDomain(const comm::Communicator& comm,
 }
 
 std::size_t DistributedDomain::synchronise(body::Particles& particles) {
+  cuts_moved_ = false;
   const std::uint64_t before = exchange_.bytes_sent();
   migrated_ = migrate(particles, decomposition_, comm_.rank(), exchange_).sent;
   const GhostWidth ghost{comm::max(particles.max_radius(), comm_), threshold_, settings_.skin};
@@ -47,7 +49,36 @@ std::size_t DistributedDomain::restore_ghosts(body::Particles& particles, double
   return owned;
 }
 
+DistributedDomain::Rebalance DistributedDomain::rebalance(const std::vector<Vec3>& x,
+                                                          const std::vector<std::uint64_t>& w,
+                                                          double threshold) {
+  Rebalance r;
+  std::uint64_t load = 0;
+  for (const std::uint64_t weight : w) load += weight;
+  r.before = r.after = max_over_mean(loads_by_rank(load, comm_));
+  r.tried = r.before > threshold;
+  if (!r.tried) return r;
+  Decomposition next = decomposition_;
+  next.set_cuts(balanced_cuts(next, x, w, w.size(),
+                              std::max(ghost_width_, settings_.balance_width), comm_));
+  const double after = max_over_mean(loads_under(next, x, w, w.size(), comm_));
+  r.moved = after < r.before;
+  if (r.moved) {
+    set_cuts(next.cuts());
+    cuts_moved_ = true;
+    r.after = after;
+  }
+  return r;
+}
+
+void DistributedDomain::set_cuts(const Cuts& cuts) {
+  decomposition_.set_cuts(cuts);
+  exchange_.set_peers(decomposition_.neighbour_ranks(comm_.rank()));
+}
+
 bool DistributedDomain::agree_on_rebuild(const body::Particles& particles, bool wanted) {
+  // Moved cuts (on every rank alike) need a migration and new ghosts.
+  wanted = wanted || cuts_moved_;
   // A body that crossed a periodic face is wrapped back only by a migration, and the fixes
   // expect positions inside the domain between steps: that, too, asks for a rebuild.
   if (decomposition_.periodic(0) || decomposition_.periodic(1) || decomposition_.periodic(2))

@@ -74,7 +74,8 @@ double neighbour_skin(const config::Settings& s) {
 }
 
 parallel::ParallelSettings parallel_settings(const config::Settings& s, double skin) {
-  return {s.solver.relaxation_weight, s.solver.check_every, skin};
+  return {s.solver.relaxation_weight, s.solver.check_every, skin,
+          parallel::GhostWidth{largest_radius(s), s.contact.threshold, skin}.value()};
 }
 
 double largest_radius(const config::Settings& s) {

@@ -31,6 +31,10 @@ void append_row(const RunContext& run, io::AppendFile& table, const std::string&
 std::string doubles_state(const std::vector<double>& values);
 void restore_doubles(const std::string& text, std::vector<double>& values, const char* fix);
 
+/// Always (reports the load imbalance with more than one rank); moves the cuts with
+/// domain.balance static or dynamic. Needs run.distributed.
+std::unique_ptr<Fix> make_balance(const config::DomainSettings& domain, Cadence thermo,
+                                  RunContext& run);
 std::unique_ptr<Fix> make_inflow(const config::InflowSettings& settings, BodyId first_id,
                                  std::uint64_t seed, double dt, double max_overlap);
 /// The pour of particles[source]: ids first_id, first_id + 1, ...

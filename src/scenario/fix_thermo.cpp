@@ -41,7 +41,8 @@ public:
   void end_of_step(RunContext& run, const timestep::StepStatistics& stats,
                    const StepEnd& end) override {
     if (!cadence_.due(stats.step, end.last)) return;
-    log::info(timestep::thermo_line(stats) + "  " + run.progress_text);
+    log::info(timestep::thermo_line(stats) + "  " + run.progress_text +
+              (run.balance_text.empty() ? "" : "  " + run.balance_text));
     if (write_csv_) append_row(run, csv_, csv_row(stats));
   }
 

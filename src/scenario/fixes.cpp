@@ -69,7 +69,12 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
   const double dt = settings.run.dt;
   const config::OutputSettings& output = settings.output;
   Fixes fixes;
-  // Measurements first: they see the step's particles before inflow adds and outflow deletes.
+  // The balance first: its weights are the step's contacts, which outflow's deletions clear;
+  // it moves only the cuts (the next step migrates).
+  if (run.distributed)
+    fixes.push_back(detail::make_balance(settings.domain,
+                                         Cadence::every_steps(settings.run.thermo_every), run));
+  // Measurements next: they see the step's particles before inflow adds and outflow deletes.
   const config::MeasurementSettings& measure = settings.measurements;
   if (measure.body_forces)
     fixes.push_back(detail::make_body_forces(*measure.body_forces, dt, run, restarting));

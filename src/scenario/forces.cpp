@@ -60,7 +60,7 @@ ForcesSummary compute_forces(const config::ScenarioConfig& cfg, const ForcesRequ
   sim.parameters().skin = skin;
   sim.set_hooks(&distributed);
   RunContext run{sim, comm, "",      cfg.file, decomposition.dims(), owns, {}, nullptr,
-                 {},  {},   nullptr, {}};
+                 {},  {},   nullptr, {},      nullptr,  {}};
 
   // The stored state: particles by position (any rank count), clock, global-body positions.
   const io::CheckpointState state =

@@ -325,7 +325,10 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
 
   std::mt19937_64 rng(settings.run.seed);
   timestep::Simulation sim;
-  const OwnsPosition owns = [&](const Vec3& x) { return decomposition.owner_of(x) == comm.rank(); };
+  // The decomposition as it is now (the balance fix moves its cuts).
+  const OwnsPosition owns = [&](const Vec3& x) {
+    return distributed.decomposition().owner_of(x) == comm.rank();
+  };
   // On restart or --from the configuration still gives materials, global bodies and
   // parameters; the particles (and on restart everything that evolved) come from the checkpoint.
   const bool particles_from_file = !restart.empty() || !start.from.empty();
@@ -337,7 +340,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   sim.set_hooks(&distributed);
 
   RunContext run{sim, comm, output_dir, cfg.file, decomposition.dims(), owns, {}, nullptr,
-                 {},  {},   nullptr,    {}};
+                 {},  {},   nullptr,    {},      &distributed, {}};
   nlohmann::ordered_json restarted = nullptr, carried = nullptr;
   if (!start.from.empty()) next_id = carry_over(start.from, run, next_id, carried);
   const Fixes fixes = make_fixes(cfg, run, next_id, !restart.empty());
@@ -354,7 +357,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   log_header(cfg, run, fixes, initial_particles, steps);
   const nlohmann::ordered_json sources =
       particles_from_file ? nlohmann::ordered_json::array() : report_fills(fills);
-  const MemoryEstimate memory = estimate_of(run, decomposition, settings.contact.threshold);
+  const MemoryEstimate memory = estimate_of(run, distributed.decomposition(), settings.contact.threshold);
   log::info(memory_estimate_line(memory, comm));
   nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted, carried);
   record["particle_sources"] = sources;

@@ -2,14 +2,15 @@
 // cadence of particles without overlaps, every particle leaving through the outflow face is
 // deleted exactly once, no particle centre enters the obstacle, and the particle count and
 // bed solid fraction agree with a one-rank run of the same configuration. With a
-// neighbour-list skin, every step's contacts (over all ranks) are exactly those of a full
-// search of all particles on one rank.
+// neighbour-list skin and dynamic load balance, every step's contacts (over all ranks) are
+// exactly those of a full search of all particles on one rank.
 #include "granite/io/config.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/comm/collectives.hpp"
 #include "granite/collision/detection.hpp"
+#include "granite/parallel/balance.hpp"
 #include "granite/parallel/body_record.hpp"
-#include "../support/forwarding_hooks.hpp"
+#include "../support/contact_audit.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/flow_statistics.hpp"
 #include "granite/scenario/inflow.hpp"
@@ -26,6 +27,8 @@
 namespace {
 
 using namespace granite;
+using granite::test_support::ContactAudit;
+using granite::test_support::gather_all;
 
 int rank_of(MPI_Comm c) {
   int r = 0;
@@ -38,95 +41,6 @@ int size_of(MPI_Comm c) {
   return s;
 }
 
-std::vector<double> gather_doubles(const std::vector<double>& mine, MPI_Comm comm) {
-  const int size = size_of(comm);
-  int n = int(mine.size());
-  std::vector<int> counts(size), displs(size, 0);
-  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
-  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<double> all(std::size_t(displs.back() + counts.back()));
-  MPI_Allgatherv(mine.data(), n, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE,
-                 comm);
-  return all;
-}
-
-// Every byte of `mine` from every rank, in rank order, on every rank.
-template <class T>
-std::vector<T> gather_all(const std::vector<T>& mine, MPI_Comm comm) {
-  const int size = size_of(comm);
-  int bytes = int(mine.size() * sizeof(T));
-  std::vector<int> counts(size), displs(size, 0);
-  MPI_Allgather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
-  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<T> all(std::size_t(displs.back() + counts.back()) / sizeof(T));
-  MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE,
-                 comm);
-  return all;
-}
-
-// A contact as (lower body id, other id or -1 - global body index, ordinal of a repeated
-// pair) -> gap: independent of the ranks and of the local indices.
-struct KeyedContact {
-  BodyId a, b;
-  std::int32_t ordinal;
-  double gap;
-};
-std::vector<KeyedContact> keyed(const collision::ContactList& c, const body::Particles& p) {
-  std::vector<KeyedContact> out;
-  std::map<std::pair<BodyId, BodyId>, std::int32_t> seen;
-  for (std::size_t j = 0; j < c.size(); ++j) {
-    BodyId a = p.id[c.body1[j]];
-    BodyId b = c.involves_global(j) ? -1 - BodyId(c.global_index(j)) : p.id[c.body2[j]];
-    if (b >= 0 && b < a) std::swap(a, b);
-    out.push_back({a, b, seen[{a, b}]++, c.gap[j]});
-  }
-  return out;
-}
-
-// Wraps the run's hooks: after each step's contact responsibility, the contacts kept on all
-// ranks are compared with a full search (linked cells, no skin) of all ranks' owned particles
-// gathered on every rank: same keys, gaps within 1e-15 m.
-class ContactAudit final : public granite::test_support::ForwardingHooks {
-public:
-  ContactAudit(parallel::DistributedDomain& inner, MPI_Comm comm, const timestep::Simulation& sim) :
-      ForwardingHooks(inner), inner_(inner), comm_(comm), sim_(sim) {}
-  void retain_responsible_contacts(collision::ContactList& contacts, const body::Particles& p,
-                                   std::size_t owned) override {
-    inner_.retain_responsible_contacts(contacts, p, owned);
-    std::vector<parallel::BodyRecord> mine;
-    for (std::size_t i = 0; i < owned; ++i) mine.push_back(parallel::pack(p, i));
-    body::Particles everyone;
-    for (const auto& r : gather_all(mine, comm_)) parallel::unpack(r, everyone);
-    collision::ContactDetection full;
-    collision::ContactList all;
-    full.detect(everyone, sim_.globals(), sim_.materials(), sim_.parameters().contact_threshold,
-                all);
-    const auto expected = sorted(keyed(all, everyone));
-    const auto found = sorted(gather_all(keyed(contacts, p), comm_));
-    ++steps_;
-    contacts_ += found.size();
-    for (const KeyedContact& k : found) global_contacts_ += k.b < 0 ? 1 : 0;
-    bool same = expected.size() == found.size();
-    for (std::size_t k = 0; same && k < found.size(); ++k)
-      same = std::tie(found[k].a, found[k].b, found[k].ordinal) ==
-                 std::tie(expected[k].a, expected[k].b, expected[k].ordinal) &&
-             std::abs(found[k].gap - expected[k].gap) <= 1e-15;
-    mismatches_ += same ? 0 : 1;
-  }
-  std::uint64_t steps_ = 0, contacts_ = 0, global_contacts_ = 0, mismatches_ = 0;
-
-private:
-  static std::vector<KeyedContact> sorted(std::vector<KeyedContact> v) {
-    std::sort(v.begin(), v.end(), [](const KeyedContact& x, const KeyedContact& y) {
-      return std::tie(x.a, x.b, x.ordinal) < std::tie(y.a, y.b, y.ordinal);
-    });
-    return v;
-  }
-  parallel::DistributedDomain& inner_;
-  MPI_Comm comm_;
-  const timestep::Simulation& sim_;
-};
-
 struct ChannelRun {
   std::vector<std::uint64_t> particles;  // per step, all ranks
   std::vector<double> solid_fraction;    // per statistics sample
@@ -137,11 +51,15 @@ struct ChannelRun {
   double travel = 0.0, layer_every = 0.0;
   std::uint64_t rebuilds = 0, audited_steps = 0, audited_contacts = 0, audit_mismatches = 0;
   std::uint64_t audited_global_contacts = 0;  // with the walls, floor, obstacle and piston
+  std::uint64_t rebalances = 0;
 };
 
 // Runs channel_ci on `comm`; with `checks`, verifies the invariants after every step. With a
-// `skin` (m), neighbour lists; with `audit`, the contacts are compared with a full search.
-ChannelRun run_channel(MPI_Comm comm, bool checks, double skin = 0.0, bool audit = false) {
+// `skin` (m), neighbour lists; with `audit`, the contacts are compared with a full search;
+// with `balance_every` > 0, dynamic load balance (weights 1 + contacts) every that many steps,
+// moving the cuts whenever that lowers the imbalance (domain.imbalance_threshold 1).
+ChannelRun run_channel(MPI_Comm comm, bool checks, double skin = 0.0, bool audit = false,
+                       int balance_every = 0) {
   const auto cfg =
       config::load_scenario(std::string(GRANITE_SOURCE_DIR) + "/configs/channel_ci.yaml", {});
   const YAML::Node& r = cfg.resolved;
@@ -157,7 +75,9 @@ ChannelRun run_channel(MPI_Comm comm, bool checks, double skin = 0.0, bool audit
                                           parallel_settings);
   timestep::Simulation sim;
   std::mt19937_64 rng(r["run"]["seed"].as<std::uint64_t>());
-  const scenario::OwnsPosition owns = [&](const Vec3& x) { return d.owner_of(x) == rank; };
+  const scenario::OwnsPosition owns = [&](const Vec3& x) {
+    return distributed.decomposition().owner_of(x) == rank;
+  };
   const BodyId first_new = scenario::build_simulation(s, sim, rng, owns);
   sim.parameters().skin = skin;
   ContactAudit auditor(distributed, comm, sim);
@@ -180,6 +100,14 @@ ChannelRun run_channel(MPI_Comm comm, bool checks, double skin = 0.0, bool audit
   for (std::int64_t n = 0; n < steps; ++n) {
     const auto& stats = sim.step();
     result.rebuilds += stats.neighbour_rebuild ? 1 : 0;
+    if (balance_every > 0 && (n + 1) % balance_every == 0 &&
+        distributed
+            .rebalance(sim.particles().position,
+                       parallel::contact_weights(sim.contacts(), sim.particles().size()))
+            .moved) {
+      sim.request_rebuild();
+      ++result.rebalances;
+    }
     result.particles.push_back(stats.particles);
     result.travel += sim.globals()[settings.piston].velocity.norm() * dt;
     const std::size_t before = sim.particles().size();
@@ -194,7 +122,7 @@ ChannelRun run_channel(MPI_Comm comm, bool checks, double skin = 0.0, bool audit
         if (p.position[i][0] < 4 * settings.layer_every)
           mine.insert(mine.end(), {p.position[i][0], p.position[i][1], p.position[i][2],
                                    p.radius[i], double(p.id[i])});
-      const auto near = gather_doubles(mine, comm);
+      const auto near = gather_all(mine, comm);
       const auto& plane = std::get<body::HalfSpace>(sim.globals()[settings.piston].parts[0]);
       for (std::size_t i = before; i < p.size(); ++i) {
         const Vec3& x = p.position[i];
@@ -221,7 +149,7 @@ ChannelRun run_channel(MPI_Comm comm, bool checks, double skin = 0.0, bool audit
   }
   std::vector<double> alive;
   for (BodyId id : sim.particles().id) alive.push_back(double(id));
-  auto all_alive = gather_doubles(alive, comm), all_deleted = gather_doubles(deleted_ids, comm);
+  auto all_alive = gather_all(alive, comm), all_deleted = gather_all(deleted_ids, comm);
   std::sort(all_alive.begin(), all_alive.end());
   std::sort(all_deleted.begin(), all_deleted.end());
   result.final_count = all_alive.size();
@@ -266,30 +194,39 @@ TEST(Channel, CountAndSolidFractionAgreeWithOneRank) {
   // (Gauss–Seidel vs Jacobi between ranks, 10 sweeps, tolerance 1e-4). Asserted: particle
   // counts within 2% at every step and the bed solid fraction within 0.02 (absolute) at every
   // sample; measured at 2-4 ranks: see the printed figures.
+  // The same holds with dynamic load balance (cuts moved every 50 steps): the relaxation
+  // order changes with the cuts, nothing else.
   const ChannelRun reference = run_channel(MPI_COMM_SELF, false);
-  const ChannelRun run = run_channel(MPI_COMM_WORLD, false);
-  ASSERT_EQ(run.particles.size(), reference.particles.size());
-  ASSERT_EQ(run.solid_fraction.size(), reference.solid_fraction.size());
-  double worst_count = 0.0, worst_fraction = 0.0;
-  for (std::size_t k = 0; k < run.particles.size(); ++k)
-    worst_count =
-        std::max(worst_count, std::abs(double(run.particles[k]) - double(reference.particles[k])) /
-                                  double(reference.particles[k]));
-  for (std::size_t k = 0; k < run.solid_fraction.size(); ++k)
-    worst_fraction =
-        std::max(worst_fraction, std::abs(run.solid_fraction[k] - reference.solid_fraction[k]));
-  EXPECT_LE(worst_count, 0.02);
-  EXPECT_LE(worst_fraction, 0.02);
-  if (rank_of(MPI_COMM_WORLD) == 0)
-    std::printf("channel_ci vs 1 rank: max relative count difference %.3e, max solid-fraction "
-                "difference %.3e\n",
-                worst_count, worst_fraction);
+  for (const int balance_every : {0, 50}) {
+    const ChannelRun run = run_channel(MPI_COMM_WORLD, false, 0.0, false, balance_every);
+    ASSERT_EQ(run.particles.size(), reference.particles.size());
+    ASSERT_EQ(run.solid_fraction.size(), reference.solid_fraction.size());
+    double worst_count = 0.0, worst_fraction = 0.0;
+    for (std::size_t k = 0; k < run.particles.size(); ++k)
+      worst_count = std::max(worst_count,
+                             std::abs(double(run.particles[k]) - double(reference.particles[k])) /
+                                 double(reference.particles[k]));
+    for (std::size_t k = 0; k < run.solid_fraction.size(); ++k)
+      worst_fraction =
+          std::max(worst_fraction, std::abs(run.solid_fraction[k] - reference.solid_fraction[k]));
+    EXPECT_LE(worst_count, 0.02) << "balance every " << balance_every;
+    EXPECT_LE(worst_fraction, 0.02) << "balance every " << balance_every;
+    if (balance_every > 0 && size_of(MPI_COMM_WORLD) > 1) {
+      EXPECT_GT(run.rebalances, 0u) << "the cuts never moved: test too weak";
+    }
+    if (rank_of(MPI_COMM_WORLD) == 0)
+      std::printf("channel_ci vs 1 rank (balance every %d steps, %llu rebalances): max relative "
+                  "count difference %.3e, max solid-fraction difference %.3e\n",
+                  balance_every, static_cast<unsigned long long>(run.rebalances), worst_count,
+                  worst_fraction);
+  }
 }
 
-TEST(Channel, WithASkinTheContactsAreThoseOfAFullSearchEveryStep) {
+TEST(Channel, WithASkinAndDynamicBalanceTheContactsAreThoseOfAFullSearchEveryStep) {
   // channel_ci with inflow (insertions) and outflow (deletions); skin 0.2 mm, a fifth of a
   // radius, so that lists live several steps at the inflow speed of 1 m/s (40 um per step).
-  const ChannelRun run = run_channel(MPI_COMM_WORLD, true, 2e-4, true);
+  // With dynamic load balance every 50 steps, so that bodies also migrate to moved cuts.
+  const ChannelRun run = run_channel(MPI_COMM_WORLD, true, 2e-4, true, 50);
   EXPECT_EQ(run.audit_mismatches, 0u) << "steps whose contacts differ from a full search, of "
                                       << run.audited_steps;
   EXPECT_EQ(run.audited_steps, run.particles.size());
@@ -303,10 +240,14 @@ TEST(Channel, WithASkinTheContactsAreThoseOfAFullSearchEveryStep) {
   EXPECT_EQ(run.deleted_twice, 0u);
   EXPECT_EQ(run.escaped, 0u);
   EXPECT_EQ(run.final_count + run.deleted, run.initial + run.generated);
+  if (size_of(MPI_COMM_WORLD) > 1) {
+    EXPECT_GT(run.rebalances, 0u) << "the cuts never moved: test too weak";
+  }
   if (rank_of(MPI_COMM_WORLD) == 0)
-    std::printf("channel_ci with skin 0.2 mm: %llu rebuilds in %zu steps, %llu contacts audited "
-                "(%llu with global bodies)\n",
+    std::printf("channel_ci with skin 0.2 mm: %llu rebuilds in %zu steps, %llu rebalances, %llu "
+                "contacts audited (%llu with global bodies)\n",
                 static_cast<unsigned long long>(run.rebuilds), run.particles.size(),
+                static_cast<unsigned long long>(run.rebalances),
                 static_cast<unsigned long long>(run.audited_contacts),
                 static_cast<unsigned long long>(run.audited_global_contacts));
 }

@@ -5,6 +5,7 @@
 #include "granite/parallel/decomposition.hpp"
 #include "granite/parallel/halo.hpp"
 #include "granite/parallel/migration.hpp"
+#include "../support/gather_all.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -56,14 +57,7 @@ body::Particles owned_bodies(const Decomposition& d, int rank, int n, std::uint6
 std::vector<BodyRecord> all_records(const body::Particles& p, std::size_t owned) {
   std::vector<BodyRecord> mine;
   for (std::size_t i = 0; i < owned; ++i) mine.push_back(pack(p, i));
-  int count = int(mine.size() * sizeof(BodyRecord)), size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  std::vector<int> counts(size), displs(size, 0);
-  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<BodyRecord> all(std::size_t(displs.back() + counts.back()) / sizeof(BodyRecord));
-  MPI_Allgatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE,
-                 MPI_COMM_WORLD);
+  const std::vector<BodyRecord> all = granite::test_support::gather_all(mine, MPI_COMM_WORLD);
   return all;
 }
 

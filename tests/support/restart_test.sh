@@ -4,8 +4,8 @@
 #     uninterrupted run ends (same single rank);
 #  2. a checkpoint written at an earlier end time continues to the same result;
 #  3. a checkpoint continues on 2 ranks (bodies redistributed) to the end with every particle;
-#  5. with warm start and with neighbour lists (contact.skin), the continuation of 2. is bit
-#     for bit at 1 and at 2 ranks;
+#  5. with warm start, with neighbour lists (contact.skin) and with dynamic load balance, the
+#     continuation of 2. is bit for bit at 1 and at 2 ranks;
 #  4. a truncated checkpoint gives one error line and exit code 2.
 # usage: restart_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
@@ -71,6 +71,9 @@ continuation() {
 }
 continuation warm --set solver.warm_start=1
 continuation skin --set contact.skin=2e-4
+# Dynamic load balance with the cuts moved whenever that helps: the cuts are restart state.
+continuation balance --set domain.balance=dynamic --set domain.balance_every=50 --set domain.imbalance_threshold=1
+grep -q "balance at step .* -> " "$tmp/balance2-full.log" || fail "the balanced run never moved its cuts: $(grep balance "$tmp/balance2-full.log" | head -3)"
 grep -q "neighbour lists: skin 0.0002 m, rebuilt at" "$tmp/skin2-full.log" || fail "the skin run's closing line has no neighbour-list figures"
 
 # 4. A truncated checkpoint.

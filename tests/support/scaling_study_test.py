@@ -2,12 +2,14 @@
 """The scaling-study generator's decompositions for 1, 2, 4, 8, 64, 640 ranks: product equal to
 the rank count, minimal total cut surface (checked by brute force here, independently of the
 generator), subdomains at least one halo width thick; impossible counts refused (exit 2, one
-line naming the limit).
+line naming the limit); --balance writes domain.balance into every point's config.
 
 usage: scaling_study_test.py SOURCE_DIR
 """
+import os
 import subprocess
 import sys
+import tempfile
 
 import yaml
 
@@ -55,6 +57,18 @@ def main(src):
     if bad.returncode != 2 or len(bad.stderr.strip().split("\n")) != 1 or "at most" not in bad.stderr:
         failures.append(f"100000 ranks: expected exit 2 with one line naming the limit, got "
                         f"{bad.returncode}: {bad.stderr!r}")
+    with tempfile.TemporaryDirectory() as study:
+        write = subprocess.run([sys.executable, f"{src}/cluster/scaling_study.py", "--config", config,
+                                "--ranks", "1,4", "--mode", "strong", "--out", study,
+                                "--balance", "dynamic"], capture_output=True, text=True)
+        if write.returncode != 0:
+            failures.append(f"--balance dynamic: exit {write.returncode}: {write.stderr!r}")
+        else:
+            for n in (1, 4):
+                with open(os.path.join(study, f"r{n:05d}", "config.yaml")) as f:
+                    balance = (yaml.safe_load(f)["domain"] or {}).get("balance")
+                if balance != "dynamic":
+                    failures.append(f"--balance dynamic: {n} ranks' config has balance {balance!r}")
     for f in failures:
         print("FAIL:", f)
     if not failures:

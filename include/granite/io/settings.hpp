@@ -33,12 +33,19 @@ struct RunSettings {
 /// not an outflow face): stop, log and continue, or only count it.
 enum class LostPolicy { error, warn, ignore };
 
+/// domain.balance: the decomposition's cuts equal (none), moved once before the first step to
+/// balance the particles (static), or also during the run (dynamic); parallel/balance.hpp.
+enum class BalanceMode { none, static_cuts, dynamic };
+
 struct DomainSettings {
   Vec3 min = Vec3::Zero(), max = Vec3::Zero();
   std::array<bool, 3> periodic{};
   std::array<bool, 6> outflow{};       // face 2·axis (lower) and 2·axis + 1 (upper)
   std::array<int, 3> decomposition{};  // subdomains per axis; 0: chosen by Granite
   LostPolicy on_lost = LostPolicy::error;
+  BalanceMode balance = BalanceMode::none;
+  int balance_every = 100;           // steps between load measurements (dynamic)
+  double imbalance_threshold = 1.1;  // rebalance when max/mean load exceeds it (dynamic)
 };
 
 struct ContactSettings {

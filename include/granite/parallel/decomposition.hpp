@@ -1,7 +1,11 @@
 #pragma once
-// Cartesian domain decomposition: the domain box is cut into px × py × pz equal subdomains,
-// one per rank, optionally periodic per axis. Pure geometry and rank arithmetic (no MPI
-// calls), so every rank computes the same answers.
+// Domain decomposition: the domain box is cut into px × py × pz subdomains, one per rank,
+// optionally periodic per axis. Equally spaced cuts, or cuts moved by the load balance
+// (parallel/balance.hpp) as nested slabs: px slabs along x; each x-slab cut into py slabs
+// along y by its own cuts; each (x, y) column into pz boxes along z by its own cuts. With
+// moved cuts a subdomain can have more neighbours than the 26 of the equal grid; neighbours()
+// finds them by distance. Pure geometry and rank arithmetic (no MPI calls), so every rank
+// computes the same answers.
 #include "granite/core/types.hpp"
 
 #include <array>
@@ -53,8 +57,15 @@ struct Neighbour {
   Box box;  // the neighbour's subdomain in this rank's coordinates (after the shift)
 };
 
+/// The cut positions, nested: cuts[0] the px + 1 x-cuts; cuts[1] for each x-slab i its py + 1
+/// y-cuts at [i (py + 1), (i + 1)(py + 1)); cuts[2] for each column (i, j) its pz + 1 z-cuts at
+/// [(i py + j)(pz + 1), ...). Each run increases from the domain's lower to its upper face;
+/// subdomain (i, j, k) spans [x_i, x_i+1) × [y_ij, y_ij+1) × [z_ijk, z_ijk+1).
+using Cuts = std::array<std::vector<double>, 3>;
+
 class Decomposition {
 public:
+  /// Equally spaced cuts.
   Decomposition(const Box& domain, const Int3& dims, const std::array<bool, 3>& periodic);
 
   int size() const { return dims_[0] * dims_[1] * dims_[2]; }
@@ -62,11 +73,20 @@ public:
   const Box& domain() const { return domain_; }
   bool periodic(int axis) const { return periodic_[axis]; }
 
+  const Cuts& cuts() const { return cuts_; }
+  /// Moves the cuts (the same on every rank). Throws std::invalid_argument unless every run of
+  /// `cuts` (see Cuts) has dims + 1 strictly increasing values from the domain's lower to its
+  /// upper face.
+  void set_cuts(const Cuts& cuts);
+  /// Whether the cuts are the equally spaced ones of the constructor.
+  bool uniform() const;
+
   Int3 coords(int rank) const;
   int rank_of(const Int3& coords) const;
   Box subdomain(int rank) const;
 
-  /// "" if the subdomains hold `ghost` (see parallel::too_thin), otherwise what is too thin.
+  /// "" if every subdomain holds `ghost` (see parallel::too_thin; with moved cuts the
+  /// thinnest subdomain along each axis counts), otherwise what is too thin.
   std::string too_thin(const GhostWidth& ghost) const;
 
   /// Maps x into the domain across periodic axes (unchanged on other axes).
@@ -76,17 +96,25 @@ public:
   /// scenario's outflow deletes them). Inner faces belong to the upper subdomain.
   int owner_of(const Vec3& x) const;
 
-  /// The up to 26 neighbours of `rank` (fewer at non-periodic walls). With few subdomains on
-  /// a periodic axis the same rank (even `rank` itself) can appear with different shifts.
+  /// The neighbours of `rank`: every other subdomain (or periodic image, with its shift) closer
+  /// to this one than the thinnest subdomain along the axes that have neighbours, which holds
+  /// every subdomain within a ghost width (too_thin). With equal cuts, the up to 26 adjacent
+  /// ones (fewer at non-periodic walls). With few subdomains on a periodic axis the same rank
+  /// (even `rank` itself) can appear with different shifts.
   std::vector<Neighbour> neighbours(int rank) const;
   /// The ranks of neighbours(rank), each once, sorted (the peers of comm::PeerExchange).
   std::vector<int> neighbour_ranks(int rank) const;
 
 private:
+  // The run of cuts[axis] that cuts the subdomains at grid coordinates c along `axis`.
+  const double* run(int axis, const Int3& c) const;
+  // The thinnest subdomain along `axis` (m).
+  double thinnest(int axis) const;
+
   Box domain_;
   Int3 dims_;
   std::array<bool, 3> periodic_;
-  Vec3 cell_;  // subdomain edge lengths
+  Cuts cuts_;
 };
 
 }  // namespace granite::parallel

@@ -42,6 +42,7 @@ struct ParallelSettings {
   double relaxation_weight = 1.0;  // ω: impulse-update weight of contacts with a ghost body
   int check_every = 1;             // sweeps between global convergence tests
   double skin = 0.0;  // m: the neighbour-list skin (timestep::Parameters::skin), added to the ghost width
+  double balance_width = 0.0;  // m: the ghost width the decomposition was chosen for
 };
 
 class DistributedDomain final : public timestep::StepHooks {
@@ -72,6 +73,24 @@ public:
 
   int rank() const { return comm_.rank(); }
   const Decomposition& decomposition() const { return decomposition_; }
+  /// Moves the decomposition's cuts, on every rank alike (a restart's cuts), and takes the
+  /// neighbour ranks of the new subdomain as peers; the next synchronise() migrates the bodies
+  /// to their new owners (all-to-all for those that moved past the neighbours) and rebuilds the
+  /// ghosts.
+  void set_cuts(const Cuts& cuts);
+
+  struct Rebalance {
+    double before = 1.0, after = 1.0;  // max/mean load over the ranks
+    bool tried = false;                // before > threshold: balanced cuts were computed
+    bool moved = false;                // and taken (after < before)
+  };
+  /// Load balance, between steps, collective: measures max/mean of the load (weights `w` of
+  /// the owned particles at `x`); if it exceeds `threshold`, computes the balanced cuts
+  /// (parallel/balance.hpp; each subdomain at least the ghost width of the last synchronise()
+  /// or the configuration's, ParallelSettings::balance_width, wide) and set_cuts() to them if
+  /// they lower max/mean; then the next step rebuilds (agree_on_rebuild says so).
+  Rebalance rebalance(const std::vector<Vec3>& x, const std::vector<std::uint64_t>& w,
+                      double threshold = 1.0);
   std::size_t ghost_count() const { return halo_.ghost_count(); }
   /// Bytes this rank sent in relaxation exchanges during the last step, and sweeps done.
   std::uint64_t relaxation_bytes() const { return relaxation_bytes_; }
@@ -90,6 +109,7 @@ private:
   std::size_t migrated_ = 0;
   std::uint64_t synchronise_bytes_ = 0;
   double ghost_width_ = 0.0;  // of the last synchronise()
+  bool cuts_moved_ = false;   // by rebalance() since the last synchronise()
 };
 
 }  // namespace granite::parallel

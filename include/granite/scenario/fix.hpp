@@ -17,6 +17,10 @@
 #include <string>
 #include <vector>
 
+namespace granite::parallel {
+class DistributedDomain;
+}
+
 namespace granite::scenario {
 
 class Fix;
@@ -55,6 +59,10 @@ struct RunContext {
   nlohmann::ordered_json* record = nullptr;
   // Set by the progress fix before the thermo fix runs: % done, rate, elapsed, time left.
   std::string progress_text;
+  // The run's MPI hooks (decomposition, ghosts); the balance fix moves its cuts.
+  parallel::DistributedDomain* distributed = nullptr;
+  // Set by the balance fix on thermo steps with more than one rank: the load imbalance.
+  std::string balance_text;
 };
 
 /// Where the run stands after a step.

@@ -1,5 +1,6 @@
 #pragma once
 // The end-of-step objects of a run, in the order run_scenario() calls them:
+//   balance      load imbalance on thermo lines; moves the cuts (domain.balance) [always]
 //   inflow       resetting piston that creates lattice layers (§4.3)       [inflow section]
 //   outflow      deletes particles whose centre left the domain            [always]
 //   statistics   flow statistics, statistics.csv, Table-2 summary          [statistics section]
