@@ -13,19 +13,14 @@
 #        PARTS: 14, 15 or "14 15" (default both). About 20 minutes on a quiet 2-core machine.
 #        docs/accuracy.md and docs/solvers.md have the figures.
 set -euo pipefail
-build=${1:-build}; settle=${2:-0.4}; steps=${3:-250}; parts=${4:-"14 15"}
+build=${1:-build}; settle_time=${2:-0.4}; steps=${3:-250}; parts=${4:-"14 15"}
 root=$(cd "$(dirname "$0")/.." && pwd)
 config=$root/configs/channel_small.yaml
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-quiet=(--quiet --set output.snapshot_interval=0 --set output.snapshot_initial=false
-       --set output.thermo_file=false)
+source "$root/benchmarks/lib.sh"  # settle, quiet
 
-echo "== settling channel_small to t = $settle s (1 rank, mdp)"
-"$build/granite" run "$config" --output "$tmp/settle" "${quiet[@]}" \
-  --set run.end_time="$settle" > "$tmp/settle.log"
-dt=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["steps"]["dt"])' \
-  "$tmp/settle/run.json" 2>/dev/null || echo 4.0e-5)
+settle "$config" "$settle_time" "$tmp/settle"
 end=$(/usr/bin/python3 -c "print($steps * $dt)")
 /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("# steady state: %d particles" % r["particles"]["final"])' \
   "$tmp/settle/run.json" 2>/dev/null || true

@@ -17,20 +17,15 @@
 #        (default: build 0.4 500 "1e-4 2e-4 4e-4 8e-4" "1 2"; about 15 minutes on a quiet
 #        2-core machine). docs/performance.md has the figures.
 set -euo pipefail
-build=${1:-build}; settle=${2:-0.4}; steps=${3:-500}; skins=${4:-"1e-4 2e-4 4e-4 8e-4"}
+build=${1:-build}; settle_time=${2:-0.4}; steps=${3:-500}; skins=${4:-"1e-4 2e-4 4e-4 8e-4"}
 ranks=${5:-"1 2"}
 root=$(cd "$(dirname "$0")/.." && pwd)
 config=$root/configs/channel_small.yaml
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-quiet=(--quiet --set output.snapshot_interval=0 --set output.snapshot_initial=false
-       --set output.thermo_file=false)
+source "$root/benchmarks/lib.sh"  # settle, quiet
 
-echo "== settling channel_small to t = $settle s (1 rank)"
-"$build/granite" run "$config" --output "$tmp/settle" "${quiet[@]}" \
-  --set run.end_time="$settle" > "$tmp/settle.log"
-dt=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["steps"]["dt"])' \
-  "$tmp/settle/run.json")
+settle "$config" "$settle_time" "$tmp/settle"
 end=$(/usr/bin/python3 -c "print($steps * $dt)")
 
 printf '%-6s %-7s %-6s %10s %9s %9s %9s %9s %12s %9s %12s\n' ranks skin_m binary us/p-step detect setup relax comm steps/build ghosts bytes/step

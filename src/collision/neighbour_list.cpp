@@ -26,13 +26,8 @@ void NeighbourList::build(body::Particles& particles, std::size_t tracked,
     std::copy_n(particles.position.begin(), tracked, particles.neighbour_reference.begin());
   const auto& x = at_references ? particles.neighbour_reference : particles.position;
   const auto& r = particles.radius;
-  skin_ = skin;
-  pairs_.clear();
-  global_pairs_.clear();
-  global_parts_.clear();
+  adopt(particles, tracked, skin);  // the bookkeeping; then the candidates
   for (std::size_t k = 0; k < globals.size(); ++k) global_parts_.push_back(globals[k].parts);
-  ids_.assign(particles.id.begin(), particles.id.begin() + std::ptrdiff_t(tracked));
-  built_ = true;
   if (particles.size() == 0) return;
   // Inactive bodies too: a gate may close while the list lives; detection skips inactive ones.
   for (std::size_t i = 0; i < particles.size(); ++i)

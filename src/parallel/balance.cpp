@@ -57,14 +57,17 @@ Cuts balanced_cuts(const Decomposition& decomposition, const std::vector<Vec3>& 
   // (x, y) column: per axis one allreduce of a histogram per slab or column.
   std::vector<std::size_t> group(count, 0);  // the point's slab (after x) or column (after y)
   std::size_t groups = 1;
+  // Positions outside the domain (a body not yet migrated or wrapped) count where they wrap to.
+  std::vector<Vec3> y(count);
+  for (std::size_t i = 0; i < count; ++i) y[i] = decomposition.wrap(x[i]);
   for (int a = 0; a < 3; ++a) {
     const std::size_t n = std::size_t(dims[a]) + 1;
     if (dims[a] > 1) {
       const double lo = domain.min[a], extent = domain.max[a] - domain.min[a];
       std::vector<std::uint64_t> histograms(groups * kBalanceBins, 0);
       for (std::size_t i = 0; i < count; ++i) {
-        // Positions outside the domain (a body not yet migrated or wrapped): the end bins.
-        const double u = (decomposition.wrap(x[i])[a] - lo) / extent * double(kBalanceBins);
+        // Beyond a non-periodic face: the end bins.
+        const double u = (y[i][a] - lo) / extent * double(kBalanceBins);
         const auto bin = std::size_t(std::clamp(u, 0.0, double(kBalanceBins - 1)));
         histograms[group[i] * kBalanceBins + bin] += w[i];
       }
@@ -81,9 +84,8 @@ Cuts balanced_cuts(const Decomposition& decomposition, const std::vector<Vec3>& 
     // Each point's slab along a under the new cuts refines its group.
     for (std::size_t i = 0; i < count; ++i) {
       const double* inner = cuts[a].data() + group[i] * n + 1;
-      const double y = decomposition.wrap(x[i])[a];
       group[i] = group[i] * std::size_t(dims[a]) +
-                 std::size_t(std::upper_bound(inner, inner + dims[a] - 1, y) - inner);
+                 std::size_t(std::upper_bound(inner, inner + dims[a] - 1, y[i][a]) - inner);
     }
     groups *= std::size_t(dims[a]);
   }
