@@ -91,4 +91,17 @@ bool structogram_prologue(const Mat3& A, const Vec3& b, double mu, ReducedProble
   return false;
 }
 
+bool kkt_boundary_minimum(const ReducedProblem& p, double c, double s) {
+  const double fr = p.fr(c, s);
+  if (!(fr > 0.0)) return false;  // outside 𝓘 (Eq. 6)
+  const double r = p.mu * p.bn / fr;  // r̄(α)
+  // ∇f = Â x_to − b̂ at x_to = r u; ∇g = u + (μ/A_nn) a_to.
+  const double gf1 = r * (p.h11 * c + p.h12 * s) - p.bh1;
+  const double gf2 = r * (p.h12 * c + p.h22 * s) - p.bh2;
+  const double gg1 = c + p.mu * p.Ant / p.Ann;
+  const double gg2 = s + p.mu * p.Ano / p.Ann;
+  const double dot = gf1 * gg1 + gf2 * gg2;
+  return dot < -0.5 * std::sqrt((gf1 * gf1 + gf2 * gf2) * (gg1 * gg1 + gg2 * gg2));
+}
+
 }  // namespace granite::contact

@@ -48,23 +48,34 @@ TrigPoly2 eq8_coefficients(const Mat3& A_in, const Vec3& b_in, double mu) {
   return T;
 }
 
-Impulse max_dissipation_impulse(const Mat3& A, const Vec3& b, double mu) {
-  ReducedProblem p;
-  Impulse result;
-  if (structogram_prologue(A, b, mu, p, result)) {
-    return result;
+namespace {
+
+// Newton steps the fast path allows before it falls back to all roots of Eq. (8).
+constexpr int kNewtonSteps = 8;
+
+// The sliding minimum by Newton on Eq. (8) from the direction of x0,to, certified by
+// kkt_boundary_minimum, or false (then all roots are searched).
+bool newton_sliding(const ReducedProblem& p, const TrigPoly2& T, DirectionCandidate& out) {
+  const double n0 = std::sqrt(p.x0[1] * p.x0[1] + p.x0[2] * p.x0[2]);
+  if (!(n0 > 0.0)) return false;
+  double c = p.x0[1] / n0, s = p.x0[2] / n0;
+  if (!trig_poly_newton_root(T, c, s, kNewtonSteps) || !kkt_boundary_minimum(p, c, s)) {
+    return false;
   }
-  // Sliding: the minimum lies on the boundary r̄(α) of the conic section at a root of Eq. (8)
-  // inside 𝓘 (Eq. 6). f_obj → +∞ at the ends of 𝓘 (hyperbola/parabola) and is periodic for the
-  // ellipse, so the global minimum is always one of these roots. Each root direction is
-  // evaluated as the best feasible point along it (best_along), which equals the boundary point
-  // inside 𝓘 and stays feasible for spurious or rounding-perturbed roots; the minimum objective
-  // decides (structogram: argmin over 𝓘 ∩ 𝒮).
-  const TrigPoly2 T = eq8_coefficients(A, b, mu);
+  out = best_along(p, c, s);
+  return out.on_boundary;
+}
+
+// Sliding: the minimum lies on the boundary r̄(α) of the conic section at a root of Eq. (8)
+// inside 𝓘 (Eq. 6). f_obj → +∞ at the ends of 𝓘 (hyperbola/parabola) and is periodic for the
+// ellipse, so the global minimum is always one of these roots. Each root direction is evaluated
+// as the best feasible point along it (best_along), which equals the boundary point inside 𝓘 and
+// stays feasible for spurious or rounding-perturbed roots; the minimum objective decides
+// (structogram: argmin over 𝓘 ∩ 𝒮).
+DirectionCandidate best_root(const ReducedProblem& p, const TrigPoly2& T) {
   double c[4];
   double s[4];
   const int n = trig_poly_unit_roots(T, c, s);
-
   // Safety net: the direction of the unconstrained minimum (pe's "primitive dissipative"
   // candidate). It never wins over a correct root, but keeps the answer sensible if a root were
   // lost.
@@ -79,7 +90,31 @@ Impulse max_dissipation_impulse(const Mat3& A, const Vec3& b, double mu) {
       best = cand;
     }
   }
-  return {best.impulse(p), ContactCase::sliding};
+  return best;
+}
+
+// The structogram with the sliding branch given as `sliding`.
+template <class Sliding>
+Impulse max_dissipation(const Mat3& A, const Vec3& b, double mu, Sliding&& sliding) {
+  ReducedProblem p;
+  Impulse result;
+  if (structogram_prologue(A, b, mu, p, result)) {
+    return result;
+  }
+  return {sliding(p, eq8_coefficients(A, b, mu)).impulse(p), ContactCase::sliding};
+}
+
+}  // namespace
+
+Impulse max_dissipation_impulse(const Mat3& A, const Vec3& b, double mu) {
+  return max_dissipation(A, b, mu, [](const ReducedProblem& p, const TrigPoly2& T) {
+    DirectionCandidate fast;
+    return newton_sliding(p, T, fast) ? fast : best_root(p, T);
+  });
+}
+
+Impulse max_dissipation_all_roots_impulse(const Mat3& A, const Vec3& b, double mu) {
+  return max_dissipation(A, b, mu, best_root);
 }
 
 }  // namespace granite::contact

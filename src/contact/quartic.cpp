@@ -135,13 +135,16 @@ constexpr double kDegreeDrop = 1e-3;
 constexpr double kUnitTolerance = 0.05;
 
 // Safeguarded Newton on T(α), stepping along the circle: u ← (u + δ u⊥)/‖u + δ u⊥‖ turns u by
-// atan(δ), which keeps the quadratic convergence of Newton for small δ.
-void polish(const TrigPoly2& T, double& c, double& s) {
+// atan(δ), which keeps the quadratic convergence of Newton for small δ. Returns whether the last
+// step was below kConverged (or T vanished): u is then a root to rounding.
+constexpr double kConverged = 1e-12;
+bool polish(const TrigPoly2& T, double& c, double& s, int iterations) {
   double value = T.value(c, s);
-  for (int it = 0; it < 6 && value != 0.0; ++it) {
+  double last_step = 1.0;
+  for (int it = 0; it < iterations && value != 0.0; ++it) {
     const double slope = T.derivative(c, s);
     if (slope == 0.0) {
-      return;
+      return false;
     }
     double delta = -value / slope;
     delta = std::clamp(delta, -0.5, 0.5);
@@ -160,10 +163,15 @@ void polish(const TrigPoly2& T, double& c, double& s) {
       }
       delta *= 0.5;
     }
-    if (!improved || std::abs(delta) < 1e-15) {
-      return;
+    if (!improved) {
+      return std::abs(value / slope) < kConverged;  // at rounding level already
+    }
+    last_step = std::abs(delta);
+    if (last_step < 1e-15) {
+      break;
     }
   }
+  return value == 0.0 || last_step < kConverged;
 }
 
 }  // namespace
@@ -216,9 +224,13 @@ int trig_poly_unit_roots(const TrigPoly2& T, double c[4], double s[4]) {
     }
   }
   for (int i = 0; i < n; ++i) {
-    polish(T, c[i], s[i]);
+    polish(T, c[i], s[i], 6);
   }
   return n;
+}
+
+bool trig_poly_newton_root(const TrigPoly2& T, double& c, double& s, int iterations) {
+  return polish(T, c, s, iterations);
 }
 
 }  // namespace granite::contact

@@ -74,4 +74,13 @@ inline DirectionCandidate best_along(const ReducedProblem& p, double c, double s
   return {r, c, s, r * (0.5 * r * quad - lin), on_boundary};
 }
 
+/// Whether the boundary point of direction u = (c, s), x_to = r̄(α) u, is the minimum over the
+/// conic section (§3.2): on the plane of maximum compression the problem is convex (Â is SPD, and
+/// the section {g ≤ 0}, g(x_to) = ‖x_to‖ − μ x_n(x_to) with x_n affine, is convex), so a boundary
+/// point is the unique minimum iff it satisfies KKT, ∇f = −λ∇g with λ ≥ 0. At a root of Eq. (8)
+/// inside 𝓘, ∇f ∥ ∇g (zero derivative along the boundary), and the sign of ∇f·∇g tells the
+/// minimum (antiparallel) from the other roots (parallel); the test asks for a cosine below −½,
+/// so that points that are not roots, or roots where ∇f vanishes to rounding, are not certified.
+bool kkt_boundary_minimum(const ReducedProblem& p, double c, double s);
+
 }  // namespace granite::contact

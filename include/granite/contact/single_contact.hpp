@@ -29,7 +29,8 @@ struct Impulse {
 };
 
 Impulse frictionless_impulse(const Mat3& A, const Vec3& b, double mu);
-/// The paper's analytic maximum-dissipation solution (Fig. 5, Eqs. 6–9, Appendix A).
+/// The paper's analytic maximum-dissipation solution (Fig. 5, Eqs. 6–9, Appendix A). Sliding
+/// contacts try a certified Newton root of Eq. (8) first (max_dissipation_detail.hpp).
 Impulse max_dissipation_impulse(const Mat3& A, const Vec3& b, double mu);
 /// The same model minimised numerically: golden-section search over the polar angle α of the
 /// boundary of the conic section, restricted to the arc where f_r > 0 (Eq. 6) and the boundary
