@@ -22,9 +22,9 @@ ReducedProblem reduce(const Mat3& A, const Vec3& b, double mu) {
   p.bh1 = b[1] - p.Ant * p.bn * inv;
   p.bh2 = b[2] - p.Ano * p.bn * inv;
   // x0 = A⁻¹b by block elimination: x0_to = Â⁻¹b̂, x0_n from the first row.
-  const double det = p.h11 * p.h22 - p.h12 * p.h12;
-  const double xt = (p.h22 * p.bh1 - p.h12 * p.bh2) / det;
-  const double xo = (p.h11 * p.bh2 - p.h12 * p.bh1) / det;
+  const double inv_det = 1.0 / (p.h11 * p.h22 - p.h12 * p.h12);
+  const double xt = (p.h22 * p.bh1 - p.h12 * p.bh2) * inv_det;
+  const double xo = (p.h11 * p.bh2 - p.h12 * p.bh1) * inv_det;
   p.x0 = Vec3((p.bn - p.Ant * xt - p.Ano * xo) * inv, xt, xo);
   return p;
 }

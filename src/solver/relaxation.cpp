@@ -38,7 +38,9 @@ double relaxation_sweep(const contact::ModelSettings& model,
     if (c.weight != 1.0) x = old + c.weight * (x - old);  // branch keeps w = 1 bit-exact
     const Vec3 change = x - old;
     impulses[j] = x;
-    apply_impulse(c, c.frame * change, b1, b2);
+    // Most contacts of a flow stay open (λ = 0 before and after): nothing to apply.
+    if (change[0] != 0.0 || change[1] != 0.0 || change[2] != 0.0)
+      apply_impulse(c, c.frame * change, b1, b2);
     max_change2 = std::max(max_change2, change.squaredNorm());
     max_impulse2 = std::max(max_impulse2, x.squaredNorm());
   }

@@ -12,7 +12,7 @@ Mat3 cross_matrix(const Vec3& r);
 /// m⁻¹E − [r]× I⁻¹ [r]× (Eq. 2), r from the body's centre to the contact point.
 Mat3 body_delassus(double inverse_mass, const Mat3& inverse_inertia, const Vec3& r);
 
-/// A_jj = Qᵀ (Σ_bodies m⁻¹E − [r]× I⁻¹ [r]×) Q with Q = [n t o] (Eq. 2): maps a contact-frame
+/// A_jj = Qᵀ (Σ_bodies m⁻¹E − [r]× I⁻¹ [r]×) Q with Q = [n t o] orthonormal (Eq. 2): maps a contact-frame
 /// impulse (+ on body 1, − on body 2) to the change of the contact-frame relative velocity
 /// u = v1 + ω1×r1 − v2 − ω2×r2. A body of infinite mass contributes nothing (pass zeros).
 Mat3 delassus_diagonal(const Mat3& frame, double inverse_mass1, const Mat3& inverse_inertia1,
