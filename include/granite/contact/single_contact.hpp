@@ -85,6 +85,13 @@ struct ModelSettings {
   int friction_directions = 8;  // k of the polyhedral model
 };
 
+/// Whether the model answers x = 0 whenever b_n < 0 (its first case, as in Fig. 5: a contact
+/// whose bodies separate without its impulse gets none). Not ccp (its cone has no Signorini
+/// condition) nor polyhedral (its LCP is not asked for this case before Lemke).
+inline bool zero_when_separating(Model model) {
+  return model != Model::ccp && model != Model::polyhedral;
+}
+
 /// Dispatches to the selected model.
 Impulse solve(const ModelSettings& settings, const Mat3& A, const Vec3& b, double mu);
 
