@@ -10,12 +10,13 @@
 #     skin as Granite's run (8e-4 m). Figures from LAMMPS's own timing of the timed run (Loop
 #     time and its Pair/Neigh/Comm/Modify split).
 #  2. Granite runs configs/channel_small.yaml as benchmarks/neighbour_lists.sh does: settled to
-#     0.4 s on 1 rank, then GSTEPS steps (default 300) from that checkpoint with skin 8e-4 m.
+#     SETTLE_S (default 0.4 s) on 1 rank, then GSTEPS steps (default 300) from that checkpoint
+#     with skin 8e-4 m.
 #  Each prints us per particle-step (wall) and core-seconds per particle per simulated second
 #  (= wall / (particle-steps * dt)), then Granite / DEM, also against the DEM figure issue 18
 #  quotes (0.14 us per particle-step at dt = 4 us).
 # usage: benchmarks/dem_baseline.sh [BUILD_DIR] [STEPS] [GSTEPS] [SETTLE_STEPS] [SETTLE_S]
-#        (default: build 30000 300 12000 0.4; about 6 minutes on a quiet 2-core machine).
+#        (default: build 30000 300 12000 0.4; 2.5 minutes at load ~4 on 2 cores).
 #        docs/performance.md ("Against DEM") has the figures.
 set -euo pipefail
 build=${1:-build}; steps=${2:-30000}; gsteps=${3:-300}; settle_steps=${4:-12000}; settle_s=${5:-0.4}
@@ -55,10 +56,10 @@ loop, steps, atoms = float(loop), int(steps), int(atoms)
 split = {k: float(v) for k, v in re.findall(r"^(\w+)\s*\|.*\|\s*([\d.]+)\s*$", timed, re.M)}
 cpu = float(re.search(r"([\d.]+)% CPU use", timed).group(1))
 builds = int(re.search(r"Neighbor list builds = (\d+)", timed).group(1))
-# thermo rows of the timed run: step time atoms <vx> max(z) <pair contacts per particle>
+# thermo rows of the timed run: step time atoms <vx> max(z) pair and wall contacts per particle
 rows = [list(map(float, l.split())) for l in timed.splitlines()
         if re.match(r"^\s*\d+\s+[\d.e+-]+\s+\d+\s", l)]
-contacts = sum(r[5] for r in rows[1:]) / max(len(rows) - 1, 1)
+pairs, walls = (sum(r[k] for r in rows[1:]) / max(len(rows) - 1, 1) for k in (5, 6))
 r = json.load(open(sys.argv[2]))
 gsteps = r["steps"]["done"]; gdt = r["steps"]["dt"]
 particles = 0.5 * (r["particles"]["initial"] + r["particles"]["final"])
@@ -67,13 +68,14 @@ t = r["timings"]
 print(head)
 print("DEM timed run: %d steps, %d particles, dt = %.3g s, Loop time %.2f s (%.0f%% CPU), split %s, "
       "%.1f steps per neighbour build, vx %.2f -> %.2f m/s, bed top %.1f mm, "
-      "%.2f particle-particle contacts per particle" % (
+      "contacts per particle %.2f (%.2f between particles, %.2f with walls)" % (
           steps, atoms, dt, loop, cpu, ", ".join("%s %.0f%%" % (k, split[k]) for k in
                                             ("Pair", "Neigh", "Comm", "Modify", "Other")),
-          steps / max(builds, 1), rows[0][3], rows[-1][3], 1e3 * rows[-1][4], contacts))
+          steps / max(builds, 1), rows[0][3], rows[-1][3], 1e3 * rows[-1][4], pairs + walls, pairs,
+          walls))
 print("Granite run: %d steps, %.0f particles, dt = %.3g s, wall %.2f s (detection %.0f%%, setup "
-      "%.0f%%, relaxation %.0f%%), %.1f steps per rebuild, %.2f contacts per particle "
-      "(with walls), max penetration %.2g m" % (
+      "%.0f%%, relaxation %.0f%%), %.1f steps per rebuild, contacts per particle %.2f "
+      "(with walls, gaps up to contact.threshold), max penetration %.2g m" % (
           gsteps, particles, gdt, r["wall_seconds"],
           *(100 * t[k]["avg"] / r["wall_seconds"] for k in ("detection", "setup", "relaxation")),
           gsteps / max(r["neighbour_lists"]["rebuilds"], 1),
