@@ -62,9 +62,12 @@ void locality_order(const Particles& particles, std::size_t count, double cell_s
   for (std::size_t i = 0; i < count; ++i)
     entries[i] = {morton_key(cell(x[i][0], 0), cell(x[i][1], 1), cell(x[i][2], 2)),
                   particles.id[i], std::uint32_t(i)};
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+  const auto before = [](const Entry& a, const Entry& b) {
     return std::tie(a.key, a.id) < std::tie(b.key, b.id);
-  });
+  };
+  // Between rebuilds few bodies change cells: often the order holds already (one pass).
+  if (!std::is_sorted(entries.begin(), entries.end(), before))
+    std::sort(entries.begin(), entries.end(), before);
   for (std::size_t k = 0; k < count; ++k) order[k] = entries[k].index;
 }
 
