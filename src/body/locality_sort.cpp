@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <tuple>
 
 namespace granite::body {
@@ -60,8 +59,8 @@ void locality_order(const Particles& particles, std::size_t count, double cell_s
   };
   std::vector<Entry> entries(count);
   for (std::size_t i = 0; i < count; ++i)
-    entries[i] = {morton_key(cell(x[i][0], 0), cell(x[i][1], 1), cell(x[i][2], 2)),
-                  particles.id[i], std::uint32_t(i)};
+    entries[i] = {morton_key(cell(x[i][0], 0), cell(x[i][1], 1), cell(x[i][2], 2)), particles.id[i],
+                  std::uint32_t(i)};
   const auto before = [](const Entry& a, const Entry& b) {
     return std::tie(a.key, a.id) < std::tie(b.key, b.id);
   };

@@ -22,9 +22,10 @@ inline constexpr int kMortonBits = 21;
 std::uint64_t morton_key(std::uint32_t x, std::uint32_t y, std::uint32_t z);
 
 /// The new order of particles [0, count): order[k] is the present index of the body that is to
-/// come k-th. Sorted by the Morton key of the cell of edge `cell_size` (m, > 0, else one cell; enlarged if the
-/// bounding box would need more than 2^21 cells along an axis) holding the position, cells
-/// counted from the lower corner of the bounding box of the `count` positions; ties by id.
+/// come k-th. Sorted by the Morton key of the cell holding the position, ties by id; cells of
+/// edge `cell_size` (m; not > 0: one cell for all; doubled until the bounding box fits in
+/// 2^21 cells along every axis), counted from the lower corner of the bounding box of the
+/// `count` positions.
 void locality_order(const Particles& particles, std::size_t count, double cell_size,
                     std::vector<std::uint32_t>& order);
 

@@ -105,7 +105,8 @@ TEST(LocalitySort, MortonKeyInterleavesTheBitsOfTheCell) {
   std::uniform_int_distribution<std::uint32_t> cell(0, top);
   for (int k = 0; k < 10000; ++k) {
     const std::uint32_t x = cell(rng), y = cell(rng), z = cell(rng);
-    ASSERT_EQ(body::morton_key(x, y, z), interleave_bit_by_bit(x, y, z)) << x << " " << y << " " << z;
+    ASSERT_EQ(body::morton_key(x, y, z), interleave_bit_by_bit(x, y, z))
+        << x << " " << y << " " << z;
   }
 }
 
@@ -124,8 +125,8 @@ TEST(LocalitySort, EveryAlignedBlockOfCellsIsOneRunOfKeys) {
       std::sort(keys.begin(), keys.end());
       EXPECT_EQ(keys.front() % keys.size(), 0u) << "the block does not start a run";
       for (std::size_t k = 1; k < keys.size(); ++k)
-        ASSERT_EQ(keys[k], keys[k - 1] + 1) << "block of edge " << edge << " at " << x0 << " "
-                                            << y0 << " " << z0 << " is not contiguous";
+        ASSERT_EQ(keys[k], keys[k - 1] + 1) << "block of edge " << edge << " at " << x0 << " " << y0
+                                            << " " << z0 << " is not contiguous";
     }
 }
 

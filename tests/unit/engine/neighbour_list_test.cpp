@@ -268,7 +268,8 @@ TEST(NeighbourList, TheLocalitySortKeepsTheContactsOfAStep) {
       ContactList all;
       full.detect(sorted.particles(), sorted.globals(), sorted.materials(),
                   sorted.parameters().contact_threshold, all);
-      mismatches += keyed(all, sorted.particles()) == keyed(sorted.contacts(), sorted.particles()) ? 0 : 1;
+      const body::Particles& p = sorted.particles();
+      mismatches += keyed(all, p) == keyed(sorted.contacts(), p) ? 0 : 1;
     });
     std::size_t rebuilds = 0;
     for (int s = 0; s < 60; ++s) {
