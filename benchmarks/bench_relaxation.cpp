@@ -13,6 +13,13 @@
 //
 // Figures: "updates/s" = contacts × sweeps / relaxation time; "det+setup/particle" in ns;
 // "det+setup share" = (detection + setup) / (detection + setup + 10 sweeps + integration).
+//
+// Locality (issue 18, contact.locality_sort): the same packing stored in the lattice order it
+// was built in (x fastest: already local), shuffled (what a long run's migrations, insertions
+// and deletions leave), and shuffled then sorted along the Z-order curve
+// (body::sort_by_locality, cells of the linked-cell size 2r + threshold, and half of it); per
+// order detection + setup per particle and the mdp sweep rate, and the sort's own cost.
+#include "granite/body/locality_sort.hpp"
 #include "granite/collision/detection.hpp"
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
@@ -26,6 +33,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <numeric>
 #include <random>
 
 using namespace granite;
@@ -170,6 +178,75 @@ void print_summary() {
   }
 }
 
+// The packing's particles stored in another order: detection + setup (s, best of 3) and the
+// mdp relaxation's contact updates per second (best of 2) in that order.
+std::pair<double, double> in_order(Packing& pk, const body::Particles& particles) {
+  pk.sim.particles() = particles;
+  double ds = 1e300, rs = 1e300;
+  for (int r = 0; r < 3; ++r) ds = std::min(ds, detection_setup_seconds(pk));
+  pk.states0 = pk.states;  // predicted in this order
+  for (int r = 0; r < 2; ++r) rs = std::min(rs, relax_seconds(pk, contact::Model::mdp));
+  return {ds, double(pk.solver_contacts.size()) * kSweeps / rs};
+}
+
+void locality_summary() {
+  auto& pk = packing();
+  const body::Particles lattice = pk.sim.particles();
+  const std::size_t n = lattice.size();
+  std::vector<std::uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::shuffle(order.begin(), order.end(), std::mt19937(4));
+  body::Particles shuffled = lattice;
+  shuffled.permute(order);
+  const double cell = 2.0 * lattice.max_radius() + pk.sim.parameters().contact_threshold;
+  std::printf("\n== locality: %zu particles, mdp, %d sweeps ==\n", n, kSweeps);
+  std::printf("%-34s %14s %14s %16s\n", "storage order", "sort [ns/p]", "det+setup [ns/p]",
+              "mdp updates/s");
+  const auto line = [&](const char* name, double sort_seconds, const body::Particles& p) {
+    const auto [ds, updates] = in_order(pk, p);
+    std::printf("%-34s %14.0f %16.0f %16.3e\n", name, 1e9 * sort_seconds / double(n),
+                1e9 * ds / double(n), updates);
+  };
+  line("lattice (as built)", 0.0, lattice);
+  line("shuffled", 0.0, shuffled);
+  for (const double factor : {1.0, 0.5}) {
+    double best = 1e300, keys = 1e300;
+    body::Particles sorted;
+    for (int r = 0; r < 3; ++r) {
+      sorted = shuffled;
+      const auto t0 = std::chrono::steady_clock::now();
+      body::sort_by_locality(sorted, n, factor * cell);
+      best = std::min(best,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      const auto t1 = std::chrono::steady_clock::now();
+      body::locality_order(shuffled, n, factor * cell, order);
+      keys = std::min(keys,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
+    }
+    char name[64];
+    std::snprintf(name, sizeof name, "shuffled, Morton cells %.1f x (2r+t)", factor);
+    line(name, best, sorted);
+    std::printf("  of the sort: keys + std::sort %.0f ns/p, moving the fields %.0f ns/p\n",
+                1e9 * keys / double(n), 1e9 * (best - keys) / double(n));
+  }
+  {
+    body::Particles sorted = lattice;  // the lattice sorted: what a run starts with
+    const auto t0 = std::chrono::steady_clock::now();
+    body::sort_by_locality(sorted, n, cell);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    line("lattice, Morton cells 1.0 x (2r+t)", s, sorted);
+    double again = 1e300;  // sorting what is in order already (no body changed cells)
+    for (int r = 0; r < 3; ++r) {
+      const auto t1 = std::chrono::steady_clock::now();
+      body::sort_by_locality(sorted, n, cell);
+      again = std::min(
+          again, std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
+    }
+    std::printf("  sorting it again (in order already): %.0f ns/p\n", 1e9 * again / double(n));
+  }
+  pk.sim.particles() = lattice;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -178,5 +255,6 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   print_summary();
+  locality_summary();
   return 0;
 }

@@ -13,7 +13,12 @@
 #  ("before") and with BUILD_DIR's ("after"), alternately REPEAT times (default 1); a closing
 #  table gives each column's minimum over the repeats (the run least disturbed by other load
 #  on the machine) before and after, and after/before.
-# usage: [BASELINE=GRANITE] [REPEAT=N] benchmarks/neighbour_lists.sh [BUILD_DIR] [SETTLE_S] [STEPS] [SKINS] [RANKS]
+#  Extra `--set KEY=VALUE` arguments (space-separated words): SETTLE_SET for the settling run,
+#  SET for every measured run, BASELINE_SET for the "before" runs only (after SET). The same
+#  binary as BASELINE with BASELINE_SET compares two settings of one build, e.g. the locality
+#  sort: BASELINE=build/granite BASELINE_SET="--set contact.locality_sort=none"
+#  SETTLE_SET="--set contact.locality_sort=none" (the settled order is then a long run's).
+# usage: [BASELINE=GRANITE] [REPEAT=N] [SET=..] [BASELINE_SET=..] [SETTLE_SET=..] benchmarks/neighbour_lists.sh [BUILD_DIR] [SETTLE_S] [STEPS] [SKINS] [RANKS]
 #        (default: build 0.4 500 "1e-4 2e-4 4e-4 8e-4" "1 2"; about 15 minutes on a quiet
 #        2-core machine). docs/performance.md has the figures.
 set -euo pipefail
@@ -25,17 +30,21 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 source "$root/benchmarks/lib.sh"  # settle, quiet
 
-settle "$config" "$settle_time" "$tmp/settle"
+read -ra settle_set <<< "${SETTLE_SET:-}"
+read -ra set_all <<< "${SET:-}"
+read -ra set_before <<< "${BASELINE_SET:-}"
+settle "$config" "$settle_time" "$tmp/settle" "${settle_set[@]}"
 end=$(/usr/bin/python3 -c "print($steps * $dt)")
 
 printf '%-6s %-7s %-6s %10s %9s %9s %9s %9s %12s %9s %12s\n' ranks skin_m binary us/p-step detect setup relax comm steps/build ghosts bytes/step
 # row RANKS SKIN LABEL GRANITE [REP]: one run from the settled particles, one line of figures
 # (also kept in $tmp/LABEL-RANKS-SKIN-REP.fig for the closing table).
 row() {
-  local n=$1 skin=$2 label=$3 exe=$4 out=$tmp/run-$3-$1-$2-${5:-1}
+  local n=$1 skin=$2 label=$3 exe=$4 out=$tmp/run-$3-$1-$2-${5:-1} extra=("${set_all[@]}")
+  [[ $label == before ]] && extra+=("${set_before[@]}")
   mpiexec -n "$n" --oversubscribe "$exe" run "$config" --from "$tmp/settle/checkpoint.h5" \
     --output "$out" "${quiet[@]}" --set run.end_time="$end" --set contact.skin="$skin" \
-    > "$out.log" 2>&1 || { echo "$n rank(s), skin $skin, $label: run failed ($(tail -1 "$out.log"))"; return; }
+    "${extra[@]}" > "$out.log" 2>&1 || { echo "$n rank(s), skin $skin, $label: run failed ($(tail -1 "$out.log"))"; return; }
   /usr/bin/python3 - "$out/run.json" "$n" "$skin" "$label" "$tmp/$label-$n-$skin-${5:-1}.fig" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -5,8 +5,10 @@
 #include "granite/core/error.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <numbers>
 #include <string>
+#include <type_traits>
 
 namespace granite::body {
 
@@ -66,7 +68,22 @@ void compact(std::vector<T>& a, const std::vector<char>& keep) {
     }
   a.resize(w);
 }
+
+template <class T>
+void gather(std::vector<T>& a, const std::vector<std::uint32_t>& order, std::vector<T>& scratch) {
+  scratch.resize(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) scratch[k] = a[order[k]];
+  std::copy(scratch.begin(), scratch.end(), a.begin());
+}
 }  // namespace
+
+void Particles::permute(const std::vector<std::uint32_t>& order) {
+  for_each_particle_field([&](const auto& field) {
+    auto& a = this->*field.array;
+    std::remove_reference_t<decltype(a)> scratch;
+    gather(a, order, scratch);
+  });
+}
 
 std::size_t Particles::remove_if(const std::function<bool(std::size_t)>& predicate) {
   const std::size_t n = size();

@@ -362,6 +362,12 @@ SchemaPtr build() {
               opt("rebuild_every", integer(0), "0", "steps",
                   "with a skin: rebuild the neighbour lists at least every this many steps "
                   "(0: only when needed)"),
+              opt("locality_sort", choice({"morton", "none"}), "morton", "",
+                  "morton: at every rebuild of the neighbour lists and ghosts (every step with "
+                  "skin 0), each process sorts its particles along the Z-order curve over cells "
+                  "of 2 x the largest radius + threshold + skin, ties by id, so that bodies near "
+                  "in space are near in memory and the contacts come in that order "
+                  "(docs/performance.md); none keeps the order of insertion and migration"),
               opt("error_reduction", real(0.0, 1.0, false, true), "0.2", "",
                   "epsilon of the paper's error reduction: penetration is resolved at "
                   "epsilon*xi/dt"),

@@ -72,6 +72,7 @@ ContactSettings contact_settings(const YAML::Node& c) {
   s.threshold = c["threshold"].as<double>();
   s.skin = c["skin"] ? c["skin"].as<double>() : -1.0;  // absent: automatic
   s.rebuild_every = c["rebuild_every"].as<int>();
+  s.locality_sort = c["locality_sort"].as<std::string>() == "morton";
   s.error_reduction = c["error_reduction"].as<double>();
   s.max_initial_overlap = c["max_initial_overlap"].as<double>();
   const std::string compatible = c["compatible"].as<std::string>();

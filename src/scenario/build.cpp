@@ -21,6 +21,7 @@ void set_parameters(const config::Settings& s, timestep::Parameters& p) {
   p.contact_threshold = s.contact.threshold;
   p.skin = neighbour_skin(s);
   p.rebuild_every = s.contact.rebuild_every;
+  p.locality_sort = s.contact.locality_sort;
   p.error_reduction = s.contact.error_reduction;
   p.max_sweeps = s.solver.max_sweeps;
   p.tolerance = s.solver.tolerance;

@@ -2,6 +2,7 @@
 // the phases of step().
 #include "granite/timestep/simulation.hpp"
 
+#include "granite/body/locality_sort.hpp"
 #include "granite/core/error.hpp"
 #include "granite/solver/apgd_step.hpp"
 #include "granite/solver/contact_problem_export.hpp"
@@ -120,9 +121,17 @@ std::size_t Simulation::synchronise() {
                (p.rebuild_every > 0 && steps_ - built_at_ >= p.rebuild_every);
   }
   bool ghosts_deleted = false;
+  if (hooks_ && p.skin > 0.0) {
+    ScopedPhase t(timers_, Phase::communication);
+    rebuild_ = hooks_->agree_on_rebuild(particles_, rebuild_);
+  }
+  if (rebuild_ && p.locality_sort) {  // every particle is owned here
+    ScopedPhase t(timers_, Phase::detection);
+    body::sort_by_locality(particles_, particles_.size(),
+                           2.0 * particles_.max_radius() + p.contact_threshold + p.skin);
+  }
   if (hooks_) {
     ScopedPhase t(timers_, Phase::communication);
-    if (p.skin > 0.0) rebuild_ = hooks_->agree_on_rebuild(particles_, rebuild_);
     if (rebuild_)
       owned_ = hooks_->synchronise(particles_);
     else if (restoring_)

@@ -35,12 +35,16 @@ Trajectory run(double h) {
   Trajectory t;
   t.h = h;
   const auto& p = sim.particles();
+  // Ball b is the body with id b (the configuration's order); its index may change (the
+  // locality sort reorders the particles at every rebuild).
+  const auto ball = [&](BodyId b) { return std::size_t(p.find(b)); };
   const auto record = [&] {
     Eigen::VectorXd q(12), v(24);
-    for (std::size_t i = 0; i < 4; ++i) {
-      q.segment<3>(3 * Eigen::Index(i)) = p.position[i];
-      v.segment<3>(6 * Eigen::Index(i)) = p.velocity[i];
-      v.segment<3>(6 * Eigen::Index(i) + 3) = p.angular_velocity[i];
+    for (std::size_t b = 0; b < 4; ++b) {
+      const std::size_t i = ball(BodyId(b));
+      q.segment<3>(3 * Eigen::Index(b)) = p.position[i];
+      v.segment<3>(6 * Eigen::Index(b)) = p.velocity[i];
+      v.segment<3>(6 * Eigen::Index(b) + 3) = p.angular_velocity[i];
     }
     t.q.push_back(q);
     t.v.push_back(v);
@@ -48,10 +52,10 @@ Trajectory run(double h) {
   record();
   const auto steps = std::int64_t(std::llround(1.0 / h));
   for (std::int64_t l = 0; l < steps; ++l) {
-    const double vz = p.velocity[0].z();
+    const double vz = p.velocity[ball(0)].z();
     sim.step();
-    if (t.landing < 0 && p.velocity[0].z() > vz + 1.0) t.landing = sim.time();
-    if (t.reaching < 0 && p.velocity[1].norm() > 1e-6) t.reaching = sim.time();
+    if (t.landing < 0 && p.velocity[ball(0)].z() > vz + 1.0) t.landing = sim.time();
+    if (t.reaching < 0 && p.velocity[ball(1)].norm() > 1e-6) t.reaching = sim.time();
     record();
   }
   return t;

@@ -13,6 +13,7 @@
 #include "granite/body/material.hpp"
 #include "granite/core/types.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -63,6 +64,9 @@ public:
   /// Removes every body for which predicate(index) is true; returns how many were removed.
   /// The predicate sees the arrays before any removal. Order of survivors is preserved.
   std::size_t remove_if(const std::function<bool(std::size_t index)>& predicate);
+  /// Reorders the first order.size() bodies, every field with them: the body at index
+  /// order[k] moves to index k. `order` must be a permutation of [0, order.size()).
+  void permute(const std::vector<std::uint32_t>& order);
   void clear();
   void reserve(std::size_t n);
 

@@ -54,6 +54,7 @@ struct ContactSettings {
   double skin = -1.0;            // m: neighbour-list skin (0: full search every step; < 0:
                                  // automatic, scenario::neighbour_skin)
   int rebuild_every = 0;         // steps; 0: rebuilt only when needed
+  bool locality_sort = true;     // contact.locality_sort: morton (true) or none
   double error_reduction = 0.0;
   double max_initial_overlap = 0.0;  // fraction of the smaller radius of a pair
   std::optional<solver::ContactLaw> compatible;  // contact.compatible; none: off

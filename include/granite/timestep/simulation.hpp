@@ -138,6 +138,12 @@ struct Parameters {
   // rebuild_every steps (0: no such limit).
   double skin = 0.0;
   int rebuild_every = 0;
+  // Locality (body/locality_sort.hpp): on every step that rebuilds the lists and ghosts (every
+  // step with skin 0), before the migration, the owned particles are sorted along the Z-order
+  // curve over cells of 2 r_max + threshold + skin, so that the halo plan, the lists and the
+  // contacts follow that order. Off here (tests index particles across steps); the
+  // configuration's contact.locality_sort turns it on.
+  bool locality_sort = false;
   double error_reduction = 0.1;    // ε ∈ [0, 1]: fraction of a penetration removed per step
   contact::ModelSettings model{};  // single-contact model (default mdp)
   int max_sweeps = 100;            // >= 1

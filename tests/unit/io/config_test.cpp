@@ -150,6 +150,21 @@ TEST(Config, OverridesApplyAndErrorsNameTheOverride) {
   EXPECT_THROW(load_scenario(path, {"nokey"}), InputError);
 }
 
+TEST(Config, LocalitySortIsOnByDefaultAndNoneTurnsItOff) {
+  const std::string path = write_temp("locality", kValid);
+  EXPECT_TRUE(load_scenario(path, {}).settings.contact.locality_sort);
+  EXPECT_TRUE(load_scenario(path, {"contact.locality_sort=morton"}).settings.contact.locality_sort);
+  EXPECT_FALSE(load_scenario(path, {"contact.locality_sort=none"}).settings.contact.locality_sort);
+  try {
+    load_scenario(path, {"contact.locality_sort=hilbert"});
+    ADD_FAILURE() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("contact.locality_sort: expected one of"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Config, IntegersMustFitWhatIsReadFromThem) {
   const std::string path = write_temp("wide", kValid);
   try {
