@@ -2,15 +2,20 @@
 
 namespace granite::solver {
 
+namespace {
+
+bool isotropic(const Mat3& m) { return m == m(0, 0) * Mat3::Identity(); }
+
+}  // namespace
+
 void predict_velocities(const body::Particles& particles, const body::GlobalBodies& globals,
                         const Vec3& gravity, double dt, std::vector<BodyState>& states) {
   const std::size_t n = particles.size();
   states.resize(n + globals.size());
   for (std::size_t i = 0; i < n; ++i) {
     BodyState& s = states[i];
-    const Mat3 R = particles.orientation[i].toRotationMatrix();
-    const Mat3 inertia = R * particles.body_inertia[i] * R.transpose();
-    s.inverse_inertia = R * particles.inverse_body_inertia[i] * R.transpose();
+    s.dv.setZero();
+    s.dw.setZero();
     s.inverse_mass = particles.inverse_mass[i];
     const Vec3& w = particles.angular_velocity[i];
     // §3.1: v + dt f/m and ω + I⁻¹ dt (τ − ω × Iω); a fixed particle (inverse mass 0) feels
@@ -18,9 +23,18 @@ void predict_velocities(const body::Particles& particles, const body::GlobalBodi
     s.v = particles.velocity[i] +
           (s.inverse_mass > 0.0 ? Vec3(dt * (gravity + s.inverse_mass * particles.force[i]))
                                 : Vec3::Zero());
+    const Mat3& I0 = particles.body_inertia[i];
+    const Mat3& I0_inverse = particles.inverse_body_inertia[i];
+    if (isotropic(I0) && isotropic(I0_inverse)) {
+      // A sphere: R (kE) Rᵀ = kE in every orientation, and ω × (kω) = 0.
+      s.inverse_inertia = I0_inverse;
+      s.w = w + s.inverse_inertia * (dt * particles.torque[i]);
+      continue;
+    }
+    const Mat3 R = particles.orientation[i].toRotationMatrix();
+    const Mat3 inertia = R * I0 * R.transpose();
+    s.inverse_inertia = R * I0_inverse * R.transpose();
     s.w = w + s.inverse_inertia * (dt * (particles.torque[i] - w.cross(inertia * w)));
-    s.dv.setZero();
-    s.dw.setZero();
   }
   for (std::size_t k = 0; k < globals.size(); ++k) {
     BodyState& s = states[n + k];
