@@ -94,6 +94,14 @@ Packing& packing() {
   return *p;
 }
 
+// Wall-clock seconds of f().
+template <class F>
+double seconds_of(F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 double relax_seconds(Packing& pk, contact::Model model) {
   pk.states = pk.states0;
   pk.impulses.assign(pk.solver_contacts.size(), Vec3::Zero());
@@ -214,14 +222,9 @@ void locality_summary() {
     body::Particles sorted;
     for (int r = 0; r < 3; ++r) {
       sorted = shuffled;
-      const auto t0 = std::chrono::steady_clock::now();
-      body::sort_by_locality(sorted, n, factor * cell);
-      best = std::min(best,
-                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-      const auto t1 = std::chrono::steady_clock::now();
-      body::locality_order(shuffled, n, factor * cell, order);
-      keys = std::min(keys,
-                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
+      best = std::min(best, seconds_of([&] { body::sort_by_locality(sorted, n, factor * cell); }));
+      keys = std::min(
+          keys, seconds_of([&] { body::locality_order(shuffled, n, factor * cell, order); }));
     }
     char name[64];
     std::snprintf(name, sizeof name, "shuffled, Morton cells %.1f x (2r+t)", factor);
@@ -231,17 +234,11 @@ void locality_summary() {
   }
   {
     body::Particles sorted = lattice;  // the lattice sorted: what a run starts with
-    const auto t0 = std::chrono::steady_clock::now();
-    body::sort_by_locality(sorted, n, cell);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double s = seconds_of([&] { body::sort_by_locality(sorted, n, cell); });
     line("lattice, Morton cells 1.0 x (2r+t)", s, sorted);
     double again = 1e300;  // sorting what is in order already (no body changed cells)
-    for (int r = 0; r < 3; ++r) {
-      const auto t1 = std::chrono::steady_clock::now();
-      body::sort_by_locality(sorted, n, cell);
-      again = std::min(
-          again, std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
-    }
+    for (int r = 0; r < 3; ++r)
+      again = std::min(again, seconds_of([&] { body::sort_by_locality(sorted, n, cell); }));
     std::printf("  sorting it again (in order already): %.0f ns/p\n", 1e9 * again / double(n));
   }
   pk.sim.particles() = lattice;

@@ -53,12 +53,20 @@ namespace {
 // Newton steps the fast path allows before it falls back to all roots of Eq. (8).
 constexpr int kNewtonSteps = 8;
 
+// The unit direction (c, s) of x0,to, the unconstrained minimum's tangential part; false if zero.
+bool x0_direction(const ReducedProblem& p, double& c, double& s) {
+  const double n0 = std::sqrt(p.x0[1] * p.x0[1] + p.x0[2] * p.x0[2]);
+  if (!(n0 > 0.0)) return false;
+  c = p.x0[1] / n0;
+  s = p.x0[2] / n0;
+  return true;
+}
+
 // The sliding minimum by Newton on Eq. (8) from the direction of x0,to, certified by
 // kkt_boundary_minimum, or false (then all roots are searched).
 bool newton_sliding(const ReducedProblem& p, const TrigPoly2& T, DirectionCandidate& out) {
-  const double n0 = std::sqrt(p.x0[1] * p.x0[1] + p.x0[2] * p.x0[2]);
-  if (!(n0 > 0.0)) return false;
-  double c = p.x0[1] / n0, s = p.x0[2] / n0;
+  double c, s;
+  if (!x0_direction(p, c, s)) return false;
   if (!trig_poly_newton_root(T, c, s, kNewtonSteps) || !kkt_boundary_minimum(p, c, s)) {
     return false;
   }
@@ -80,9 +88,9 @@ DirectionCandidate best_root(const ReducedProblem& p, const TrigPoly2& T) {
   // candidate). It never wins over a correct root, but keeps the answer sensible if a root were
   // lost.
   DirectionCandidate best{0.0, 1.0, 0.0, 0.0, false};
-  const double n0 = std::sqrt(p.x0[1] * p.x0[1] + p.x0[2] * p.x0[2]);
-  if (n0 > 0.0) {
-    best = best_along(p, p.x0[1] / n0, p.x0[2] / n0);
+  double c0, s0;
+  if (x0_direction(p, c0, s0)) {
+    best = best_along(p, c0, s0);
   }
   for (int i = 0; i < n; ++i) {
     const DirectionCandidate cand = best_along(p, c[i], s[i]);
