@@ -7,22 +7,33 @@
 
 namespace granite::contact {
 
-ReducedProblem reduce(const Mat3& A, const Vec3& b, double mu) {
+BlockReduction block_reduction(const Mat3& A) {
+  BlockReduction r;
+  r.inv_Ann = 1.0 / A(0, 0);
+  // Â of §3.2 (Schur complement of A_nn).
+  r.h11 = A(1, 1) - A(0, 1) * A(0, 1) * r.inv_Ann;
+  r.h12 = A(1, 2) - A(0, 1) * A(0, 2) * r.inv_Ann;
+  r.h22 = A(2, 2) - A(0, 2) * A(0, 2) * r.inv_Ann;
+  r.inv_det = 1.0 / (r.h11 * r.h22 - r.h12 * r.h12);
+  return r;
+}
+
+ReducedProblem reduce(const Mat3& A, const BlockReduction& reduction, const Vec3& b, double mu) {
   ReducedProblem p{};
   p.Ann = A(0, 0);
   p.Ant = A(0, 1);
   p.Ano = A(0, 2);
   p.bn = b[0];
   p.mu = mu;
-  const double inv = 1.0 / p.Ann;
-  // Â and b̂ of §3.2 (Schur complement of A_nn).
-  p.h11 = A(1, 1) - p.Ant * p.Ant * inv;
-  p.h12 = A(1, 2) - p.Ant * p.Ano * inv;
-  p.h22 = A(2, 2) - p.Ano * p.Ano * inv;
+  const double inv = reduction.inv_Ann;
+  p.h11 = reduction.h11;
+  p.h12 = reduction.h12;
+  p.h22 = reduction.h22;
+  // b̂ of §3.2.
   p.bh1 = b[1] - p.Ant * p.bn * inv;
   p.bh2 = b[2] - p.Ano * p.bn * inv;
   // x0 = A⁻¹b by block elimination: x0_to = Â⁻¹b̂, x0_n from the first row.
-  const double inv_det = 1.0 / (p.h11 * p.h22 - p.h12 * p.h12);
+  const double inv_det = reduction.inv_det;
   const double xt = (p.h22 * p.bh1 - p.h12 * p.bh2) * inv_det;
   const double xo = (p.h11 * p.bh2 - p.h12 * p.bh1) * inv_det;
   p.x0 = Vec3((p.bn - p.Ant * xt - p.Ano * xo) * inv, xt, xo);
@@ -66,8 +77,8 @@ Impulse degenerate_impulse(const ReducedProblem& p) {
 
 }  // namespace
 
-bool structogram_prologue(const Mat3& A, const Vec3& b, double mu, ReducedProblem& reduced,
-                          Impulse& result) {
+bool structogram_prologue(const Mat3& A, const BlockReduction& reduction, const Vec3& b, double mu,
+                          ReducedProblem& reduced, Impulse& result) {
   const double bn = b[0];
   if (bn < 0.0) {
     result = {Vec3::Zero(), ContactCase::separating};
@@ -77,7 +88,7 @@ bool structogram_prologue(const Mat3& A, const Vec3& b, double mu, ReducedProble
     result = {Vec3(bn / A(0, 0), 0.0, 0.0), ContactCase::frictionless};
     return true;
   }
-  reduced = reduce(A, b, mu);
+  reduced = reduce(A, reduction, b, mu);
   const Vec3& x0 = reduced.x0;
   // P1: x0,n ≥ 0 ∧ ‖x0,to‖ ≤ μ x0,n
   if (x0[0] >= 0.0 && x0[1] * x0[1] + x0[2] * x0[2] <= mu * mu * x0[0] * x0[0]) {

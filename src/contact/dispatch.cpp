@@ -50,13 +50,18 @@ std::string_view model_name(Model model) {
 }
 
 Impulse solve(const ModelSettings& settings, const Mat3& A, const Vec3& b, double mu) {
+  return solve(settings, A, block_reduction(A), b, mu);
+}
+
+Impulse solve(const ModelSettings& settings, const Mat3& A, const BlockReduction& reduction,
+              const Vec3& b, double mu) {
   switch (settings.model) {
   case Model::frictionless:
     return frictionless_impulse(A, b, mu);
   case Model::mdp:
-    return max_dissipation_impulse(A, b, mu);
+    return max_dissipation_impulse(A, reduction, b, mu);
   case Model::mdp_golden:
-    return max_dissipation_golden_impulse(A, b, mu, settings.golden_iterations);
+    return max_dissipation_golden_impulse(A, reduction, b, mu, settings.golden_iterations);
   case Model::coulomb:
     return coulomb_impulse(A, b, mu);
   case Model::coulomb_approx:
@@ -66,7 +71,7 @@ Impulse solve(const ModelSettings& settings, const Mat3& A, const Vec3& b, doubl
   case Model::polyhedral:
     return polyhedral_impulse(A, b, mu, settings.friction_directions);
   }
-  return max_dissipation_impulse(A, b, mu);
+  return max_dissipation_impulse(A, reduction, b, mu);
 }
 
 }  // namespace granite::contact

@@ -121,9 +121,14 @@ Arc search_arc(const ReducedProblem& p) {
 }  // namespace
 
 Impulse max_dissipation_golden_impulse(const Mat3& A, const Vec3& b, double mu, int iterations) {
+  return max_dissipation_golden_impulse(A, block_reduction(A), b, mu, iterations);
+}
+
+Impulse max_dissipation_golden_impulse(const Mat3& A, const BlockReduction& reduction,
+                                       const Vec3& b, double mu, int iterations) {
   ReducedProblem p;
   Impulse result;
-  if (structogram_prologue(A, b, mu, p, result)) {
+  if (structogram_prologue(A, reduction, b, mu, p, result)) {
     return result;
   }
   const Arc arc = search_arc(p);

@@ -16,13 +16,23 @@ TrigPoly2 eq8_coefficients(const Mat3& A_in, const Vec3& b_in, double mu) {
   //
   // The critical angles do not change when A and b are scaled, so both are scaled by powers of
   // two (exact) to order one first: the constants are quartic in the entries and would
-  // otherwise overflow/underflow for extreme units.
-  int ea = 0;
-  int eb = 0;
-  std::frexp(A_in(0, 0), &ea);
-  std::frexp(b_in.cwiseAbs().maxCoeff(), &eb);
-  const double sa = std::ldexp(1.0, -ea);
-  const double sb = std::ldexp(1.0, -eb);
+  // otherwise overflow/underflow for extreme units. With A_nn and max|b| inside
+  // (2⁻¹⁰⁰, 2¹⁰⁰) nothing overflows, and the scaling would change no bit of the roots: every
+  // constant carries the same factor sa²·sb, the roots' search normalises T, and a product
+  // can only fall below the normal range if it is ~2⁻⁶⁰⁰ of the leading ones. It is skipped there.
+  constexpr double kUnscaled = 0x1p100;
+  const double b_max = b_in.cwiseAbs().maxCoeff();
+  double sa = 1.0;
+  double sb = 1.0;
+  if (!(A_in(0, 0) < kUnscaled && A_in(0, 0) > 1.0 / kUnscaled && b_max < kUnscaled &&
+        b_max > 1.0 / kUnscaled)) {
+    int ea = 0;
+    int eb = 0;
+    std::frexp(A_in(0, 0), &ea);
+    std::frexp(b_max, &eb);
+    sa = std::ldexp(1.0, -ea);
+    sb = std::ldexp(1.0, -eb);
+  }
   const double Ann = A_in(0, 0) * sa, Ant = A_in(0, 1) * sa, Ano = A_in(0, 2) * sa;
   const double Att = A_in(1, 1) * sa, Ato = A_in(1, 2) * sa, Aoo = A_in(2, 2) * sa;
   const double bn = b_in[0] * sb, bt = b_in[1] * sb, bo = b_in[2] * sb;
@@ -103,10 +113,11 @@ DirectionCandidate best_root(const ReducedProblem& p, const TrigPoly2& T) {
 
 // The structogram with the sliding branch given as `sliding`.
 template <class Sliding>
-Impulse max_dissipation(const Mat3& A, const Vec3& b, double mu, Sliding&& sliding) {
+Impulse max_dissipation(const Mat3& A, const BlockReduction& reduction, const Vec3& b, double mu,
+                        Sliding&& sliding) {
   ReducedProblem p;
   Impulse result;
-  if (structogram_prologue(A, b, mu, p, result)) {
+  if (structogram_prologue(A, reduction, b, mu, p, result)) {
     return result;
   }
   return {sliding(p, eq8_coefficients(A, b, mu)).impulse(p), ContactCase::sliding};
@@ -114,15 +125,20 @@ Impulse max_dissipation(const Mat3& A, const Vec3& b, double mu, Sliding&& slidi
 
 }  // namespace
 
-Impulse max_dissipation_impulse(const Mat3& A, const Vec3& b, double mu) {
-  return max_dissipation(A, b, mu, [](const ReducedProblem& p, const TrigPoly2& T) {
+Impulse max_dissipation_impulse(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
+                                double mu) {
+  return max_dissipation(A, reduction, b, mu, [](const ReducedProblem& p, const TrigPoly2& T) {
     DirectionCandidate fast;
     return newton_sliding(p, T, fast) ? fast : best_root(p, T);
   });
 }
 
+Impulse max_dissipation_impulse(const Mat3& A, const Vec3& b, double mu) {
+  return max_dissipation_impulse(A, block_reduction(A), b, mu);
+}
+
 Impulse max_dissipation_all_roots_impulse(const Mat3& A, const Vec3& b, double mu) {
-  return max_dissipation(A, b, mu, best_root);
+  return max_dissipation(A, block_reduction(A), b, mu, best_root);
 }
 
 }  // namespace granite::contact

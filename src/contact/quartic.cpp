@@ -136,8 +136,13 @@ constexpr double kUnitTolerance = 0.05;
 
 // Safeguarded Newton on T(α), stepping along the circle: u ← (u + δ u⊥)/‖u + δ u⊥‖ turns u by
 // atan(δ), which keeps the quadratic convergence of Newton for small δ. Returns whether the last
-// step was below kConverged (or T vanished): u is then a root to rounding.
+// step was below kConverged (or T vanished): u is then a root to rounding. A full (unhalved)
+// step below kQuadratic ends the iteration too: Newton's error after a step δ is
+// |T''/(2T')|·δ² < 1e-14·|T''/T'|, what the next step would be, so it saves that step. Only near
+// a double root (|T''/T'| large) is the root less accurate than kConverged; the objective is
+// stationary along the boundary there and changes by the square of that error.
 constexpr double kConverged = 1e-12;
+constexpr double kQuadratic = 1e-7;
 bool polish(const TrigPoly2& T, double& c, double& s, int iterations) {
   double value = T.value(c, s);
   double last_step = 1.0;
@@ -149,7 +154,8 @@ bool polish(const TrigPoly2& T, double& c, double& s, int iterations) {
     double delta = -value / slope;
     delta = std::clamp(delta, -0.5, 0.5);
     bool improved = false;
-    for (int halving = 0; halving < 3; ++halving) {
+    bool full_step = true;
+    for (int halving = 0; halving < 3; ++halving, full_step = false) {
       const double inv = 1.0 / std::sqrt(1.0 + delta * delta);
       const double nc = (c - delta * s) * inv;
       const double ns = (s + delta * c) * inv;
@@ -167,8 +173,8 @@ bool polish(const TrigPoly2& T, double& c, double& s, int iterations) {
       return std::abs(value / slope) < kConverged;  // at rounding level already
     }
     last_step = std::abs(delta);
-    if (last_step < 1e-15) {
-      break;
+    if (last_step < 1e-15 || (full_step && last_step < kQuadratic)) {
+      return true;
     }
   }
   return value == 0.0 || last_step < kConverged;

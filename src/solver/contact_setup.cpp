@@ -28,6 +28,7 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
     const BodyState& s2 = states[c.body2];
     c.A = delassus_diagonal(c.frame, s1.inverse_mass, s1.inverse_inertia, c.r1, s2.inverse_mass,
                             s2.inverse_inertia, c.r2);  // Eq. (2)
+    c.reduction = contact::block_reduction(c.A);
     c.gap_term = signorini_gap_term(contacts.gap[j], dt, epsilon);
     c.mu = contacts.friction[j];
     c.weight = 1.0;  // the distributed step lowers it for contacts with a ghost body

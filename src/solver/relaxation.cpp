@@ -39,7 +39,7 @@ double relaxation_sweep(const contact::ModelSettings& model,
     const Vec3 u = c.frame.transpose() * velocity;
     Vec3 b = c.A * old - u;
     b[0] -= c.gap_term;
-    const contact::Impulse solved = contact::solve(model, c.A, b, c.mu);
+    const contact::Impulse solved = contact::solve(model, c.A, c.reduction, b, c.mu);
     failures += solved.kind == contact::ContactCase::failed ? 1 : 0;
     Vec3 x = solved.x;
     if (c.weight != 1.0) x = old + c.weight * (x - old);  // branch keeps w = 1 bit-exact

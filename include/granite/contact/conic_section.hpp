@@ -37,13 +37,20 @@ struct ReducedProblem {
   Vec3 boundary_impulse(double r, double c, double s) const { return Vec3(r / mu, r * c, r * s); }
 };
 
-ReducedProblem reduce(const Mat3& A, const Vec3& b, double mu);
+ReducedProblem reduce(const Mat3& A, const BlockReduction& reduction, const Vec3& b, double mu);
+inline ReducedProblem reduce(const Mat3& A, const Vec3& b, double mu) {
+  return reduce(A, block_reduction(A), b, mu);
+}
 
 /// The structogram of Fig. 5 up to the sliding branch: b_n < 0 → 0; μ = 0 → (b_n/A_nn, 0, 0);
 /// P1 (x0 = A⁻¹b in the cone) → x0; b_n = 0 → Eq. (9). Returns true and sets `result` when one of
 /// these decides; otherwise fills `reduced` and returns false (b_n > 0, μ > 0, x0 infeasible).
-bool structogram_prologue(const Mat3& A, const Vec3& b, double mu, ReducedProblem& reduced,
-                          Impulse& result);
+bool structogram_prologue(const Mat3& A, const BlockReduction& reduction, const Vec3& b, double mu,
+                          ReducedProblem& reduced, Impulse& result);
+inline bool structogram_prologue(const Mat3& A, const Vec3& b, double mu, ReducedProblem& reduced,
+                                 Impulse& result) {
+  return structogram_prologue(A, block_reduction(A), b, mu, reduced, result);
+}
 
 /// Best feasible point along the direction u = (c, s): r ∈ [0, r̄] (r̄ = ∞ where f_r ≤ 0)
 /// minimising ½r² uᵀÂu − r uᵀb̂. At the optimal direction this is the boundary point r̄(α*),

@@ -28,15 +28,31 @@ struct Impulse {
   ContactCase kind;
 };
 
+/// The parts of the reduction to the plane of maximum compression (§3.2) that depend on A
+/// alone: 1/A_nn, the Schur complement Â of A_nn and 1/det Â. A relaxation forms them once per
+/// contact and step (block_reduction) and reuses them in every sweep; the maximum-dissipation
+/// solvers given them do no division before the sliding branch.
+struct BlockReduction {
+  double inv_Ann;
+  double h11, h12, h22;  // Â = A_to,to − a_to a_toᵀ/A_nn
+  double inv_det;        // 1/det Â
+};
+BlockReduction block_reduction(const Mat3& A);
+
 Impulse frictionless_impulse(const Mat3& A, const Vec3& b, double mu);
 /// The paper's analytic maximum-dissipation solution (Fig. 5, Eqs. 6–9, Appendix A). Sliding
 /// contacts try a certified Newton root of Eq. (8) first (max_dissipation_detail.hpp).
 Impulse max_dissipation_impulse(const Mat3& A, const Vec3& b, double mu);
+/// The same with A's reduction given (bit-identical answers).
+Impulse max_dissipation_impulse(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
+                                double mu);
 /// The same model minimised numerically: golden-section search over the polar angle α of the
 /// boundary of the conic section, restricted to the arc where f_r > 0 (Eq. 6) and the boundary
 /// point has x0,to on the outer side of its tangent (there α* is the only stationary point), with
 /// `iterations` objective evaluations; the method of waLBerla pe (20 iterations there).
 Impulse max_dissipation_golden_impulse(const Mat3& A, const Vec3& b, double mu, int iterations);
+Impulse max_dissipation_golden_impulse(const Mat3& A, const BlockReduction& reduction,
+                                       const Vec3& b, double mu, int iterations);
 /// Inelastic Coulomb contact, normal/tangential decoupling iterated to convergence.
 Impulse coulomb_impulse(const Mat3& A, const Vec3& b, double mu);
 /// Single-pass decoupling (pe's default ApproximateInelasticCoulombContactByDecoupling).
@@ -94,6 +110,10 @@ inline bool zero_when_separating(Model model) {
 
 /// Dispatches to the selected model.
 Impulse solve(const ModelSettings& settings, const Mat3& A, const Vec3& b, double mu);
+/// The same with A's reduction given, which the maximum-dissipation models use (bit-identical
+/// answers); the other models ignore it.
+Impulse solve(const ModelSettings& settings, const Mat3& A, const BlockReduction& reduction,
+              const Vec3& b, double mu);
 
 /// Every solution of the purely inelastic impact with Coulomb friction (analysis only, e.g. §4.1
 /// Table 1): the zero impulse when it is admissible (b_n ≤ 0), the sticking impulse A⁻¹b when it

@@ -2,6 +2,7 @@
 // Contact setup (paper §3.1): per contact the frame Q = [n t o], lever arms, the Delassus
 // diagonal block A_jj (Eq. 2), the Signorini gap term and μ, packed for the relaxation sweep.
 #include "granite/collision/contact.hpp"
+#include "granite/contact/single_contact.hpp"
 #include "granite/solver/body_state.hpp"
 
 #include <cstdint>
@@ -12,6 +13,7 @@ namespace granite::solver {
 struct SolverContact {
   Mat3 frame;       // columns n, t, o (world frame)
   Mat3 A;           // Delassus diagonal block in the contact frame
+  contact::BlockReduction reduction;  // A's reduction (§3.2), reused by every sweep
   Vec3 r1;          // body 1's witness point − centre of body 1
   Vec3 r2;          // body 2's witness point − centre (global body: its rotation centre)
   double gap_term;  // ε min(0, ξ/dt) + max(0, ξ/dt)

@@ -72,6 +72,7 @@ SolverContact contact(std::uint32_t body1, std::uint32_t body2, const Vec3& norm
   c.frame.col(1) = t;
   c.frame.col(2) = n.cross(t);
   c.A = Mat3::Identity();
+  c.reduction = contact::block_reduction(c.A);
   c.r1 = r1;
   c.r2 = r2;
   c.gap_term = 0.0;

@@ -62,7 +62,7 @@ TEST(Delassus, MatchesBruteForceJacobian) {
                  Vec3::Zero(),
                  1.0 / m2,
                  I2.inverse()};
-    solver::SolverContact c{Q, A, r1, r2, 0.0, 0.5, 1.0, 0, 1};
+    solver::SolverContact c{Q, A, contact::block_reduction(A), r1, r2, 0.0, 0.5, 1.0, 0, 1};
     auto rel = [&] {
       const auto& b1 = bodies[0];
       const auto& b2 = bodies[1];
