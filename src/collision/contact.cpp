@@ -32,8 +32,9 @@ void tangent_frame(const Vec3& n, Vec3& t, Vec3& o) {
     e.y() = 1.0;
   else
     e.z() = 1.0;
-  t = n.cross(e).normalized();
-  o = n.cross(t);
+  t = cross(n, e);
+  t /= std::sqrt(t.squaredNorm());
+  o = cross(n, t);
 }
 
 }  // namespace granite::collision

@@ -21,7 +21,7 @@ namespace {
 // −Qᵀ[r]× I⁻¹ [r]× Q = Jᵀ I⁻¹ J with J = [r]× Q = [r × n, r × t, r × o] (as [r]×ᵀ = −[r]×).
 void add_rotational(const Mat3& frame, const Mat3& inverse_inertia, const Vec3& r, Mat3& A) {
   Mat3 J;
-  for (int k = 0; k < 3; ++k) J.col(k) = r.cross(frame.col(k));
+  for (int k = 0; k < 3; ++k) J.col(k) = cross(r, frame.col(k));
   A.noalias() += J.transpose() * (inverse_inertia * J);
 }
 

@@ -7,13 +7,6 @@
 
 namespace granite::solver {
 
-/// a × b written out by components. Eigen's cross() lets GCC pair lanes through a stack round
-/// trip (two scalar stores read back as one vector) that stalled the relaxation sweep: the
-/// written-out form made the sweep 10 % faster on channel_small.
-inline Vec3 cross(const Vec3& a, const Vec3& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-
 /// u = v1 + ω1×r1 − v2 − ω2×r2 with the current corrections included (world frame).
 inline Vec3 relative_velocity(const SolverContact& c, const BodyState& b1, const BodyState& b2) {
   return ((b1.v + b1.dv) - (b2.v + b2.dv)) + (cross(b1.w + b1.dw, c.r1) - cross(b2.w + b2.dw, c.r2));
