@@ -112,7 +112,8 @@ bool kkt_boundary_minimum(const ReducedProblem& p, double c, double s) {
   const double gg1 = c + p.mu * p.Ant / p.Ann;
   const double gg2 = s + p.mu * p.Ano / p.Ann;
   const double dot = gf1 * gg1 + gf2 * gg2;
-  return dot < -0.5 * std::sqrt((gf1 * gf1 + gf2 * gf2) * (gg1 * gg1 + gg2 * gg2));
+  // cos ∠(∇f, ∇g) < −½, squared: dot < 0 and dot² > ¼‖∇f‖²‖∇g‖² (no square root).
+  return dot < 0.0 && dot * dot > 0.25 * (gf1 * gf1 + gf2 * gf2) * (gg1 * gg1 + gg2 * gg2);
 }
 
 }  // namespace granite::contact
