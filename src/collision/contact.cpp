@@ -23,18 +23,16 @@ void ContactList::push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, const Vec
 }
 
 void tangent_frame(const Vec3& n, Vec3& t, Vec3& o) {
-  // Cross n with the coordinate axis it is least aligned with: |n × e| >= sqrt(2/3).
-  const Vec3 a = n.cwiseAbs();
-  Vec3 e = Vec3::Zero();
-  if (a.x() <= a.y() && a.x() <= a.z())
-    e.x() = 1.0;
-  else if (a.y() <= a.z())
-    e.y() = 1.0;
-  else
-    e.z() = 1.0;
-  t = cross(n, e);
-  t /= std::sqrt(t.squaredNorm());
-  o = cross(n, t);
+  // The branch-free basis of Duff et al., "Building an orthonormal basis, revisited" (JCGT 6(1),
+  // 2017), Listing 3: one division, no square root; with σ = sign(n_z) and a = −1/(σ + n_z)
+  // (|σ + n_z| ≥ 1), t = (1 + σ a n_x², σ a n_x n_y, −σ n_x), o = (a n_x n_y, σ + a n_y², −n_y).
+  // The per-contact detection made the former cross product with the least aligned axis (a
+  // branch, a square root and a division) 4 % of a channel_small run.
+  const double sigma = std::copysign(1.0, n.z());
+  const double a = -1.0 / (sigma + n.z());
+  const double b = n.x() * n.y() * a;
+  t = Vec3(1.0 + sigma * n.x() * n.x() * a, sigma * b, -sigma * n.x());
+  o = Vec3(b, sigma + n.y() * n.y() * a, -n.y());
 }
 
 }  // namespace granite::collision

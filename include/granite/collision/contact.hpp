@@ -72,8 +72,8 @@ std::size_t ContactList::retain(Keep&& keep) {
   return m - w;
 }
 
-/// Right-handed orthonormal tangent pair for a unit normal: t ⊥ n built from the coordinate
-/// axis least aligned with n, o = n × t. Deterministic (depends only on n).
+/// Right-handed orthonormal tangent pair for a unit normal: t ⊥ n, o = n × t (Duff et al. 2017,
+/// branch-free; for n = ±z, t = x). Deterministic (depends only on n).
 void tangent_frame(const Vec3& n, Vec3& t, Vec3& o);
 
 }  // namespace granite::collision
