@@ -136,9 +136,14 @@ Mat3 Particles::world_inverse_inertia(std::size_t i) const {
   return R * inverse_body_inertia[i] * R.transpose();
 }
 
+double Particles::rotational_energy(std::size_t i) const {
+  // ½ ωᵀ R I0 Rᵀ ω = ½ ω_bᵀ I0 ω_b with ω_b = Rᵀω: one rotation instead of forming R I0 Rᵀ.
+  const Vec3 wb = orientation[i].conjugate() * angular_velocity[i];
+  return 0.5 * wb.dot(body_inertia[i] * wb);
+}
+
 double Particles::kinetic_energy(std::size_t i) const {
-  const Vec3& w = angular_velocity[i];
-  return 0.5 * mass[i] * velocity[i].squaredNorm() + 0.5 * w.dot(world_inertia(i) * w);
+  return 0.5 * mass[i] * velocity[i].squaredNorm() + rotational_energy(i);
 }
 
 double Particles::total_kinetic_energy() const {

@@ -98,7 +98,7 @@ FlowSample FlowStatistics::sample(const timestep::Simulation& sim,
   std::vector<double> energies{0.0, 0.0};
   for (std::size_t i = 0; i < p.size(); ++i) {
     energies[0] += 0.5 * p.mass[i] * p.velocity[i].squaredNorm();
-    energies[1] += 0.5 * p.angular_velocity[i].dot(p.world_inertia(i) * p.angular_velocity[i]);
+    energies[1] += p.rotational_energy(i);
   }
   comm::sum_in_place(energies, comm_);
   s.kinetic_translational = energies[0];

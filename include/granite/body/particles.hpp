@@ -80,6 +80,8 @@ public:
   /// World-frame inertia I = R I0 R^T and its inverse R I0^-1 R^T.
   Mat3 world_inertia(std::size_t i) const;
   Mat3 world_inverse_inertia(std::size_t i) const;
+  /// Rotational kinetic energy of body i, ½ ωᵀ I ω.
+  double rotational_energy(std::size_t i) const;
   /// Translational + rotational kinetic energy of body i: ½ m v² + ½ ωᵀ I ω.
   double kinetic_energy(std::size_t i) const;
   double total_kinetic_energy() const;
