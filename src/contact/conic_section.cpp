@@ -104,7 +104,7 @@ bool structogram_prologue(const Mat3& A, const BlockReduction& reduction, const 
 
 bool kkt_boundary_minimum(const ReducedProblem& p, double c, double s) {
   const double fr = p.fr(c, s);
-  if (!(fr > 0.0)) return false;  // outside 𝓘 (Eq. 6)
+  if (!(fr > 0.0)) return false;      // outside 𝓘 (Eq. 6)
   const double r = p.mu * p.bn / fr;  // r̄(α)
   // ∇f = Â x_to − b̂ at x_to = r u; ∇g = u + (μ/A_nn) a_to.
   const double gf1 = r * (p.h11 * c + p.h12 * s) - p.bh1;

@@ -9,7 +9,8 @@ namespace granite::solver {
 
 /// u = v1 + ω1×r1 − v2 − ω2×r2 with the current corrections included (world frame).
 inline Vec3 relative_velocity(const SolverContact& c, const BodyState& b1, const BodyState& b2) {
-  return ((b1.v + b1.dv) - (b2.v + b2.dv)) + (cross(b1.w + b1.dw, c.r1) - cross(b2.w + b2.dw, c.r2));
+  return ((b1.v + b1.dv) - (b2.v + b2.dv)) +
+         (cross(b1.w + b1.dw, c.r1) - cross(b2.w + b2.dw, c.r2));
 }
 
 /// The predicted part alone (no corrections): v1 + ω1×r1 − v2 − ω2×r2.

@@ -13,7 +13,8 @@ namespace granite::solver {
 struct SolverContact {
   Mat3 frame;       // columns n, t, o (world frame)
   Mat3 A;           // Delassus diagonal block in the contact frame
-  contact::BlockReduction reduction;  // A's reduction (§3.2), reused by every sweep
+  // A's reduction to the plane of maximum compression (§3.2), reused by every sweep.
+  contact::BlockReduction reduction;
   Vec3 r1;          // body 1's witness point − centre of body 1
   Vec3 r2;          // body 2's witness point − centre (global body: its rotation centre)
   double gap_term;  // ε min(0, ξ/dt) + max(0, ξ/dt)
