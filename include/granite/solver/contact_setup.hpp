@@ -11,8 +11,8 @@
 namespace granite::solver {
 
 struct SolverContact {
-  Mat3 frame;       // columns n, t, o (world frame)
-  Mat3 A;           // Delassus diagonal block in the contact frame
+  Mat3 frame;  // columns n, t, o (world frame)
+  Mat3 A;      // Delassus diagonal block in the contact frame
   // A's reduction to the plane of maximum compression (§3.2), reused by every sweep.
   contact::BlockReduction reduction;
   Vec3 r1;          // body 1's witness point − centre of body 1
