@@ -24,7 +24,7 @@ void ContactList::push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, const Vec
 
 void tangent_frame(const Vec3& n, Vec3& t, Vec3& o) {
   // The branch-free basis of Duff et al., "Building an orthonormal basis, revisited" (JCGT 6(1),
-  // 2017), Listing 3: one division, no square root; with σ = sign(n_z) and a = −1/(σ + n_z)
+  // 2017): one division, no square root; with σ = sign(n_z) and a = −1/(σ + n_z)
   // (|σ + n_z| ≥ 1), t = (1 + σ a n_x², σ a n_x n_y, −σ n_x), o = (a n_x n_y, σ + a n_y², −n_y).
   // The per-contact detection made the former cross product with the least aligned axis (a
   // branch, a square root and a division) 4 % of a channel_small run.
