@@ -154,8 +154,8 @@ bool polish(const TrigPoly2& T, double& c, double& s, int iterations) {
     double delta = -value / slope;
     delta = std::clamp(delta, -0.5, 0.5);
     bool improved = false;
-    bool full_step = true;
-    for (int halving = 0; halving < 3; ++halving, full_step = false) {
+    int halving = 0;
+    for (; halving < 3; ++halving) {
       const double inv = 1.0 / std::sqrt(1.0 + delta * delta);
       const double nc = (c - delta * s) * inv;
       const double ns = (s + delta * c) * inv;
@@ -173,7 +173,7 @@ bool polish(const TrigPoly2& T, double& c, double& s, int iterations) {
       return std::abs(value / slope) < kConverged;  // at rounding level already
     }
     last_step = std::abs(delta);
-    if (last_step < 1e-15 || (full_step && last_step < kQuadratic)) {
+    if (last_step < 1e-15 || (halving == 0 && last_step < kQuadratic)) {
       return true;
     }
   }

@@ -2,12 +2,6 @@
 
 namespace granite::solver {
 
-namespace {
-
-bool isotropic(const Mat3& m) { return m == m(0, 0) * Mat3::Identity(); }
-
-}  // namespace
-
 void predict_velocities(const body::Particles& particles, const body::GlobalBodies& globals,
                         const Vec3& gravity, double dt, std::vector<BodyState>& states) {
   const std::size_t n = particles.size();
@@ -25,7 +19,7 @@ void predict_velocities(const body::Particles& particles, const body::GlobalBodi
                                 : Vec3::Zero());
     const Mat3& I0 = particles.body_inertia[i];
     const Mat3& I0_inverse = particles.inverse_body_inertia[i];
-    if (isotropic(I0) && isotropic(I0_inverse)) {
+    if (is_isotropic(I0) && is_isotropic(I0_inverse)) {
       // A sphere: R (kE) Rᵀ = kE in every orientation, and ω × (kω) = 0.
       s.inverse_inertia = I0_inverse;
       s.w = w + s.inverse_inertia * (dt * particles.torque[i]);

@@ -22,10 +22,10 @@ namespace {
 // For a sphere, I⁻¹ = kE, it is k JᵀJ = k (‖r‖²E − ρρᵀ) with ρ = Qᵀr, as −[r]×² = ‖r‖²E − rrᵀ
 // and QᵀQ = E.
 void add_rotational(const Mat3& frame, const Mat3& inverse_inertia, const Vec3& r, Mat3& A) {
-  const double k = inverse_inertia(0, 0);
-  if (inverse_inertia == k * Mat3::Identity()) {
+  if (is_isotropic(inverse_inertia)) {
     const Vec3 rho = frame.transpose() * r;
-    A.noalias() += k * (r.squaredNorm() * Mat3::Identity() - rho * rho.transpose());
+    A.noalias() +=
+        inverse_inertia(0, 0) * (r.squaredNorm() * Mat3::Identity() - rho * rho.transpose());
     return;
   }
   Mat3 J;

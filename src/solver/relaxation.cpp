@@ -70,10 +70,9 @@ Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector
     u[0] += c.gap_term;
     // An open contact (r = 0) that does not approach (u_n ≥ 0) has no fc3d residual: r − u −
     // μ‖u_T‖e_N lies in the polar cone, whose projection is 0. About half the contacts of a flow.
-    const bool open = impulses[j].isZero(0.0) && u[0] >= 0.0;
     if (cone_complementarity)
       s.residual2 += ccp_contact_residual2(impulses[j], u, c.mu);
-    else if (!open)
+    else if (!(impulses[j].isZero(0.0) && u[0] >= 0.0))
       s.residual2 += fc3d_contact_residual2(impulses[j], u, c.mu);
     s.q2 += q.squaredNorm();
     s.r2 += impulses[j].squaredNorm();

@@ -18,6 +18,9 @@ inline Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
 
+/// Whether m = kE (e.g. a sphere's inertia tensor, in every frame).
+inline bool is_isotropic(const Mat3& m) { return m == m(0, 0) * Mat3::Identity(); }
+
 /// Globally unique body identifier (stable across ranks, restarts and migration).
 using BodyId = std::int64_t;
 
