@@ -22,9 +22,11 @@ void predict_velocities(const body::Particles& particles, const body::GlobalBodi
     if (is_isotropic(I0) && is_isotropic(I0_inverse)) {
       // A sphere: R (kE) Rᵀ = kE in every orientation, and ω × (kω) = 0.
       s.inverse_inertia = I0_inverse;
+      s.isotropic = true;
       s.w = w + s.inverse_inertia * (dt * particles.torque[i]);
       continue;
     }
+    s.isotropic = false;
     const Mat3 R = particles.orientation[i].toRotationMatrix();
     const Mat3 inertia = R * I0 * R.transpose();
     s.inverse_inertia = R * I0_inverse * R.transpose();
@@ -38,6 +40,7 @@ void predict_velocities(const body::Particles& particles, const body::GlobalBodi
     s.dw.setZero();
     s.inverse_mass = 0.0;
     s.inverse_inertia.setZero();
+    s.isotropic = true;
   }
 }
 

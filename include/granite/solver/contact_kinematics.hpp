@@ -28,9 +28,9 @@ inline Vec3 relative_correction(const SolverContact& c, const BodyState& b1, con
 [[gnu::always_inline]] inline void apply_impulse(const SolverContact& c, const Vec3& p,
                                                  BodyState& b1, BodyState& b2) {
   b1.dv += b1.inverse_mass * p;
-  b1.dw += b1.inverse_inertia * cross(c.r1, p);
+  b1.dw += b1.angular_response(cross(c.r1, p));
   b2.dv -= b2.inverse_mass * p;
-  b2.dw -= b2.inverse_inertia * cross(c.r2, p);
+  b2.dw -= b2.angular_response(cross(c.r2, p));
 }
 
 }  // namespace granite::solver
