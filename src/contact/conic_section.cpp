@@ -18,30 +18,6 @@ BlockReduction block_reduction(const Mat3& A) {
   return r;
 }
 
-ReducedProblem reduce(const Mat3& A, const BlockReduction& reduction, const Vec3& b, double mu) {
-  ReducedProblem p{};
-  p.Ann = A(0, 0);
-  p.Ant = A(0, 1);
-  p.Ano = A(0, 2);
-  p.bn = b[0];
-  p.mu = mu;
-  const double inv = reduction.inv_Ann;
-  p.h11 = reduction.h11;
-  p.h12 = reduction.h12;
-  p.h22 = reduction.h22;
-  // b̂ of §3.2.
-  p.bh1 = b[1] - p.Ant * p.bn * inv;
-  p.bh2 = b[2] - p.Ano * p.bn * inv;
-  // x0 = A⁻¹b by block elimination: x0_to = Â⁻¹b̂, x0_n from the first row.
-  const double inv_det = reduction.inv_det;
-  const double xt = (p.h22 * p.bh1 - p.h12 * p.bh2) * inv_det;
-  const double xo = (p.h11 * p.bh2 - p.h12 * p.bh1) * inv_det;
-  p.x0 = Vec3((p.bn - p.Ant * xt - p.Ano * xo) * inv, xt, xo);
-  return p;
-}
-
-namespace {
-
 // Eq. (9): b_n = 0, μ > 0, x0 outside the cone. If P2 (A_nn > μ‖(A_nt, A_no)‖) the conic section
 // degenerates to the point 0; otherwise to the two rays at α0 ± Δα of Eq. (6) (one ray for the
 // parabola, Δα = π) and the minimum lies on one of them. The paper picks the ray by the side of
@@ -73,33 +49,6 @@ Impulse degenerate_impulse(const ReducedProblem& p) {
     }
   }
   return {best, ContactCase::degenerate};
-}
-
-}  // namespace
-
-bool structogram_prologue(const Mat3& A, const BlockReduction& reduction, const Vec3& b, double mu,
-                          ReducedProblem& reduced, Impulse& result) {
-  const double bn = b[0];
-  if (bn < 0.0) {
-    result = {Vec3::Zero(), ContactCase::separating};
-    return true;
-  }
-  if (mu == 0.0) {
-    result = {Vec3(bn / A(0, 0), 0.0, 0.0), ContactCase::frictionless};
-    return true;
-  }
-  reduced = reduce(A, reduction, b, mu);
-  const Vec3& x0 = reduced.x0;
-  // P1: x0,n ≥ 0 ∧ ‖x0,to‖ ≤ μ x0,n
-  if (x0[0] >= 0.0 && x0[1] * x0[1] + x0[2] * x0[2] <= mu * mu * x0[0] * x0[0]) {
-    result = {x0, ContactCase::sticking};
-    return true;
-  }
-  if (bn == 0.0) {
-    result = degenerate_impulse(reduced);
-    return true;
-  }
-  return false;
 }
 
 bool kkt_boundary_minimum(const ReducedProblem& p, double c, double s) {

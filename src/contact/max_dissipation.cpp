@@ -125,12 +125,15 @@ Impulse max_dissipation(const Mat3& A, const BlockReduction& reduction, const Ve
 
 }  // namespace
 
+Impulse max_dissipation_sliding(const Mat3& A, const ReducedProblem& p, const Vec3& b, double mu) {
+  const TrigPoly2 T = eq8_coefficients(A, b, mu);
+  DirectionCandidate fast;
+  return {(newton_sliding(p, T, fast) ? fast : best_root(p, T)).impulse(p), ContactCase::sliding};
+}
+
 Impulse max_dissipation_impulse(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
                                 double mu) {
-  return max_dissipation(A, reduction, b, mu, [](const ReducedProblem& p, const TrigPoly2& T) {
-    DirectionCandidate fast;
-    return newton_sliding(p, T, fast) ? fast : best_root(p, T);
-  });
+  return max_dissipation_inline(A, reduction, b, mu);
 }
 
 Impulse max_dissipation_impulse(const Mat3& A, const Vec3& b, double mu) {

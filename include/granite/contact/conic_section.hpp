@@ -1,7 +1,8 @@
 #pragma once
 // The single-contact problem reduced to the plane of maximum compression (paper §3.2), shared by
 // the maximum-dissipation solvers (analytic and golden-section) and the Coulomb enumeration.
-// Internal to the contact module.
+// Internal to the contact module (the relaxation inlines the prologue through
+// max_dissipation_detail.hpp).
 //
 // On the plane a_nᵀx = b_n the normal component is eliminated, x_n = (b_n − A_nt x_t − A_no x_o)/A_nn,
 // and the objective becomes ½ x_toᵀÂ x_to − x_toᵀb̂ − b_n²/(2A_nn) with the Schur complement Â and
@@ -37,7 +38,28 @@ struct ReducedProblem {
   Vec3 boundary_impulse(double r, double c, double s) const { return Vec3(r / mu, r * c, r * s); }
 };
 
-ReducedProblem reduce(const Mat3& A, const BlockReduction& reduction, const Vec3& b, double mu);
+inline ReducedProblem reduce(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
+                             double mu) {
+  ReducedProblem p{};
+  p.Ann = A(0, 0);
+  p.Ant = A(0, 1);
+  p.Ano = A(0, 2);
+  p.bn = b[0];
+  p.mu = mu;
+  const double inv = reduction.inv_Ann;
+  p.h11 = reduction.h11;
+  p.h12 = reduction.h12;
+  p.h22 = reduction.h22;
+  // b̂ of §3.2.
+  p.bh1 = b[1] - p.Ant * p.bn * inv;
+  p.bh2 = b[2] - p.Ano * p.bn * inv;
+  // x0 = A⁻¹b by block elimination: x0_to = Â⁻¹b̂, x0_n from the first row.
+  const double inv_det = reduction.inv_det;
+  const double xt = (p.h22 * p.bh1 - p.h12 * p.bh2) * inv_det;
+  const double xo = (p.h11 * p.bh2 - p.h12 * p.bh1) * inv_det;
+  p.x0 = Vec3((p.bn - p.Ant * xt - p.Ano * xo) * inv, xt, xo);
+  return p;
+}
 inline ReducedProblem reduce(const Mat3& A, const Vec3& b, double mu) {
   return reduce(A, block_reduction(A), b, mu);
 }
@@ -45,8 +67,33 @@ inline ReducedProblem reduce(const Mat3& A, const Vec3& b, double mu) {
 /// The structogram of Fig. 5 up to the sliding branch: b_n < 0 → 0; μ = 0 → (b_n/A_nn, 0, 0);
 /// P1 (x0 = A⁻¹b in the cone) → x0; b_n = 0 → Eq. (9). Returns true and sets `result` when one of
 /// these decides; otherwise fills `reduced` and returns false (b_n > 0, μ > 0, x0 infeasible).
-bool structogram_prologue(const Mat3& A, const BlockReduction& reduction, const Vec3& b, double mu,
-                          ReducedProblem& reduced, Impulse& result);
+/// Eq. (9): b_n = 0, μ > 0, x0 outside the cone.
+Impulse degenerate_impulse(const ReducedProblem& p);
+
+inline bool structogram_prologue(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
+                                 double mu, ReducedProblem& reduced, Impulse& result) {
+  const double bn = b[0];
+  if (bn < 0.0) {
+    result = {Vec3::Zero(), ContactCase::separating};
+    return true;
+  }
+  if (mu == 0.0) {
+    result = {Vec3(bn / A(0, 0), 0.0, 0.0), ContactCase::frictionless};
+    return true;
+  }
+  reduced = reduce(A, reduction, b, mu);
+  const Vec3& x0 = reduced.x0;
+  // P1: x0,n ≥ 0 ∧ ‖x0,to‖ ≤ μ x0,n
+  if (x0[0] >= 0.0 && x0[1] * x0[1] + x0[2] * x0[2] <= mu * mu * x0[0] * x0[0]) {
+    result = {x0, ContactCase::sticking};
+    return true;
+  }
+  if (bn == 0.0) {
+    result = degenerate_impulse(reduced);
+    return true;
+  }
+  return false;
+}
 inline bool structogram_prologue(const Mat3& A, const Vec3& b, double mu, ReducedProblem& reduced,
                                  Impulse& result) {
   return structogram_prologue(A, block_reduction(A), b, mu, reduced, result);
