@@ -152,11 +152,22 @@ bool polish(const TrigPoly2& T, double& c, double& s, int iterations) {
       return false;
     }
     double delta = -value / slope;
+    if (std::abs(delta) < kQuadratic) {
+      // Within kQuadratic of a simple root Newton is in its quadratic regime: the step lands
+      // within |T''/(2T')|·δ² of it, so it is taken without evaluating T there. (The typical
+      // sliding sphere contact: x0,to's direction is the root to rounding.)
+      const double inv = std::abs(delta) < 1e-8 ? 1.0 : 1.0 / std::sqrt(1.0 + delta * delta);
+      const double nc = (c - delta * s) * inv;
+      s = (s + delta * c) * inv;
+      c = nc;
+      return true;
+    }
     delta = std::clamp(delta, -0.5, 0.5);
     bool improved = false;
     int halving = 0;
     for (; halving < 3; ++halving) {
-      const double inv = 1.0 / std::sqrt(1.0 + delta * delta);
+      // 1 + δ² rounds to 1 below |δ| = 1e-8 (δ² < 2⁻⁵³): skip the root and the division.
+      const double inv = std::abs(delta) < 1e-8 ? 1.0 : 1.0 / std::sqrt(1.0 + delta * delta);
       const double nc = (c - delta * s) * inv;
       const double ns = (s + delta * c) * inv;
       const double nvalue = T.value(nc, ns);
