@@ -51,7 +51,7 @@ Impulse degenerate_impulse(const ReducedProblem& p) {
   return {best, ContactCase::degenerate};
 }
 
-bool kkt_boundary_minimum(const ReducedProblem& p, double c, double s) {
+bool kkt_boundary_minimum(const ReducedProblem& p, double c, double s, double& r_bar) {
   const double fr = p.fr(c, s);
   if (!(fr > 0.0)) return false;      // outside 𝓘 (Eq. 6)
   const double r = p.mu * p.bn / fr;  // r̄(α)
@@ -62,7 +62,11 @@ bool kkt_boundary_minimum(const ReducedProblem& p, double c, double s) {
   const double gg2 = s + p.mu * p.Ano / p.Ann;
   const double dot = gf1 * gg1 + gf2 * gg2;
   // cos ∠(∇f, ∇g) < −½, squared: dot < 0 and dot² > ¼‖∇f‖²‖∇g‖² (no square root).
-  return dot < 0.0 && dot * dot > 0.25 * (gf1 * gf1 + gf2 * gf2) * (gg1 * gg1 + gg2 * gg2);
+  if (!(dot < 0.0 && dot * dot > 0.25 * (gf1 * gf1 + gf2 * gf2) * (gg1 * gg1 + gg2 * gg2) &&
+        gf1 * c + gf2 * s < 0.0))
+    return false;
+  r_bar = r;
+  return true;
 }
 
 }  // namespace granite::contact

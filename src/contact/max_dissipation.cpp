@@ -73,15 +73,10 @@ bool x0_direction(const ReducedProblem& p, double& c, double& s) {
 }
 
 // The sliding minimum by Newton on Eq. (8) from the direction of x0,to, certified by
-// kkt_boundary_minimum, or false (then all roots are searched).
-bool newton_sliding(const ReducedProblem& p, const TrigPoly2& T, DirectionCandidate& out) {
-  double c, s;
-  if (!x0_direction(p, c, s)) return false;
-  if (!trig_poly_newton_root(T, c, s, kNewtonSteps) || !kkt_boundary_minimum(p, c, s)) {
-    return false;
-  }
-  out = best_along(p, c, s);
-  return out.on_boundary;
+// kkt_boundary_minimum: the boundary point r̄(α)(c, s), or false (then all roots are searched).
+bool newton_sliding(const ReducedProblem& p, const TrigPoly2& T, double& r, double& c, double& s) {
+  return x0_direction(p, c, s) && trig_poly_newton_root(T, c, s, kNewtonSteps) &&
+         kkt_boundary_minimum(p, c, s, r);
 }
 
 // Sliding: the minimum lies on the boundary r̄(α) of the conic section at a root of Eq. (8)
@@ -111,24 +106,13 @@ DirectionCandidate best_root(const ReducedProblem& p, const TrigPoly2& T) {
   return best;
 }
 
-// The structogram with the sliding branch given as `sliding`.
-template <class Sliding>
-Impulse max_dissipation(const Mat3& A, const BlockReduction& reduction, const Vec3& b, double mu,
-                        Sliding&& sliding) {
-  ReducedProblem p;
-  Impulse result;
-  if (structogram_prologue(A, reduction, b, mu, p, result)) {
-    return result;
-  }
-  return {sliding(p, eq8_coefficients(A, b, mu)).impulse(p), ContactCase::sliding};
-}
-
 }  // namespace
 
 Impulse max_dissipation_sliding(const Mat3& A, const ReducedProblem& p, const Vec3& b, double mu) {
   const TrigPoly2 T = eq8_coefficients(A, b, mu);
-  DirectionCandidate fast;
-  return {(newton_sliding(p, T, fast) ? fast : best_root(p, T)).impulse(p), ContactCase::sliding};
+  double r, c, s;
+  if (newton_sliding(p, T, r, c, s)) return {p.boundary_impulse(r, c, s), ContactCase::sliding};
+  return {best_root(p, T).impulse(p), ContactCase::sliding};
 }
 
 Impulse max_dissipation_impulse(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
@@ -141,7 +125,10 @@ Impulse max_dissipation_impulse(const Mat3& A, const Vec3& b, double mu) {
 }
 
 Impulse max_dissipation_all_roots_impulse(const Mat3& A, const Vec3& b, double mu) {
-  return max_dissipation(A, block_reduction(A), b, mu, best_root);
+  ReducedProblem p;
+  Impulse result;
+  if (structogram_prologue(A, b, mu, p, result)) return result;
+  return {best_root(p, eq8_coefficients(A, b, mu)).impulse(p), ContactCase::sliding};
 }
 
 }  // namespace granite::contact

@@ -135,6 +135,13 @@ inline DirectionCandidate best_along(const ReducedProblem& p, double c, double s
 /// inside 𝓘, ∇f ∥ ∇g (zero derivative along the boundary), and the sign of ∇f·∇g tells the
 /// minimum (antiparallel) from the other roots (parallel); the test asks for a cosine below −½,
 /// so that points that are not roots, or roots where ∇f vanishes to rounding, are not certified.
-bool kkt_boundary_minimum(const ReducedProblem& p, double c, double s);
+/// It also asks for uᵀ∇f < 0 (implied in exact arithmetic: uᵀ∇g = f_r/A_nn > 0), i.e. r̄ below
+/// the unconstrained minimum along u, so that the certified point is best_along's boundary point;
+/// r_bar is set to r̄(α) when certified.
+bool kkt_boundary_minimum(const ReducedProblem& p, double c, double s, double& r_bar);
+inline bool kkt_boundary_minimum(const ReducedProblem& p, double c, double s) {
+  double r_bar;
+  return kkt_boundary_minimum(p, c, s, r_bar);
+}
 
 }  // namespace granite::contact
