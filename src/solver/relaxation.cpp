@@ -12,7 +12,7 @@ namespace {
 
 constexpr double kTiny = 1e-300;
 
-template <class Solve>
+template <bool kNormalRowAtZeroFriction, class Solve>
 double sweep(const contact::ModelSettings& model, const std::vector<SolverContact>& contacts,
              std::vector<Vec3>& impulses, std::vector<BodyState>& bodies, const SweepOrder& order,
              bool backward, std::size_t* failed, Solve&& solve) {
@@ -34,6 +34,21 @@ double sweep(const contact::ModelSettings& model, const std::vector<SolverContac
     if (skip_open && old[0] == 0.0 && old[1] == 0.0 && old[2] == 0.0 &&
         -c.frame.col(0).dot(velocity) - c.gap_term < 0.0)
       continue;
+    // μ = 0 under mdp (its structogram's first two branches, x = (max(b_n, 0)/A_nn, 0, 0)):
+    // only the normal row of Eq. (5) is formed and n alone carries the impulse; bit-identical
+    // to the general path below (the floor contacts of the channel, relaxation −3.5 %).
+    if (kNormalRowAtZeroFriction && c.mu == 0.0 && old[1] == 0.0 && old[2] == 0.0) {
+      const double bn = c.A(0, 0) * old[0] - c.frame.col(0).dot(velocity) - c.gap_term;
+      const double solved_n = bn < 0.0 ? 0.0 : bn / c.A(0, 0);
+      double x_n = solved_n;
+      if (c.weight != 1.0) x_n = old[0] + c.weight * (solved_n - old[0]);
+      const double dn = x_n - old[0];
+      impulses[j] = Vec3(x_n, 0.0, 0.0);
+      if (dn != 0.0) apply_impulse(c, Vec3(c.frame.col(0) * dn), b1, b2);
+      max_change2 = std::max(max_change2, dn * dn);
+      max_impulse2 = std::max(max_impulse2, x_n * x_n);
+      continue;
+    }
     // u in the contact frame; b = −(u without this contact's impulse) − g e_n (§3.1, Eq. 5).
     const Vec3 u = c.frame.transpose() * velocity;
     Vec3 b = c.A * old - u;
@@ -63,14 +78,12 @@ double relaxation_sweep(const contact::ModelSettings& model,
   // The mdp model's prologue (open, frictionless, sticking) is inlined into the loop: only a
   // sliding contact makes a call (relaxation −6 % on channel_small).
   if (model.model == contact::Model::mdp)
-    return sweep(model, contacts, impulses, bodies, order, backward, failed,
-                 [](const Mat3& A, const contact::BlockReduction& r, const Vec3& b, double mu) {
-                   return contact::max_dissipation_inline(A, r, b, mu);
-                 });
-  return sweep(model, contacts, impulses, bodies, order, backward, failed,
-               [&model](const Mat3& A, const contact::BlockReduction& r, const Vec3& b, double mu) {
-                 return contact::solve(model, A, r, b, mu);
-               });
+    return sweep<true>(model, contacts, impulses, bodies, order, backward, failed,
+                       [](const Mat3& A, const contact::BlockReduction& r, const Vec3& b,
+                          double mu) { return contact::max_dissipation_inline(A, r, b, mu); });
+  return sweep<false>(model, contacts, impulses, bodies, order, backward, failed,
+                      [&model](const Mat3& A, const contact::BlockReduction& r, const Vec3& b,
+                               double mu) { return contact::solve(model, A, r, b, mu); });
 }
 
 Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,
