@@ -135,17 +135,26 @@ constexpr double kDegreeDrop = 1e-3;
 constexpr double kUnitTolerance = 0.05;
 
 // Safeguarded Newton on T(α), stepping along the circle: u ← (u + δ u⊥)/‖u + δ u⊥‖ turns u by
-// atan(δ), which keeps the quadratic convergence of Newton for small δ. Returns whether the last
-// step was below kConverged (or T vanished): u is then a root to rounding. A full (unhalved)
-// step below kQuadratic ends the iteration too: Newton's error after a step δ is
-// |T''/(2T')|·δ² < 1e-14·|T''/T'|, what the next step would be, so it saves that step. Only near
-// a double root (|T''/T'| large) is the root less accurate than kConverged; the objective is
+// atan(δ), which keeps the quadratic convergence of Newton for small δ. A Newton step below
+// kQuadratic ends the iteration: it is taken without evaluating T at its end (the safeguard
+// needs that value only for larger steps), and leaves an error |T''/(2T')|·δ² < 1e-14·|T''/T'|,
+// what the next step would be. Returns true then (or when T vanished, or when no halved step
+// improves T and the Newton step is below kConverged: u is a root to rounding). Only near a
+// double root (|T''/T'| large) is the root less accurate than kConverged; the objective is
 // stationary along the boundary there and changes by the square of that error.
 constexpr double kConverged = 1e-12;
 constexpr double kQuadratic = 1e-7;
+
+// u turned by atan(δ): (u + δ u⊥)/√(1 + δ²). 1 + δ² rounds to 1 below |δ| = 1e-8 (δ² < 2⁻⁵³),
+// where the root and the division are skipped.
+inline void turn(double c, double s, double delta, double& nc, double& ns) {
+  const double inv = std::abs(delta) < 1e-8 ? 1.0 : 1.0 / std::sqrt(1.0 + delta * delta);
+  nc = (c - delta * s) * inv;
+  ns = (s + delta * c) * inv;
+}
+
 bool polish(const TrigPoly2& T, double& c, double& s, int iterations) {
   double value = T.value(c, s);
-  double last_step = 1.0;
   for (int it = 0; it < iterations && value != 0.0; ++it) {
     const double slope = T.derivative(c, s);
     if (slope == 0.0) {
@@ -153,23 +162,17 @@ bool polish(const TrigPoly2& T, double& c, double& s, int iterations) {
     }
     double delta = -value / slope;
     if (std::abs(delta) < kQuadratic) {
-      // Within kQuadratic of a simple root Newton is in its quadratic regime: the step lands
-      // within |T''/(2T')|·δ² of it, so it is taken without evaluating T there. (The typical
-      // sliding sphere contact: x0,to's direction is the root to rounding.)
-      const double inv = std::abs(delta) < 1e-8 ? 1.0 : 1.0 / std::sqrt(1.0 + delta * delta);
-      const double nc = (c - delta * s) * inv;
-      s = (s + delta * c) * inv;
-      c = nc;
+      // A step this small is in Newton's quadratic regime: it lands within |T''/(2T')|·δ² of
+      // the root, so it is taken without evaluating T there. (The typical sliding sphere
+      // contact: x0,to's direction is the root to rounding.)
+      turn(c, s, delta, c, s);
       return true;
     }
     delta = std::clamp(delta, -0.5, 0.5);
     bool improved = false;
-    int halving = 0;
-    for (; halving < 3; ++halving) {
-      // 1 + δ² rounds to 1 below |δ| = 1e-8 (δ² < 2⁻⁵³): skip the root and the division.
-      const double inv = std::abs(delta) < 1e-8 ? 1.0 : 1.0 / std::sqrt(1.0 + delta * delta);
-      const double nc = (c - delta * s) * inv;
-      const double ns = (s + delta * c) * inv;
+    for (int halving = 0; halving < 3; ++halving) {
+      double nc, ns;
+      turn(c, s, delta, nc, ns);
       const double nvalue = T.value(nc, ns);
       if (std::abs(nvalue) < std::abs(value)) {
         c = nc;
@@ -183,12 +186,8 @@ bool polish(const TrigPoly2& T, double& c, double& s, int iterations) {
     if (!improved) {
       return std::abs(value / slope) < kConverged;  // at rounding level already
     }
-    last_step = std::abs(delta);
-    if (last_step < 1e-15 || (halving == 0 && last_step < kQuadratic)) {
-      return true;
-    }
   }
-  return value == 0.0 || last_step < kConverged;
+  return value == 0.0;  // every step taken was at least kQuadratic / 4
 }
 
 }  // namespace

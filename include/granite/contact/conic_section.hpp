@@ -64,12 +64,13 @@ inline ReducedProblem reduce(const Mat3& A, const Vec3& b, double mu) {
   return reduce(A, block_reduction(A), b, mu);
 }
 
-/// The structogram of Fig. 5 up to the sliding branch: b_n < 0 → 0; μ = 0 → (b_n/A_nn, 0, 0);
-/// P1 (x0 = A⁻¹b in the cone) → x0; b_n = 0 → Eq. (9). Returns true and sets `result` when one of
-/// these decides; otherwise fills `reduced` and returns false (b_n > 0, μ > 0, x0 infeasible).
 /// Eq. (9): b_n = 0, μ > 0, x0 outside the cone.
 Impulse degenerate_impulse(const ReducedProblem& p);
 
+/// The structogram of Fig. 5 up to the sliding branch: b_n < 0 → 0; μ = 0 → (b_n/A_nn, 0, 0);
+/// P1 (x0 = A⁻¹b in the cone) → x0; b_n = 0 → Eq. (9). Returns true and sets `result` when one of
+/// these decides; otherwise fills `reduced` and returns false (b_n > 0, μ > 0, x0 infeasible).
+/// Inline: the relaxation's sweep decides most contacts here without a call.
 inline bool structogram_prologue(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
                                  double mu, ReducedProblem& reduced, Impulse& result) {
   const double bn = b[0];

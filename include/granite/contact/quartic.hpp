@@ -51,7 +51,8 @@ struct TrigPoly2 {
 int trig_poly_unit_roots(const TrigPoly2& T, double c[4], double s[4]);
 
 /// Safeguarded Newton on T(α) from the unit direction u = (c, s), as the polishing above, for at
-/// most `iterations` steps. True if it converged (last step below 1e-12 rad): u is then a root.
+/// most `iterations` steps. True if it converged (a last Newton step below 1e-7 rad, taken, or T
+/// at rounding level): u is then a root to about 1e-14 rad.
 bool trig_poly_newton_root(const TrigPoly2& T, double& c, double& s, int iterations);
 
 }  // namespace granite::contact
