@@ -26,8 +26,9 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
     c.r2 = contacts.witness2(j) - centre2;
     const BodyState& s1 = states[c.body1];
     const BodyState& s2 = states[c.body2];
-    c.A = delassus_diagonal(c.frame, s1.inverse_mass, s1.inverse_inertia, c.r1, s2.inverse_mass,
-                            s2.inverse_inertia, c.r2);  // Eq. (2)
+    // Eq. (2) from the spheres' lever arms ∓R n; a global body adds nothing.
+    c.A = sphere_contact_delassus(c.frame, s1, particles.radius[c.body1], s2,
+                                  c.body2 < n ? particles.radius[c.body2] : 0.0);
     c.reduction = contact::block_reduction(c.A);
     c.gap_term = signorini_gap_term(contacts.gap[j], dt, epsilon);
     c.mu = contacts.friction[j];

@@ -96,20 +96,21 @@ Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector
     const BodyState& b1 = bodies[c.body1];
     const BodyState& b2 = bodies[c.body2];
     // FCLIB form u = W r + q: q from the predicted velocities, u with the corrections, both
-    // with the gap term on the normal component (as solver::export_contact_problem).
-    Vec3 q = c.frame.transpose() * predicted_velocity(c, b1, b2);
-    Vec3 u = c.frame.transpose() * relative_velocity(c, b1, b2);
-    q[0] += c.gap_term;
-    u[0] += c.gap_term;
+    // with the gap term on the normal component (as solver::export_contact_problem). Q is
+    // orthonormal, so ‖Qᵀw + g e_n‖ = ‖w + g n‖: the norms need no frame.
+    const Vec3& n = c.frame.col(0);
+    const Vec3 velocity = relative_velocity(c, b1, b2);
+    s.q2 += (predicted_velocity(c, b1, b2) + c.gap_term * n).squaredNorm();
+    s.u2 += (velocity + c.gap_term * n).squaredNorm();
+    s.r2 += impulses[j].squaredNorm();
     // An open contact (r = 0) that does not approach (u_n ≥ 0) has no fc3d residual: r − u −
     // μ‖u_T‖e_N lies in the polar cone, whose projection is 0. About half the contacts of a flow.
-    if (cone_complementarity)
-      s.residual2 += ccp_contact_residual2(impulses[j], u, c.mu);
-    else if (!(impulses[j].isZero(0.0) && u[0] >= 0.0))
-      s.residual2 += fc3d_contact_residual2(impulses[j], u, c.mu);
-    s.q2 += q.squaredNorm();
-    s.r2 += impulses[j].squaredNorm();
-    s.u2 += u.squaredNorm();
+    if (!cone_complementarity && impulses[j].isZero(0.0) && n.dot(velocity) + c.gap_term >= 0.0)
+      continue;
+    Vec3 u = c.frame.transpose() * velocity;
+    u[0] += c.gap_term;
+    s.residual2 += cone_complementarity ? ccp_contact_residual2(impulses[j], u, c.mu)
+                                        : fc3d_contact_residual2(impulses[j], u, c.mu);
   }
   return s;
 }

@@ -2,6 +2,7 @@
 // Contact-frame quantities of paper §3.1: the Delassus diagonal block (Eq. 2) and the gap term
 // of the discrete Signorini condition with error reduction ε.
 #include "granite/core/types.hpp"
+#include "granite/solver/body_state.hpp"
 
 namespace granite::solver {
 
@@ -18,6 +19,15 @@ Mat3 body_delassus(double inverse_mass, const Mat3& inverse_inertia, const Vec3&
 Mat3 delassus_diagonal(const Mat3& frame, double inverse_mass1, const Mat3& inverse_inertia1,
                        const Vec3& r1, double inverse_mass2, const Mat3& inverse_inertia2,
                        const Vec3& r2);
+
+/// delassus_diagonal for a contact between spheres (every particle's contact shape): a sphere's
+/// lever arm is r = ∓R n, so its rotational part has no normal row or column and A is built from
+/// that structure, A_nt = A_no = 0 exactly, and A_tt = A_oo exactly where the inertia is
+/// isotropic (which the relaxation's closed-form sliding branch recognises). R2 is ignored for a
+/// body of zero inverse inertia (a global body). Equal to delassus_diagonal with r = ∓R n to
+/// rounding.
+Mat3 sphere_contact_delassus(const Mat3& frame, const BodyState& body1, double R1,
+                             const BodyState& body2, double R2);
 
 /// Gap term of the discrete Signorini condition ξ/dt + δv'_n ≥ 0 (§3.1):
 /// g = ε min(0, ξ/dt) + max(0, ξ/dt), ε ∈ [0, 1]. The right-hand side gets b_n = −(u_n + g).

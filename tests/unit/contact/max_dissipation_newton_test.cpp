@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
 namespace granite::contact {
 namespace {
@@ -76,6 +77,38 @@ TEST_P(NewtonFastPath, CertifiesOnlyTheMinimumAndAgreesWithAllRoots) {
         << class_name(cls) << ": " << certified_minimum << " of " << sliding;
   }
   RecordProperty("sliding", sliding);
+}
+
+// A = diag(A_nn, a, a) (two spheres with isotropic inertia, solver::sphere_contact_delassus):
+// max_dissipation_sliding's closed form, x = (b_n/A_nn, μx_n b_to/‖b_to‖), against the all-roots
+// solver on seeded sliding problems; mass ratios over 10⁶, μ from 0.01 to 10.
+TEST(MaxDissipationSliding, SphereBlockClosedFormAgreesWithAllRoots) {
+  std::mt19937 rng(2026);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int sliding = 0;
+  for (int i = 0; i < 2000; ++i) {
+    Problem p;
+    const double Ann = std::pow(10.0, 3.0 * u(rng));
+    const double a = Ann * (1.0 + std::pow(10.0, 3.0 * u(rng)));  // rotation adds kR² > 0
+    p.A = Mat3::Zero();
+    p.A.diagonal() << Ann, a, a;
+    p.mu = std::pow(10.0, 1.5 * u(rng) - 0.5);
+    p.b = Vec3(std::abs(u(rng)), u(rng), u(rng));
+    const Impulse closed = max_dissipation_impulse(p.A, p.b, p.mu);
+    const Impulse all = max_dissipation_all_roots_impulse(p.A, p.b, p.mu);
+    ASSERT_EQ(closed.kind, all.kind) << i;
+    const double e = objective_error(p, objective(p.A, p.b, closed.x), objective(p.A, p.b, all.x));
+    EXPECT_LE(std::abs(e), kObjectiveTolerance) << i;
+    if (closed.kind != ContactCase::sliding) continue;
+    ++sliding;
+    // On the plane u_n = 0 (b_n times the rounded 1/A_nn: 2 roundings) and on the cone (one
+    // product, one root and the norm here: 4 roundings).
+    const double xn = p.b[0] / Ann;
+    EXPECT_NEAR(closed.x[0], xn, 4.5e-16 * xn);
+    EXPECT_NEAR(closed.x.tail<2>().norm(), p.mu * closed.x[0], 9e-16 * p.mu * xn);
+    EXPECT_LT((closed.x - all.x).norm(), 1e-9 * all.x.norm()) << i;
+  }
+  EXPECT_GT(sliding, 500);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllClasses, NewtonFastPath, ::testing::ValuesIn(kAllClasses),

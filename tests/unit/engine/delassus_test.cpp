@@ -91,6 +91,42 @@ TEST(Delassus, InfiniteMassContributesNothingAndSphereIsIsotropic) {
   EXPECT_LT((A - expected).norm(), 1e-14);
 }
 
+// sphere_contact_delassus against delassus_diagonal with the spheres' lever arms r1 = −R1 n,
+// r2 = R2 n: equal to rounding (each entry sums ≤ 12 products of terms ≤ ‖A‖: ≤ 30 ulp of ‖A‖),
+// with A_nt = A_no = 0 exactly, and A_tt = A_oo, A_to = 0 exactly for isotropic inertia.
+TEST(Delassus, SphereContactFormMatchesTheGeneralForm) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 200; ++trial) {
+    const bool iso1 = trial % 2 == 0, iso2 = trial % 3 == 0, global2 = trial % 5 == 0;
+    solver::BodyState s1{}, s2{};
+    s1.inverse_mass = 1.0 + 0.5 * u(rng);
+    s1.inverse_inertia = iso1 ? Mat3((2.0 + u(rng)) * Mat3::Identity()) : random_spd(rng);
+    s1.isotropic = iso1;
+    s2.inverse_mass = global2 ? 0.0 : 2.0 + u(rng);
+    s2.inverse_inertia = global2 ? Mat3::Zero()
+                         : iso2  ? Mat3((1.0 + 0.5 * u(rng)) * Mat3::Identity())
+                                 : random_spd(rng);
+    s2.isotropic = global2 || iso2;
+    const double R1 = 1.0 + 0.5 * u(rng), R2 = global2 ? 0.0 : 0.7 + 0.3 * u(rng);
+    const Mat3 Q = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
+    const Vec3 n = Q.col(0);
+    const Mat3 A = solver::sphere_contact_delassus(Q, s1, R1, s2, R2);
+    const Mat3 general = solver::delassus_diagonal(Q, s1.inverse_mass, s1.inverse_inertia, -R1 * n,
+                                                   s2.inverse_mass, s2.inverse_inertia, R2 * n);
+    EXPECT_LT((A - general).norm(), 30 * 2.3e-16 * general.norm()) << A << "\nvs\n" << general;
+    EXPECT_EQ(A(0, 1), 0.0);
+    EXPECT_EQ(A(0, 2), 0.0);
+    EXPECT_EQ(A(1, 0), 0.0);
+    EXPECT_EQ(A(2, 0), 0.0);
+    EXPECT_EQ(A(1, 2), A(2, 1));
+    if (iso1 && (iso2 || global2)) {
+      EXPECT_EQ(A(1, 1), A(2, 2));
+      EXPECT_EQ(A(1, 2), 0.0);
+    }
+  }
+}
+
 TEST(SignoriniGapTerm, ErrorReduction) {
   EXPECT_DOUBLE_EQ(solver::signorini_gap_term(-1e-3, 1e-2, 0.25), 0.25 * -1e-3 / 1e-2);
   EXPECT_DOUBLE_EQ(solver::signorini_gap_term(2e-3, 1e-2, 0.25), 2e-3 / 1e-2);
