@@ -62,21 +62,18 @@ double signed_distance(const Primitive& primitive, const Vec3& x) {
   return cylinder_signed_distance(std::get<Cylinder>(primitive), x);
 }
 
-bool same_placement(const Primitive& a, const Primitive& b) {
-  if (a.index() != b.index()) return false;
-  if (const auto* h = std::get_if<HalfSpace>(&a)) {
-    const auto& g = std::get<HalfSpace>(b);
-    return h->point == g.point && h->normal == g.normal;
+bool translated_copy(const Primitive& now, const Primitive& then, Vec3& d) {
+  if (now.index() != then.index()) return false;
+  d = anchor(now) - anchor(then);
+  if (const auto* h = std::get_if<HalfSpace>(&now)) return h->normal == std::get<HalfSpace>(then).normal;
+  if (const auto* x = std::get_if<Box>(&now)) {
+    const auto& y = std::get<Box>(then);
+    return x->half_extents == y.half_extents && x->orientation.coeffs() == y.orientation.coeffs();
   }
-  if (const auto* x = std::get_if<Box>(&a)) {
-    const auto& y = std::get<Box>(b);
-    return x->center == y.center && x->half_extents == y.half_extents &&
-           x->orientation.coeffs() == y.orientation.coeffs();
-  }
-  const auto& x = std::get<Cylinder>(a);
-  const auto& y = std::get<Cylinder>(b);
-  return x.center == y.center && x.axis == y.axis && x.radius == y.radius &&
-         x.half_length == y.half_length && x.inside == y.inside;
+  const auto& x = std::get<Cylinder>(now);
+  const auto& y = std::get<Cylinder>(then);
+  return x.axis == y.axis && x.radius == y.radius && x.half_length == y.half_length &&
+         x.inside == y.inside;
 }
 
 Vec3& anchor(Primitive& primitive) {

@@ -49,8 +49,12 @@ bool NeighbourList::global_moved(const body::GlobalBodies& globals, std::size_t 
   const std::vector<body::Primitive>& now = globals[k].parts;
   const std::vector<body::Primitive>& then = global_parts_[k];
   if (now.size() != then.size()) return true;
+  // A member's signed distance changes by at most its translation, as a particle's by its own
+  // move: up to skin/2 of each keeps the candidates (the particles' bound, stale()). A NaN moves.
+  const double limit = 0.25 * skin_ * skin_;
+  Vec3 d;
   for (std::size_t m = 0; m < now.size(); ++m)
-    if (!body::same_placement(now[m], then[m])) return true;
+    if (!body::translated_copy(now[m], then[m], d) || !(d.squaredNorm() <= limit)) return true;
   return false;
 }
 

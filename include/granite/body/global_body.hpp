@@ -53,9 +53,9 @@ struct PrimitiveProblem {
   explicit operator bool() const { return !key.empty(); }
 };
 PrimitiveProblem primitive_problem(const Primitive& primitive);
-/// True if a and b are the same kind of primitive at bit for bit the same place and size (a
-/// NaN anywhere makes them differ).
-bool same_placement(const Primitive& a, const Primitive& b);
+/// True if `now` is `then` translated by d (the same kind, size and orientation bit for bit;
+/// a NaN there makes them differ), with d = anchor(now) − anchor(then) set either way.
+bool translated_copy(const Primitive& now, const Primitive& then, Vec3& d);
 /// Translates a primitive by d.
 void translate(Primitive& primitive, const Vec3& d);
 /// Rotates a primitive by q about the point `about` (x -> about + q (x − about)).

@@ -14,10 +14,11 @@
 // The same build lists the candidate (particle, global body) pairs: a particle whose centre was
 // within r + threshold + skin of one of the body's members (body::signed_distance). A member's
 // contact gaps are never below its signed distance minus r, and the signed distance changes by
-// at most a particle's move, so while the particles stay within skin/2 and the body stays where
-// it was at the build, every contact a full search finds is among them (with skin/2 to spare
-// for rounding). A body that has moved since the build (a kinematic wall, a prescribed motion,
-// the inflow piston's reset, any change of its members) is not covered by its candidates:
+// at most a particle's move plus the body's translation, so while the particles stay within
+// skin/2 and every member of the body is where it was at the build or translated from there by
+// at most skin/2 (a kinematic wall, the inflow piston between builds), every contact a full
+// search finds is among them (the particle pairs' margin). A body that has moved otherwise
+// (further, turned, resized, any change of its members) is not covered by its candidates:
 // global_moved() tells the detection to search it in full.
 #include "granite/body/global_body.hpp"
 #include "granite/body/particles.hpp"
@@ -67,8 +68,9 @@ public:
   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& global_pairs() const {
     return global_pairs_;
   }
-  /// True if global body k is not placed bit for bit as at the build (or did not exist then):
-  /// its candidates do not cover it, it must be searched against every particle.
+  /// True if global body k is not placed as at the build up to a translation of each member by
+  /// at most skin/2 (or did not exist then): its candidates do not cover it, it must be
+  /// searched against every particle.
   bool global_moved(const body::GlobalBodies& globals, std::size_t k) const;
 
 private:

@@ -99,10 +99,13 @@ TEST(NeighbourList, CandidatesGiveTheContactsOfAFullSearchWhileMovesStayWithinHa
         moved.position[i] += random_move(rng, 0.5 * skin * (1.0 - 1e-9) *
                                                   (round == 0 ? 1.0 : fraction(rng)));
       ASSERT_FALSE(list.stale(moved, moved.size()));
-      // From the second round on, one box moves by far more than the skin.
-      if (round > 0) globals.move(moving, Vec3(0.05, 0.03, 0.02));
+      // In rounds 1 and 2 one box is translated by up to just under skin/2 from where it was
+      // at the build (it keeps its candidates); from round 3 on by far more than the skin.
+      if (round == 1 || round == 2)
+        globals.move(moving, random_move(rng, 0.25 * skin * (1.0 - 1e-9)));
+      if (round == 3) globals.move(moving, Vec3(0.05, 0.03, 0.02));
       for (std::size_t k = 0; k < globals.size(); ++k)
-        EXPECT_EQ(list.global_moved(globals, k), round > 0 && k == moving) << "body " << k;
+        EXPECT_EQ(list.global_moved(globals, k), round > 2 && k == moving) << "body " << k;
       full.detect(moved, globals, materials, threshold, a);
       candidates.detect(list, moved, globals, materials, threshold, b);
       const auto ka = keyed(a, moved), kb = keyed(b, moved);
@@ -128,6 +131,34 @@ TEST(NeighbourList, CandidatesGiveTheContactsOfAFullSearchWhileMovesStayWithinHa
     EXPECT_LT(list.global_pairs().size(), p.size() * globals.size() / 3)
         << "global candidates should be the particles near a body, not all of them";
   }
+}
+
+// A global body keeps its candidates while each member is translated by at most skin/2 from
+// where it was at the build; a translation just over it, a turn or a resize makes it moved.
+TEST(NeighbourList, AGlobalBodyTranslatedJustOverHalfTheSkinIsSearchedInFull) {
+  std::mt19937 rng(8);
+  body::MaterialTable materials;
+  body::Particles p = random_spheres(50, 1.0, 0.02, 0.04, rng, materials);
+  std::size_t moving = 0;
+  const double skin = 0.02;
+  for (std::size_t k : {std::size_t(0), std::size_t(3)}) {  // a half-space, a union
+    for (const double over : {-1e-9, 1e-9}) {
+      body::GlobalBodies globals = obstacles(moving);
+      NeighbourList list;
+      list.build(p, p.size(), globals, 0.0, skin);
+      const Vec3 d = random_move(rng, 0.5 * skin * (1.0 + over));
+      globals.move(k, d);
+      EXPECT_EQ(list.global_moved(globals, k), over > 0) << "body " << k << " moved by " << d.norm();
+    }
+  }
+  body::GlobalBodies globals = obstacles(moving);
+  NeighbourList list;
+  list.build(p, p.size(), globals, 0.0, skin);
+  body::rotate(globals[1].parts[0], Quat(Eigen::AngleAxisd(1e-6, Vec3::UnitZ())), Vec3::Zero());
+  std::get<body::Cylinder>(globals[2].parts[0]).radius *= 1.0 + 1e-12;
+  EXPECT_TRUE(list.global_moved(globals, 1)) << "a turned box";
+  EXPECT_TRUE(list.global_moved(globals, 2)) << "a resized cylinder";
+  EXPECT_FALSE(list.global_moved(globals, 4));
 }
 
 TEST(NeighbourList, StaleAfterAMoveJustOverHalfTheSkinOrAChangedParticleSet) {
