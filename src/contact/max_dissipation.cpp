@@ -109,15 +109,6 @@ DirectionCandidate best_root(const ReducedProblem& p, const TrigPoly2& T) {
 }  // namespace
 
 Impulse max_dissipation_sliding(const Mat3& A, const ReducedProblem& p, const Vec3& b, double mu) {
-  // A = diag(A_nn, a, a), the block of two spheres with isotropic inertia (sphere_contact_delassus):
-  // the plane of maximum compression is x_n = b_n/A_nn, the conic section the disc ‖x_to‖ ≤ μx_n
-  // on it, and the minimum of ½a‖x_to‖² − b_toᵀx_to over the disc, with x0,to = b_to/a outside
-  // it, is its boundary point along x0,to: Eq. (8)'s root is x0,to's direction.
-  if (p.Ant == 0.0 && p.Ano == 0.0 && p.h12 == 0.0 && p.h11 == p.h22) {
-    const double n0 = std::sqrt(p.x0[1] * p.x0[1] + p.x0[2] * p.x0[2]);  // > μx_n > 0 (P1 failed)
-    const double scale = mu * p.x0[0] / n0;
-    return {Vec3(p.x0[0], scale * p.x0[1], scale * p.x0[2]), ContactCase::sliding};
-  }
   const TrigPoly2 T = eq8_coefficients(A, b, mu);
   double r, c, s;
   if (newton_sliding(p, T, r, c, s)) return {p.boundary_impulse(r, c, s), ContactCase::sliding};

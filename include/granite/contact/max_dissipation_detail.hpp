@@ -6,6 +6,8 @@
 #include "granite/contact/single_contact.hpp"
 #include "granite/core/types.hpp"
 
+#include <cmath>
+
 namespace granite::contact {
 
 /// Eq. (8) with the constants c0, c1, c2, φ1, φ2 of Appendix A, as a trigonometric polynomial in
@@ -21,12 +23,51 @@ Impulse max_dissipation_all_roots_impulse(const Mat3& A, const Vec3& b, double m
 /// The sliding branch of max_dissipation_impulse for a problem the prologue did not decide.
 Impulse max_dissipation_sliding(const Mat3& A, const ReducedProblem& p, const Vec3& b, double mu);
 
+/// Whether A = diag(A_nn, a, a) exactly: the block of two spheres with isotropic inertia
+/// (solver::sphere_contact_delassus).
+inline bool sphere_block(const Mat3& A, const BlockReduction& reduction) {
+  return A(0, 1) == 0.0 && A(0, 2) == 0.0 && reduction.h12 == 0.0 && reduction.h11 == reduction.h22;
+}
+
+/// The structogram for A = diag(A_nn, a, a), bit for bit what the general prologue computes for
+/// it (x0 = A⁻¹b by the same products, the zero couplings dropped), with the sliding branch in
+/// closed form: the plane of maximum compression is x_n = b_n/A_nn, the conic section the disc
+/// ‖x_to‖ ≤ μx_n on it, and the minimum of ½a‖x_to‖² − b_toᵀx_to over the disc, with
+/// x0,to = b_to/a outside it, is its boundary point along x0,to (Eq. (8)'s root is x0,to's
+/// direction). b_n = 0 with μ > 0 and x0 outside the cone (Eq. 9) returns false.
+inline bool sphere_block_impulse(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
+                                 double mu, Impulse& result) {
+  const double bn = b[0];
+  if (bn < 0.0) {
+    result = {Vec3::Zero(), ContactCase::separating};
+    return true;
+  }
+  if (mu == 0.0) {
+    result = {Vec3(bn / A(0, 0), 0.0, 0.0), ContactCase::frictionless};
+    return true;
+  }
+  const double xn = bn * reduction.inv_Ann;
+  const double xt = reduction.h22 * b[1] * reduction.inv_det;
+  const double xo = reduction.h11 * b[2] * reduction.inv_det;
+  const double t2 = xt * xt + xo * xo;
+  if (xn >= 0.0 && t2 <= mu * mu * xn * xn) {
+    result = {Vec3(xn, xt, xo), ContactCase::sticking};
+    return true;
+  }
+  if (bn == 0.0) return false;
+  const double scale = mu * xn / std::sqrt(t2);  // ‖x0,to‖ > μx_n > 0
+  result = {Vec3(xn, scale * xt, scale * xo), ContactCase::sliding};
+  return true;
+}
+
 /// max_dissipation_impulse with the structogram's prologue inlined into the caller (the
-/// relaxation's sweep): only sliding contacts make a call.
+/// relaxation's sweep): only sliding contacts of blocks other than a sphere's make a call.
 inline Impulse max_dissipation_inline(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
                                       double mu) {
-  ReducedProblem p;
   Impulse result;
+  if (sphere_block(A, reduction) && sphere_block_impulse(A, reduction, b, mu, result))
+    return result;
+  ReducedProblem p;
   if (structogram_prologue(A, reduction, b, mu, p, result)) return result;
   return max_dissipation_sliding(A, p, b, mu);
 }

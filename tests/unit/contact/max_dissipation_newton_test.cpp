@@ -97,6 +97,16 @@ TEST(MaxDissipationSliding, SphereBlockClosedFormAgreesWithAllRoots) {
     const Impulse closed = max_dissipation_impulse(p.A, p.b, p.mu);
     const Impulse all = max_dissipation_all_roots_impulse(p.A, p.b, p.mu);
     ASSERT_EQ(closed.kind, all.kind) << i;
+    // Up to the sliding branch, bit for bit the general prologue.
+    ReducedProblem r;
+    Impulse general;
+    const bool decided = structogram_prologue(p.A, p.b, p.mu, r, general);
+    EXPECT_EQ(decided, closed.kind != ContactCase::sliding) << i;
+    const Vec3 prologue_x = decided ? general.x : r.x0;
+    EXPECT_EQ(closed.x[0], prologue_x[0]) << i;
+    if (decided) {
+      EXPECT_TRUE(closed.x == prologue_x) << i;
+    }
     const double e = objective_error(p, objective(p.A, p.b, closed.x), objective(p.A, p.b, all.x));
     EXPECT_LE(std::abs(e), kObjectiveTolerance) << i;
     if (closed.kind != ContactCase::sliding) continue;
