@@ -46,18 +46,6 @@ CylinderCoordinates cylinder_coordinates(const Vec3& x, const body::Cylinder& c)
 
 }  // namespace
 
-bool sphere_sphere(const Vec3& x1, double r1, const Vec3& x2, double r2, double threshold,
-                   ContactGeometry& out) {
-  const Vec3 d = x1 - x2;
-  const double reach = r1 + r2 + threshold;
-  const double dist2 = d.squaredNorm();
-  if (dist2 > reach * reach) return false;
-  const double dist = std::sqrt(dist2);
-  // Coincident centres have no defined normal; any unit vector is as good as another.
-  const Vec3 n = dist > 0.0 ? Vec3(d / dist) : Vec3(Vec3::UnitZ());
-  return finish(x2 + r2 * n, n, dist - r1 - r2, threshold, out);
-}
-
 bool sphere_half_space(const Vec3& x, double r, const body::HalfSpace& plane, double threshold,
                        ContactGeometry& out) {
   const double height = (x - plane.point).dot(plane.normal);

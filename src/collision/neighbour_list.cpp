@@ -39,9 +39,20 @@ void NeighbourList::build(body::Particles& particles, std::size_t tracked,
     const std::uint32_t i = std::min(a, b), j = std::max(a, b);
     if (particles.fixed[i] != 0 && particles.fixed[j] != 0) return;  // neither can move
     const double reach = (r[i] + r[j] + threshold + skin) * (1.0 + kReachSlack);
-    if ((x[i] - x[j]).squaredNorm() <= reach * reach) pairs_.emplace_back(i, j);
+    if ((x[i] - x[j]).squaredNorm() <= reach * reach) unsorted_.emplace_back(i, j);
   });
-  std::sort(pairs_.begin(), pairs_.end());
+  // Sorted by i, then j: a counting sort by i, then each particle's few candidates by j (a
+  // std::sort of the whole list was 1 % of a channel_small run).
+  bucket_.assign(particles.size(), 0);
+  for (const auto& [i, j] : unsorted_) ++bucket_[i];
+  std::uint32_t end = 0;
+  for (std::uint32_t& e : bucket_) e = end += e;
+  pairs_.resize(unsorted_.size());
+  for (auto p = unsorted_.rbegin(); p != unsorted_.rend(); ++p) pairs_[--bucket_[p->first]] = *p;
+  for (std::size_t i = 0; i + 1 < bucket_.size(); ++i)
+    std::sort(pairs_.begin() + bucket_[i], pairs_.begin() + bucket_[i + 1]);
+  if (!bucket_.empty()) std::sort(pairs_.begin() + bucket_.back(), pairs_.end());
+  unsorted_.clear();
 }
 
 bool NeighbourList::global_moved(const body::GlobalBodies& globals, std::size_t k) const {

@@ -19,6 +19,7 @@ void retain_responsible_contacts(collision::ContactList& contacts, const body::P
 
 void weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts, std::size_t owned,
                           std::size_t particle_count, double weight) {
+  if (owned == particle_count) return;  // no ghosts: every contact keeps the setup's weight 1
   for (auto& c : contacts)
     if ((c.body2 >= owned && c.body2 < particle_count) || c.body1 >= owned) c.weight = weight;
 }

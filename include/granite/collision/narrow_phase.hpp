@@ -11,6 +11,8 @@
 #include "granite/body/global_body.hpp"
 #include "granite/core/types.hpp"
 
+#include <cmath>
+
 namespace granite::collision {
 
 struct ContactGeometry {
@@ -21,8 +23,22 @@ struct ContactGeometry {
   Vec3 point1() const { return point + gap * normal; }
 };
 
-bool sphere_sphere(const Vec3& x1, double r1, const Vec3& x2, double r2, double threshold,
-                   ContactGeometry& out);
+/// Inline: the narrow phase over a neighbour list's candidates rejects most of them here.
+inline bool sphere_sphere(const Vec3& x1, double r1, const Vec3& x2, double r2, double threshold,
+                          ContactGeometry& out) {
+  const Vec3 d = x1 - x2;
+  const double reach = r1 + r2 + threshold;
+  const double dist2 = d.squaredNorm();
+  if (dist2 > reach * reach) return false;
+  const double dist = std::sqrt(dist2);
+  const double gap = dist - r1 - r2;
+  if (gap > threshold) return false;
+  // Coincident centres have no defined normal; any unit vector is as good as another.
+  out.normal = dist > 0.0 ? Vec3(d / dist) : Vec3(Vec3::UnitZ());
+  out.gap = gap;
+  out.point = x2 + r2 * out.normal;
+  return true;
+}
 bool sphere_half_space(const Vec3& x, double r, const body::HalfSpace& plane, double threshold,
                        ContactGeometry& out);
 bool sphere_box(const Vec3& x, double r, const body::Box& box, double threshold,

@@ -76,6 +76,8 @@ public:
 private:
   LinkedCells cells_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> unsorted_;  // scratch of build()
+  std::vector<std::uint32_t> bucket_;  // scratch of build(): i's candidate count, then offset
   std::vector<std::pair<std::uint32_t, std::uint32_t>> global_pairs_;
   std::vector<std::vector<body::Primitive>> global_parts_;  // the global bodies at the build
   std::vector<BodyId> ids_;  // of the tracked particles
