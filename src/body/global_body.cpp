@@ -65,7 +65,8 @@ double signed_distance(const Primitive& primitive, const Vec3& x) {
 bool translated_copy(const Primitive& now, const Primitive& then, Vec3& d) {
   if (now.index() != then.index()) return false;
   d = anchor(now) - anchor(then);
-  if (const auto* h = std::get_if<HalfSpace>(&now)) return h->normal == std::get<HalfSpace>(then).normal;
+  if (const auto* h = std::get_if<HalfSpace>(&now))
+    return h->normal == std::get<HalfSpace>(then).normal;
   if (const auto* x = std::get_if<Box>(&now)) {
     const auto& y = std::get<Box>(then);
     return x->half_extents == y.half_extents && x->orientation.coeffs() == y.orientation.coeffs();

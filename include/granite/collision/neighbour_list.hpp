@@ -80,7 +80,7 @@ private:
   std::vector<std::uint32_t> bucket_;  // scratch of build(): i's candidate count, then offset
   std::vector<std::pair<std::uint32_t, std::uint32_t>> global_pairs_;
   std::vector<std::vector<body::Primitive>> global_parts_;  // the global bodies at the build
-  std::vector<BodyId> ids_;  // of the tracked particles
+  std::vector<BodyId> ids_;                                 // of the tracked particles
   double skin_ = 0.0;
   bool built_ = false;
 };

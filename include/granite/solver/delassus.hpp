@@ -23,9 +23,8 @@ Mat3 delassus_diagonal(const Mat3& frame, double inverse_mass1, const Mat3& inve
 /// delassus_diagonal for a contact between spheres (every particle's contact shape): a sphere's
 /// lever arm is r = ∓R n, so its rotational part has no normal row or column and A is built from
 /// that structure, A_nt = A_no = 0 exactly, and A_tt = A_oo exactly where the inertia is
-/// isotropic (which the relaxation's closed-form sliding branch recognises). R2 is ignored for a
-/// body of zero inverse inertia (a global body). Equal to delassus_diagonal with r = ∓R n to
-/// rounding.
+/// isotropic (which the relaxation's closed-form sliding branch recognises). R2 = 0 for a global
+/// body (no rotational part). Equal to delassus_diagonal with r = ∓R n to rounding.
 Mat3 sphere_contact_delassus(const Mat3& frame, const BodyState& body1, double R1,
                              const BodyState& body2, double R2);
 

@@ -96,8 +96,8 @@ TEST(NeighbourList, CandidatesGiveTheContactsOfAFullSearchWhileMovesStayWithinHa
       // worst case, two neighbours approaching each other by almost a whole skin.
       body::Particles moved = p;
       for (std::size_t i = 0; i < p.size(); ++i)
-        moved.position[i] += random_move(rng, 0.5 * skin * (1.0 - 1e-9) *
-                                                  (round == 0 ? 1.0 : fraction(rng)));
+        moved.position[i] +=
+            random_move(rng, 0.5 * skin * (1.0 - 1e-9) * (round == 0 ? 1.0 : fraction(rng)));
       ASSERT_FALSE(list.stale(moved, moved.size()));
       // In rounds 1 and 2 one box is translated by up to just under skin/2 from where it was
       // at the build (it keeps its candidates); from round 3 on by far more than the skin.
@@ -148,7 +148,8 @@ TEST(NeighbourList, AGlobalBodyTranslatedJustOverHalfTheSkinIsSearchedInFull) {
       list.build(p, p.size(), globals, 0.0, skin);
       const Vec3 d = random_move(rng, 0.5 * skin * (1.0 + over));
       globals.move(k, d);
-      EXPECT_EQ(list.global_moved(globals, k), over > 0) << "body " << k << " moved by " << d.norm();
+      EXPECT_EQ(list.global_moved(globals, k), over > 0)
+          << "body " << k << " moved by " << d.norm();
     }
   }
   body::GlobalBodies globals = obstacles(moving);
@@ -210,9 +211,10 @@ timestep::Simulation falling_gas(double skin, double piston = 0.0) {
   for (int i = 0; i < 12; ++i)
     for (int j = 0; j < 12; ++j)
       for (int k = 0; k < 8; ++k)
-        sim.particles().add_sphere(sim.materials(), glass,
-                                   Vec3(0.006 + i * spacing, 0.006 + j * spacing, 0.003 + k * spacing),
-                                   r, Vec3(u(rng), u(rng), u(rng)));
+        sim.particles().add_sphere(
+            sim.materials(), glass,
+            Vec3(0.006 + i * spacing, 0.006 + j * spacing, 0.003 + k * spacing), r,
+            Vec3(u(rng), u(rng), u(rng)));
   return sim;
 }
 
