@@ -16,7 +16,8 @@ namespace {
 double natural_map_residual2(const Vec3& r, const Vec3& u, double mu, double shift) {
   Vec3 z = r - u;
   z[0] -= shift * mu * u.tail<2>().norm();
-  return (r - contact::project_onto_friction_cone(z, mu)).squaredNorm();
+  const double zt = std::sqrt(z[1] * z[1] + z[2] * z[2]);
+  return (r - contact::project_onto_friction_cone(z, mu, zt)).squaredNorm();
 }
 
 double natural_map_error(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W,

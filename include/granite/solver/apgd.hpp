@@ -16,6 +16,7 @@
 //   template <std::size_t K> void sum(std::array<double, K>& partial);  global sums (one reduction)
 // Each trial point costs one product and one fused reduction of all the scalars of the step.
 #include "granite/contact/friction_cone.hpp"
+#include "granite/solver/fc3d_error.hpp"
 
 #include <Eigen/Core>
 
@@ -98,8 +99,7 @@ ApgdResult apgd(Problem& problem, const ApgdSettings& settings, Eigen::VectorXd&
       for (Index c = 0; 3 * c < n; ++c) {  // the CCP natural map at the trial point
         const Vec3 r = trial.segment<3>(3 * c);
         const Vec3 u = Ntrial.segment<3>(3 * c) + p.segment<3>(3 * c);
-        residual +=
-            (r - contact::project_onto_friction_cone(r - u, problem.friction(c))).squaredNorm();
+        residual += ccp_contact_residual2(r, u, problem.friction(c));  // as solver::ccp_error
         u_norm += u.squaredNorm();
       }
       s = {trial.dot(Ntrial),
