@@ -67,13 +67,8 @@ inline ReducedProblem reduce(const Mat3& A, const Vec3& b, double mu) {
 /// Eq. (9): b_n = 0, μ > 0, x0 outside the cone.
 Impulse degenerate_impulse(const ReducedProblem& p);
 
-/// The structogram of Fig. 5 up to the sliding branch: b_n < 0 → 0; μ = 0 → (b_n/A_nn, 0, 0);
-/// P1 (x0 = A⁻¹b in the cone) → x0; b_n = 0 → Eq. (9). Returns true and sets `result` when one of
-/// these decides; otherwise fills `reduced` and returns false (b_n > 0, μ > 0, x0 infeasible).
-/// Inline: the relaxation's sweep decides most contacts here without a call.
-inline bool structogram_prologue(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
-                                 double mu, ReducedProblem& reduced, Impulse& result) {
-  const double bn = b[0];
+/// The structogram's first two branches (Fig. 5): b_n < 0 → 0; μ = 0 → (b_n/A_nn, 0, 0).
+inline bool separating_or_frictionless(const Mat3& A, double bn, double mu, Impulse& result) {
   if (bn < 0.0) {
     result = {Vec3::Zero(), ContactCase::separating};
     return true;
@@ -82,6 +77,17 @@ inline bool structogram_prologue(const Mat3& A, const BlockReduction& reduction,
     result = {Vec3(bn / A(0, 0), 0.0, 0.0), ContactCase::frictionless};
     return true;
   }
+  return false;
+}
+
+/// The structogram of Fig. 5 up to the sliding branch: b_n < 0 → 0; μ = 0 → (b_n/A_nn, 0, 0);
+/// P1 (x0 = A⁻¹b in the cone) → x0; b_n = 0 → Eq. (9). Returns true and sets `result` when one of
+/// these decides; otherwise fills `reduced` and returns false (b_n > 0, μ > 0, x0 infeasible).
+/// Inline: the relaxation's sweep decides most contacts here without a call.
+inline bool structogram_prologue(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
+                                 double mu, ReducedProblem& reduced, Impulse& result) {
+  if (separating_or_frictionless(A, b[0], mu, result)) return true;
+  const double bn = b[0];
   reduced = reduce(A, reduction, b, mu);
   const Vec3& x0 = reduced.x0;
   // P1: x0,n ≥ 0 ∧ ‖x0,to‖ ≤ μ x0,n

@@ -37,15 +37,8 @@ inline bool sphere_block(const Mat3& A, const BlockReduction& reduction) {
 /// direction). b_n = 0 with μ > 0 and x0 outside the cone (Eq. 9) returns false.
 inline bool sphere_block_impulse(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
                                  double mu, Impulse& result) {
+  if (separating_or_frictionless(A, b[0], mu, result)) return true;
   const double bn = b[0];
-  if (bn < 0.0) {
-    result = {Vec3::Zero(), ContactCase::separating};
-    return true;
-  }
-  if (mu == 0.0) {
-    result = {Vec3(bn / A(0, 0), 0.0, 0.0), ContactCase::frictionless};
-    return true;
-  }
   const double xn = bn * reduction.inv_Ann;
   const double xt = reduction.h22 * b[1] * reduction.inv_det;
   const double xo = reduction.h11 * b[2] * reduction.inv_det;
