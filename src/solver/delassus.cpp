@@ -19,15 +19,7 @@ namespace {
 
 // One body's rotational part of Eq. (2) in the contact frame, added to A:
 // −Qᵀ[r]× I⁻¹ [r]× Q = Jᵀ I⁻¹ J with J = [r]× Q = [r × n, r × t, r × o] (as [r]×ᵀ = −[r]×).
-// For a sphere, I⁻¹ = kE, it is k JᵀJ = k (‖r‖²E − ρρᵀ) with ρ = Qᵀr, as −[r]×² = ‖r‖²E − rrᵀ
-// and QᵀQ = E.
 void add_rotational(const Mat3& frame, const Mat3& inverse_inertia, const Vec3& r, Mat3& A) {
-  if (is_isotropic(inverse_inertia)) {
-    const Vec3 rho = frame.transpose() * r;
-    A.noalias() +=
-        inverse_inertia(0, 0) * (r.squaredNorm() * Mat3::Identity() - rho * rho.transpose());
-    return;
-  }
   Mat3 J;
   for (int k = 0; k < 3; ++k) J.col(k) = cross(r, frame.col(k));
   A.noalias() += J.transpose() * (inverse_inertia * J);

@@ -16,6 +16,8 @@ Mat3 body_delassus(double inverse_mass, const Mat3& inverse_inertia, const Vec3&
 /// A_jj = Qᵀ (Σ_bodies m⁻¹E − [r]× I⁻¹ [r]×) Q with Q = [n t o] orthonormal (Eq. 2): maps a contact-frame
 /// impulse (+ on body 1, − on body 2) to the change of the contact-frame relative velocity
 /// u = v1 + ω1×r1 − v2 − ω2×r2. A body of infinite mass contributes nothing (pass zeros).
+/// The form for any lever arms; the setup's contacts, between spheres, use
+/// sphere_contact_delassus, which the tests check against this.
 Mat3 delassus_diagonal(const Mat3& frame, double inverse_mass1, const Mat3& inverse_inertia1,
                        const Vec3& r1, double inverse_mass2, const Mat3& inverse_inertia2,
                        const Vec3& r2);

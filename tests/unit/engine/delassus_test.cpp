@@ -26,8 +26,7 @@ TEST(Delassus, MatchesBruteForceJacobian) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int trial = 0; trial < 50; ++trial) {
     const double m1 = 1.0 + u(rng) * 0.5, m2 = 2.0 + u(rng);
-    // Asymmetric bodies (world frame); in every second trial body 1 is a sphere (I = kE), which
-    // takes delassus_diagonal's isotropic form.
+    // Asymmetric bodies (world frame); in every second trial body 1 is a sphere (I = kE).
     const Mat3 I1 = trial % 2 == 0 ? random_spd(rng) : (1.0 + 0.5 * u(rng)) * Mat3::Identity();
     const Mat3 I2 = random_spd(rng);
     const Vec3 r1(u(rng), u(rng), u(rng)), r2(u(rng), u(rng), u(rng));
