@@ -7,17 +7,6 @@
 
 namespace granite::contact {
 
-BlockReduction block_reduction(const Mat3& A) {
-  BlockReduction r;
-  r.inv_Ann = 1.0 / A(0, 0);
-  // Â of §3.2 (Schur complement of A_nn).
-  r.h11 = A(1, 1) - A(0, 1) * A(0, 1) * r.inv_Ann;
-  r.h12 = A(1, 2) - A(0, 1) * A(0, 2) * r.inv_Ann;
-  r.h22 = A(2, 2) - A(0, 2) * A(0, 2) * r.inv_Ann;
-  r.inv_det = 1.0 / (r.h11 * r.h22 - r.h12 * r.h12);
-  return r;
-}
-
 // Eq. (9): b_n = 0, μ > 0, x0 outside the cone. If P2 (A_nn > μ‖(A_nt, A_no)‖) the conic section
 // degenerates to the point 0; otherwise to the two rays at α0 ± Δα of Eq. (6) (one ray for the
 // parabola, Δα = π) and the minimum lies on one of them. The paper picks the ray by the side of

@@ -37,7 +37,17 @@ struct BlockReduction {
   double h11, h12, h22;  // Â = A_to,to − a_to a_toᵀ/A_nn
   double inv_det;        // 1/det Â
 };
-BlockReduction block_reduction(const Mat3& A);
+/// Inline: the setup forms one per contact and step (a call was 2.5 % of a channel_small run).
+inline BlockReduction block_reduction(const Mat3& A) {
+  BlockReduction r;
+  r.inv_Ann = 1.0 / A(0, 0);
+  // Â of §3.2 (Schur complement of A_nn).
+  r.h11 = A(1, 1) - A(0, 1) * A(0, 1) * r.inv_Ann;
+  r.h12 = A(1, 2) - A(0, 1) * A(0, 2) * r.inv_Ann;
+  r.h22 = A(2, 2) - A(0, 2) * A(0, 2) * r.inv_Ann;
+  r.inv_det = 1.0 / (r.h11 * r.h22 - r.h12 * r.h12);
+  return r;
+}
 
 Impulse frictionless_impulse(const Mat3& A, const Vec3& b, double mu);
 /// The paper's analytic maximum-dissipation solution (Fig. 5, Eqs. 6–9, Appendix A). Sliding
