@@ -21,8 +21,4 @@ MaterialIndex MaterialTable::add(const Material& material) {
   return MaterialIndex(materials_.size() - 1);
 }
 
-double MaterialTable::pair_friction(MaterialIndex a, MaterialIndex b) const {
-  return std::min(materials_[a].friction, materials_[b].friction);
-}
-
 }  // namespace granite::body

@@ -70,7 +70,24 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
                               ContactList& contacts) {
   contacts.clear();
   contacts.num_particles = particles.size();
-  for (const auto& [i, j] : list.pairs()) detect_pair(particles, materials, threshold, i, j, contacts);
+  // Two passes over the candidates: first, which are within reach, without a branch per
+  // candidate (about a third are: a branch mispredicts often); then the narrow phase of those,
+  // which repeats the reach test (the same contacts in the same order).
+  const auto& pairs = list.pairs();
+  const auto& x = particles.position;
+  const auto& r = particles.radius;
+  within_reach_.resize(pairs.size());
+  std::size_t hits = 0;
+  for (std::size_t c = 0; c < pairs.size(); ++c) {
+    const auto [i, j] = pairs[c];
+    const double reach = r[i] + r[j] + threshold;
+    within_reach_[hits] = std::uint32_t(c);
+    hits += (x[i] - x[j]).squaredNorm() <= reach * reach ? 1 : 0;
+  }
+  for (std::size_t h = 0; h < hits; ++h) {
+    const auto [i, j] = pairs[within_reach_[h]];
+    detect_pair(particles, materials, threshold, i, j, contacts);
+  }
   // The bodies placed as at the build: their candidates; the others: every particle. Either
   // way in the order of a full search (by particle, then body).
   moved_.assign(globals.size(), 0);

@@ -14,9 +14,7 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
     SolverContact& c = out[j];
     c.body1 = contacts.body1[j];
     c.body2 = contacts.body2[j];
-    c.frame.col(0) = contacts.normal[j];
-    c.frame.col(1) = contacts.tangent[j];
-    c.frame.col(2) = contacts.bitangent[j];
+    c.frame = contacts.frame(j);
     // Each lever arm from the body's own witness point (narrow_phase.hpp).
     c.r1 = contacts.witness1(j) - particles.position[c.body1];
     // A global body's lever arm runs from its rotation centre, so that its wall velocity at

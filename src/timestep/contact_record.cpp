@@ -23,8 +23,8 @@ void record_contacts(const collision::ContactList& contacts, const std::vector<V
     out.point2.push_back(contacts.witness2(j));
     out.normal.push_back(contacts.normal[j]);
     const Vec3& l = impulses[j];  // contact frame (n, t, o) -> world
-    out.impulse.push_back(l[0] * contacts.normal[j] + l[1] * contacts.tangent[j] +
-                          l[2] * contacts.bitangent[j]);
+    const Mat3 q = contacts.frame(j);
+    out.impulse.push_back(l[0] * q.col(0) + l[1] * q.col(1) + l[2] * q.col(2));
     out.gap.push_back(contacts.gap[j]);
   }
 }

@@ -183,9 +183,7 @@ TEST(WarmStart, ImpulseFollowsThePairAndTheFrame) {
   contacts.num_particles = 2;
   contacts.push_back(1, 0, Vec3(1, 0, 0), Vec3(1, 0, 0), 0.0, 0.5);  // n from body 0 to 1
   std::vector<solver::SolverContact> sc(1);
-  sc[0].frame.col(0) = contacts.normal[0];
-  sc[0].frame.col(1) = contacts.tangent[0];
-  sc[0].frame.col(2) = contacts.bitangent[0];
+  sc[0].frame = contacts.frame(0);
   sc[0].mu = 0.5;
   const Vec3 world(2.0, 0.4, 0.3);  // on body 1 (id 1), inside the cone ‖(0.4, 0.3)‖ ≤ 1
   solver::ContactHistory history;
@@ -198,9 +196,7 @@ TEST(WarmStart, ImpulseFollowsThePairAndTheFrame) {
   swapped.num_particles = 2;
   swapped.push_back(0, 1, Vec3(1, 0, 0), Vec3(-1, 0, 0), 0.0, 0.5);
   std::vector<solver::SolverContact> sc2(1);
-  sc2[0].frame.col(0) = swapped.normal[0];
-  sc2[0].frame.col(1) = swapped.tangent[0];
-  sc2[0].frame.col(2) = swapped.bitangent[0];
+  sc2[0].frame = swapped.frame(0);
   sc2[0].mu = 0.5;
   std::vector<Vec3> impulses;
   EXPECT_EQ(history.warm_start(swapped, particles, sc2, 0.5, impulses), 1u);

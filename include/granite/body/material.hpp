@@ -1,6 +1,7 @@
 #pragma once
 // Materials: density, friction coefficient and Young's modulus. Bodies and global bodies refer to a material
 // by its index in a MaterialTable.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -26,7 +27,10 @@ public:
 
   /// Pairwise friction coefficient of a contact between two materials.
   /// Rule: the minimum of the two coefficients (the weaker surface limits the friction).
-  double pair_friction(MaterialIndex a, MaterialIndex b) const;
+  /// Inline: the narrow phase asks once per contact and step.
+  double pair_friction(MaterialIndex a, MaterialIndex b) const {
+    return std::min(materials_[a].friction, materials_[b].friction);
+  }
 
 private:
   std::vector<Material> materials_;

@@ -4,7 +4,8 @@
 // body1[j] is a particle index. body2[j] is a particle index when < num_particles, and the
 // global body (body2[j] - num_particles) otherwise. The normal n points from body 2 to body 1
 // so that a positive normal impulse pushes body 1 away from body 2. gap[j] is the signed gap
-// ξ (negative = penetration). (n, t, o) is a right-handed orthonormal contact frame.
+// ξ (negative = penetration). The right-handed orthonormal contact frame (n, t, o) follows
+// from n alone (tangent_frame; frame(j)): it is not stored.
 // point[j] is the witness point on body 2's surface; body 1's witness point, on its own
 // surface, is point[j] + ξ n (witness1). Each body's lever arm is measured from its own
 // witness point; for a touching pair (ξ = 0) the two coincide.
@@ -25,8 +26,6 @@ struct ContactList {
   std::vector<BodyIndex> body2;
   std::vector<Vec3> point;  // witness point on body 2's surface
   std::vector<Vec3> normal;
-  std::vector<Vec3> tangent;    // t
-  std::vector<Vec3> bitangent;  // o = n × t
   std::vector<double> gap;
   std::vector<double> friction;  // μ of the pair
 
@@ -36,6 +35,8 @@ struct ContactList {
   /// The witness points on body 1's and body 2's surfaces.
   Vec3 witness1(std::size_t j) const { return point[j] + gap[j] * normal[j]; }
   const Vec3& witness2(std::size_t j) const { return point[j]; }
+  /// The contact frame Q = [n t o] (tangent_frame of normal[j]).
+  Mat3 frame(std::size_t j) const;
   /// Keeps only the contacts j with keep(j) true, preserving their order; returns how many
   /// were dropped. (Used to keep the contacts a process is responsible for.)
   template <class Keep>
@@ -54,8 +55,6 @@ void for_each_array(List& contacts, F&& f) {
   f(contacts.body2);
   f(contacts.point);
   f(contacts.normal);
-  f(contacts.tangent);
-  f(contacts.bitangent);
   f(contacts.gap);
   f(contacts.friction);
 }
@@ -92,16 +91,24 @@ inline void tangent_frame(const Vec3& n, Vec3& t, Vec3& o) {
 // channel_small run).
 inline void ContactList::push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, const Vec3& n,
                                    double gap_value, double mu) {
-  Vec3 t, o;
-  tangent_frame(n, t, o);
   body1.push_back(b1);
   body2.push_back(b2);
   point.push_back(p);
   normal.push_back(n);
-  tangent.push_back(t);
-  bitangent.push_back(o);
   gap.push_back(gap_value);
   friction.push_back(mu);
+}
+
+// Inline: the setup forms every contact's frame once per step (storing t and o at detection
+// instead moved 48 bytes per contact twice more through memory: 5 % of detection and setup).
+inline Mat3 ContactList::frame(std::size_t j) const {
+  Mat3 q;
+  q.col(0) = normal[j];
+  Vec3 t, o;
+  tangent_frame(normal[j], t, o);
+  q.col(1) = t;
+  q.col(2) = o;
+  return q;
 }
 
 }  // namespace granite::collision

@@ -30,6 +30,7 @@ public:
 private:
   LinkedCells cells_;
   std::vector<char> moved_;  // per global body: not covered by the list's candidates
+  std::vector<std::uint32_t> within_reach_;  // the candidates the narrow phase tests
 };
 
 }  // namespace granite::collision

@@ -54,7 +54,10 @@ TEST(ContactList, PushBackRetainAndClearKeepTheArraysTogether) {
     EXPECT_EQ(list.gap[j], -0.01 * kept[j]);
     EXPECT_EQ(list.friction[j], 0.1 * kept[j]);
     EXPECT_EQ(list.normal[j], Vec3::UnitZ());
-    EXPECT_EQ(list.bitangent[j], list.normal[j].cross(list.tangent[j]));
+    const Mat3 q = list.frame(j);  // [n t o] from n: right-handed and orthonormal
+    EXPECT_EQ(q.col(0), list.normal[j]);
+    EXPECT_EQ(q.col(2), list.normal[j].cross(q.col(1)));
+    EXPECT_LE((q.transpose() * q - Mat3::Identity()).cwiseAbs().maxCoeff(), 1e-15);
   }
   list.clear();
   EXPECT_EQ(list.size(), 0u);
