@@ -27,8 +27,8 @@ void detect_global_pair(const body::Particles& particles, const body::GlobalBodi
   if (!gb.active) return;
   constexpr std::size_t kMaxPerBody = 8;
   ContactGeometry found[kMaxPerBody];
-  const std::size_t count = sphere_global(particles.position[i], particles.radius[i], gb,
-                                          threshold, found, kMaxPerBody);
+  const std::size_t count =
+      sphere_global(particles.position[i], particles.radius[i], gb, threshold, found, kMaxPerBody);
   if (count == 0) return;
   const double mu = materials.pair_friction(particles.material[i], gb.material);
   const std::size_t n = particles.size();
@@ -39,8 +39,7 @@ void detect_global_pair(const body::Particles& particles, const body::GlobalBodi
 
 // Particles against global bodies (few of them; every process knows all).
 void detect_global(const body::Particles& particles, const body::GlobalBodies& globals,
-                   const body::MaterialTable& materials, double threshold,
-                   ContactList& contacts) {
+                   const body::MaterialTable& materials, double threshold, ContactList& contacts) {
   for (std::size_t i = 0; i < particles.size(); ++i)
     for (std::size_t k = 0; k < globals.size(); ++k)
       detect_global_pair(particles, globals, materials, threshold, i, k, contacts);

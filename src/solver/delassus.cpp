@@ -38,36 +38,4 @@ Mat3 delassus_diagonal(const Mat3& frame, double inverse_mass1, const Mat3& inve
   return A;
 }
 
-namespace {
-
-// One sphere's rotational part of Eq. (2): with r = ∓R n, J = [r × n, r × t, r × o] = ∓R [0, o, −t]
-// (n × t = o, n × o = −t), so JᵀI⁻¹J = R² [0 0 0; 0 oᵀI⁻¹o −oᵀI⁻¹t; 0 −tᵀI⁻¹o tᵀI⁻¹t], and
-// kR² diag(0, 1, 1) for I⁻¹ = kE.
-void add_sphere_rotational(const Mat3& frame, const BodyState& body, double R, Mat3& A) {
-  const double R2 = R * R;
-  if (body.isotropic) {
-    const double k = body.inverse_inertia(0, 0) * R2;
-    A(1, 1) += k;
-    A(2, 2) += k;
-    return;
-  }
-  const Vec3 It = body.inverse_inertia * frame.col(1);
-  const Vec3 Io = body.inverse_inertia * frame.col(2);
-  const double Ato = -R2 * frame.col(2).dot(It);
-  A(1, 1) += R2 * frame.col(2).dot(Io);
-  A(2, 2) += R2 * frame.col(1).dot(It);
-  A(1, 2) += Ato;
-  A(2, 1) += Ato;
-}
-
-}  // namespace
-
-Mat3 sphere_contact_delassus(const Mat3& frame, const BodyState& body1, double R1,
-                             const BodyState& body2, double R2) {
-  Mat3 A = (body1.inverse_mass + body2.inverse_mass) * Mat3::Identity();
-  add_sphere_rotational(frame, body1, R1, A);
-  if (R2 > 0.0) add_sphere_rotational(frame, body2, R2, A);
-  return A;
-}
-
 }  // namespace granite::solver

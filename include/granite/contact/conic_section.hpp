@@ -47,9 +47,10 @@ inline ReducedProblem reduce(const Mat3& A, const BlockReduction& reduction, con
   p.bn = b[0];
   p.mu = mu;
   const double inv = reduction.inv_Ann;
-  p.h11 = reduction.h11;
-  p.h12 = reduction.h12;
-  p.h22 = reduction.h22;
+  const SchurComplement h = schur_complement(A, inv);
+  p.h11 = h.h11;
+  p.h12 = h.h12;
+  p.h22 = h.h22;
   // b̂ of §3.2.
   p.bh1 = b[1] - p.Ant * p.bn * inv;
   p.bh2 = b[2] - p.Ano * p.bn * inv;

@@ -25,8 +25,8 @@ Impulse max_dissipation_sliding(const Mat3& A, const ReducedProblem& p, const Ve
 
 /// Whether A = diag(A_nn, a, a) exactly: the block of two spheres with isotropic inertia
 /// (solver::sphere_contact_delassus).
-inline bool sphere_block(const Mat3& A, const BlockReduction& reduction) {
-  return A(0, 1) == 0.0 && A(0, 2) == 0.0 && reduction.h12 == 0.0 && reduction.h11 == reduction.h22;
+inline bool sphere_block(const Mat3& A) {
+  return A(0, 1) == 0.0 && A(0, 2) == 0.0 && A(1, 2) == 0.0 && A(1, 1) == A(2, 2);
 }
 
 /// The structogram for A = diag(A_nn, a, a), bit for bit what the general prologue computes for
@@ -40,8 +40,9 @@ inline bool sphere_block_impulse(const Mat3& A, const BlockReduction& reduction,
   if (separating_or_frictionless(A, b[0], mu, result)) return true;
   const double bn = b[0];
   const double xn = bn * reduction.inv_Ann;
-  const double xt = reduction.h22 * b[1] * reduction.inv_det;
-  const double xo = reduction.h11 * b[2] * reduction.inv_det;
+  // Â = diag(A_tt, A_oo) exactly, as the Schur complement forms it for a_to = 0.
+  const double xt = A(2, 2) * b[1] * reduction.inv_det;
+  const double xo = A(1, 1) * b[2] * reduction.inv_det;
   const double t2 = xt * xt + xo * xo;
   if (xn >= 0.0 && t2 <= mu * mu * xn * xn) {
     result = {Vec3(xn, xt, xo), ContactCase::sticking};
@@ -58,8 +59,7 @@ inline bool sphere_block_impulse(const Mat3& A, const BlockReduction& reduction,
 inline Impulse max_dissipation_inline(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
                                       double mu) {
   Impulse result;
-  if (sphere_block(A, reduction) && sphere_block_impulse(A, reduction, b, mu, result))
-    return result;
+  if (sphere_block(A) && sphere_block_impulse(A, reduction, b, mu, result)) return result;
   ReducedProblem p;
   if (structogram_prologue(A, reduction, b, mu, p, result)) return result;
   return max_dissipation_sliding(A, p, b, mu);

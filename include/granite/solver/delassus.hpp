@@ -22,13 +22,43 @@ Mat3 delassus_diagonal(const Mat3& frame, double inverse_mass1, const Mat3& inve
                        const Vec3& r1, double inverse_mass2, const Mat3& inverse_inertia2,
                        const Vec3& r2);
 
+namespace detail {
+
+// One sphere's rotational part of Eq. (2): with r = ∓R n, J = [r × n, r × t, r × o] = ∓R [0, o, −t]
+// (n × t = o, n × o = −t), so JᵀI⁻¹J = R² [0 0 0; 0 oᵀI⁻¹o −oᵀI⁻¹t; 0 −tᵀI⁻¹o tᵀI⁻¹t], and
+// kR² diag(0, 1, 1) for I⁻¹ = kE.
+inline void add_sphere_rotational(const Mat3& frame, const BodyState& body, double R, Mat3& A) {
+  const double R2 = R * R;
+  if (body.isotropic) {
+    const double k = body.inverse_inertia(0, 0) * R2;
+    A(1, 1) += k;
+    A(2, 2) += k;
+    return;
+  }
+  const Vec3 It = body.inverse_inertia * frame.col(1);
+  const Vec3 Io = body.inverse_inertia * frame.col(2);
+  const double Ato = -R2 * frame.col(2).dot(It);
+  A(1, 1) += R2 * frame.col(2).dot(Io);
+  A(2, 2) += R2 * frame.col(1).dot(It);
+  A(1, 2) += Ato;
+  A(2, 1) += Ato;
+}
+
+}  // namespace detail
+
 /// delassus_diagonal for a contact between spheres (every particle's contact shape): a sphere's
 /// lever arm is r = ∓R n, so its rotational part has no normal row or column and A is built from
 /// that structure, A_nt = A_no = 0 exactly, and A_tt = A_oo exactly where the inertia is
 /// isotropic (which the relaxation's closed-form sliding branch recognises). R2 = 0 for a global
-/// body (no rotational part). Equal to delassus_diagonal with r = ∓R n to rounding.
-Mat3 sphere_contact_delassus(const Mat3& frame, const BodyState& body1, double R1,
-                             const BodyState& body2, double R2);
+/// body (no rotational part). Equal to delassus_diagonal with r = ∓R n to rounding. Inline: the
+/// setup forms one per contact and step.
+inline Mat3 sphere_contact_delassus(const Mat3& frame, const BodyState& body1, double R1,
+                                    const BodyState& body2, double R2) {
+  Mat3 A = (body1.inverse_mass + body2.inverse_mass) * Mat3::Identity();
+  detail::add_sphere_rotational(frame, body1, R1, A);
+  if (R2 > 0.0) detail::add_sphere_rotational(frame, body2, R2, A);
+  return A;
+}
 
 /// Gap term of the discrete Signorini condition ξ/dt + δv'_n ≥ 0 (§3.1):
 /// g = ε min(0, ξ/dt) + max(0, ξ/dt), ε ∈ [0, 1]. The right-hand side gets b_n = −(u_n + g).

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace granite;
@@ -123,6 +125,43 @@ TEST(Delassus, SphereContactFormMatchesTheGeneralForm) {
       EXPECT_EQ(A(1, 1), A(2, 2));
       EXPECT_EQ(A(1, 2), 0.0);
     }
+  }
+}
+
+// block_reduction takes Â = A_to,to for a_to = 0 without the products by 1/A_nn: bit for bit the
+// Schur complement's value, for sphere blocks (isotropic or not, ±0 couplings) over 24 decades,
+// and the general form where 1/A_nn is not finite (a block of two infinite masses).
+TEST(Delassus, UncoupledBlockReductionIsTheSchurComplementBitwise) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto reference = [](const Mat3& A) {
+    const double inv_Ann = 1.0 / A(0, 0);
+    const contact::SchurComplement h = contact::schur_complement(A, inv_Ann);
+    return contact::BlockReduction{inv_Ann, 1.0 / (h.h11 * h.h22 - h.h12 * h.h12)};
+  };
+  const auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+  for (int trial = 0; trial < 2000; ++trial) {
+    const double scale = std::pow(10.0, 12.0 * u(rng));
+    solver::BodyState s1{}, s2{};
+    s1.inverse_mass = scale * (1.0 + 0.5 * u(rng));
+    s1.inverse_inertia = trial % 2 == 0 ? Mat3(scale * (2.0 + u(rng)) * Mat3::Identity())
+                                        : Mat3(scale * random_spd(rng));
+    s1.isotropic = trial % 2 == 0;
+    s2.inverse_mass = scale * (2.0 + u(rng));
+    s2.inverse_inertia = scale * random_spd(rng);
+    const Mat3 Q = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
+    Mat3 A = solver::sphere_contact_delassus(Q, s1, 1.0 + 0.5 * u(rng), s2,
+                                             trial % 3 == 0 ? 0.0 : 0.7 + 0.3 * u(rng));
+    if (trial % 4 == 1) A(0, 1) = A(1, 0) = -0.0;
+    const contact::BlockReduction r = contact::block_reduction(A), e = reference(A);
+    EXPECT_TRUE(same(r.inv_Ann, e.inv_Ann) && same(r.inv_det, e.inv_det)) << A;
+  }
+  for (const double Ann : {0.0, 1e-310}) {  // 1/A_nn infinite: NaN, as the general form gives
+    Mat3 A = Mat3::Zero();
+    A(0, 0) = Ann;
+    A(1, 1) = A(2, 2) = 1.0;
+    EXPECT_TRUE(std::isnan(contact::block_reduction(A).inv_det));
+    EXPECT_TRUE(std::isnan(reference(A).inv_det));
   }
 }
 
