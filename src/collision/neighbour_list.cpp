@@ -35,12 +35,32 @@ void NeighbourList::build(body::Particles& particles, std::size_t tracked,
       if (member_distance(globals[k], x[i]) <= (r[i] + threshold + skin) * (1.0 + kReachSlack))
         global_pairs_.emplace_back(std::uint32_t(i), std::uint32_t(k));
   cells_.build(x, 2.0 * particles.max_radius() + threshold + skin);
-  // The distance first: most pairs of adjacent cells are out of reach.
-  cells_.for_each_candidate_pair([&](std::uint32_t a, std::uint32_t b) {
-    const double reach = (r[a] + r[b] + threshold + skin) * (1.0 + kReachSlack);
-    if ((x[a] - x[b]).squaredNorm() > reach * reach) return;
-    const std::uint32_t i = std::min(a, b), j = std::max(a, b);
-    if (particles.fixed[i] == 0 || particles.fixed[j] == 0) unsorted_.emplace_back(i, j);
+  // Positions and radii in the cells' order, so that each particle's candidates are a few
+  // contiguous ranges, scanned without a branch per pair (most pairs of adjacent cells are out
+  // of reach); then the pairs within reach, without two fixed particles.
+  const std::vector<std::uint32_t>& order = cells_.sorted();
+  const std::size_t n = order.size();
+  cell_x_.resize(n);
+  cell_r_.resize(n);
+  within_reach_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    cell_x_[k] = x[order[k]];
+    cell_r_[k] = r[order[k]];
+  }
+  cells_.for_each_candidate_range([&](std::uint32_t p, std::uint32_t begin, std::uint32_t end) {
+    const Vec3 xp = cell_x_[p];
+    const double rp = cell_r_[p];
+    std::size_t hits = 0;
+    for (std::uint32_t q = begin; q < end; ++q) {
+      const double reach = (rp + cell_r_[q] + threshold + skin) * (1.0 + kReachSlack);
+      within_reach_[hits] = q;
+      hits += (xp - cell_x_[q]).squaredNorm() <= reach * reach ? 1 : 0;
+    }
+    for (std::size_t h = 0; h < hits; ++h) {
+      const std::uint32_t a = order[p], b = order[within_reach_[h]];
+      const std::uint32_t i = std::min(a, b), j = std::max(a, b);
+      if (particles.fixed[i] == 0 || particles.fixed[j] == 0) unsorted_.emplace_back(i, j);
+    }
   });
   // Sorted by i, then j: a counting sort by i, then each particle's few candidates by j (a
   // std::sort of the whole list was 1 % of a channel_small run).

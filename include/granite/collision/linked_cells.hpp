@@ -22,6 +22,15 @@ public:
   template <class Visit>
   void for_each_candidate_pair(Visit&& visit) const;
 
+  /// The same candidate pairs by ranges of the cell order: visit(p, begin, end) pairs the
+  /// particle sorted()[p] with each of sorted()[begin, end). The half stencil's 13 neighbours
+  /// lie in 5 rows of consecutive cells, so a particle has at most 5 ranges, each contiguous in
+  /// arrays kept in the cell order (a neighbour list's build scans them without indirection).
+  template <class Visit>
+  void for_each_candidate_range(Visit&& visit) const;
+  /// Particle indices grouped by cell (the cell order of for_each_candidate_range).
+  const std::vector<std::uint32_t>& sorted() const { return sorted_; }
+
   double cell_size() const { return cell_size_; }
   const std::array<std::int64_t, 3>& dims() const { return dims_; }
 
@@ -64,6 +73,32 @@ void LinkedCells::for_each_candidate_pair(Visit&& visit) const {
           const std::uint32_t dbegin = cell_start_[d], dend = cell_start_[d + 1];
           for (std::uint32_t a = begin; a < end; ++a)
             for (std::uint32_t b = dbegin; b < dend; ++b) visit(sorted_[a], sorted_[b]);
+        }
+      }
+}
+
+template <class Visit>
+void LinkedCells::for_each_candidate_range(Visit&& visit) const {
+  const std::int64_t nx = dims_[0], ny = dims_[1], nz = dims_[2];
+  // The rows of the half stencil other than the cell's own: (dy, dz), each cells x-1..x+1.
+  static constexpr int kRows[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+  for (std::int64_t z = 0; z < nz; ++z)
+    for (std::int64_t y = 0; y < ny; ++y)
+      for (std::int64_t x = 0; x < nx; ++x) {
+        const std::int64_t c = (z * ny + y) * nx + x;
+        const std::uint32_t begin = cell_start_[c], end = cell_start_[c + 1];
+        if (begin == end) continue;
+        // The cell itself after p, and the next cell of its row ({1, 0, 0}).
+        const std::uint32_t own_end = cell_start_[x + 1 < nx ? c + 2 : c + 1];
+        for (std::uint32_t p = begin; p < end; ++p) visit(p, p + 1, own_end);
+        const std::int64_t x0 = x > 0 ? x - 1 : 0, x1 = x + 1 < nx ? x + 1 : x;
+        for (const auto& row : kRows) {
+          const std::int64_t yy = y + row[0], zz = z + row[1];
+          if (yy < 0 || yy >= ny || zz >= nz) continue;
+          const std::int64_t first = (zz * ny + yy) * nx;
+          const std::uint32_t rbegin = cell_start_[first + x0], rend = cell_start_[first + x1 + 1];
+          if (rbegin == rend) continue;
+          for (std::uint32_t p = begin; p < end; ++p) visit(p, rbegin, rend);
         }
       }
 }

@@ -70,6 +70,30 @@ TEST(LinkedCells, SameContactSetAsBruteForce) {
   }
 }
 
+// The ranges visit every candidate pair of for_each_candidate_pair exactly once, in grids with
+// one cell along some axes (the rows' ends), and nothing else.
+TEST(LinkedCells, RangesVisitTheCandidatePairsOnce) {
+  std::mt19937 rng(3);
+  for (const Vec3& box :
+       {Vec3(1.0, 1.0, 1.0), Vec3(1.0, 0.05, 1.0), Vec3(0.05, 1.0, 0.05), Vec3(0.05, 0.05, 0.05)}) {
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    std::vector<Vec3> x(2000);
+    for (Vec3& xi : x) xi = box.cwiseProduct(Vec3(u(rng), u(rng), u(rng)));
+    LinkedCells cells;
+    cells.build(x, 0.1);
+    std::multiset<std::pair<std::uint32_t, std::uint32_t>> pairs, ranged;
+    cells.for_each_candidate_pair(
+        [&](std::uint32_t a, std::uint32_t b) { pairs.emplace(std::min(a, b), std::max(a, b)); });
+    const auto& order = cells.sorted();
+    cells.for_each_candidate_range([&](std::uint32_t p, std::uint32_t begin, std::uint32_t end) {
+      for (std::uint32_t q = begin; q < end; ++q)
+        ranged.emplace(std::min(order[p], order[q]), std::max(order[p], order[q]));
+    });
+    EXPECT_EQ(ranged, pairs) << box.transpose();
+    EXPECT_GT(pairs.size(), 2000u);
+  }
+}
+
 TEST(LinkedCells, SparseSystemKeepsGridSmall) {
   // Two clusters very far apart: the grid must not allocate (distance / cell)^3 cells.
   std::vector<Vec3> x = {Vec3(0, 0, 0), Vec3(0.5, 0, 0), Vec3(1e4, 1e4, 1e4),
