@@ -36,6 +36,10 @@ public:
 
 private:
   std::int64_t cell_of(const Vec3& x) const;
+  /// Calls f(x, y, z, c, begin, end) for every cell c = (x, y, z) holding particles
+  /// sorted_[begin, end).
+  template <class F>
+  void for_each_occupied_cell(F&& f) const;
 
   double cell_size_ = 0.0;
   Vec3 origin_ = Vec3::Zero();
@@ -50,7 +54,19 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>>
 brute_force_pairs(const std::vector<Vec3>& positions, const std::vector<double>& radius,
                   double threshold);
 
-// --- implementation of the template ---------------------------------------------------------
+// --- implementation of the templates -------------------------------------------------------
+template <class F>
+void LinkedCells::for_each_occupied_cell(F&& f) const {
+  const std::int64_t nx = dims_[0], ny = dims_[1], nz = dims_[2];
+  for (std::int64_t z = 0; z < nz; ++z)
+    for (std::int64_t y = 0; y < ny; ++y)
+      for (std::int64_t x = 0; x < nx; ++x) {
+        const std::int64_t c = (z * ny + y) * nx + x;
+        const std::uint32_t begin = cell_start_[c], end = cell_start_[c + 1];
+        if (begin != end) f(x, y, z, c, begin, end);
+      }
+}
+
 template <class Visit>
 void LinkedCells::for_each_candidate_pair(Visit&& visit) const {
   const std::int64_t nx = dims_[0], ny = dims_[1], nz = dims_[2];
@@ -58,23 +74,19 @@ void LinkedCells::for_each_candidate_pair(Visit&& visit) const {
   static constexpr int kStencil[13][3] = {
       {1, 0, 0},  {-1, 1, 0}, {0, 1, 0}, {1, 1, 0},  {-1, -1, 1}, {0, -1, 1}, {1, -1, 1},
       {-1, 0, 1}, {0, 0, 1},  {1, 0, 1}, {-1, 1, 1}, {0, 1, 1},   {1, 1, 1}};
-  for (std::int64_t z = 0; z < nz; ++z)
-    for (std::int64_t y = 0; y < ny; ++y)
-      for (std::int64_t x = 0; x < nx; ++x) {
-        const std::int64_t c = (z * ny + y) * nx + x;
-        const std::uint32_t begin = cell_start_[c], end = cell_start_[c + 1];
-        if (begin == end) continue;
-        for (std::uint32_t a = begin; a < end; ++a)
-          for (std::uint32_t b = a + 1; b < end; ++b) visit(sorted_[a], sorted_[b]);
-        for (const auto& s : kStencil) {
-          const std::int64_t xx = x + s[0], yy = y + s[1], zz = z + s[2];
-          if (xx < 0 || xx >= nx || yy < 0 || yy >= ny || zz >= nz) continue;
-          const std::int64_t d = (zz * ny + yy) * nx + xx;
-          const std::uint32_t dbegin = cell_start_[d], dend = cell_start_[d + 1];
-          for (std::uint32_t a = begin; a < end; ++a)
-            for (std::uint32_t b = dbegin; b < dend; ++b) visit(sorted_[a], sorted_[b]);
-        }
-      }
+  for_each_occupied_cell([&](std::int64_t x, std::int64_t y, std::int64_t z, std::int64_t,
+                             std::uint32_t begin, std::uint32_t end) {
+    for (std::uint32_t a = begin; a < end; ++a)
+      for (std::uint32_t b = a + 1; b < end; ++b) visit(sorted_[a], sorted_[b]);
+    for (const auto& s : kStencil) {
+      const std::int64_t xx = x + s[0], yy = y + s[1], zz = z + s[2];
+      if (xx < 0 || xx >= nx || yy < 0 || yy >= ny || zz >= nz) continue;
+      const std::int64_t d = (zz * ny + yy) * nx + xx;
+      const std::uint32_t dbegin = cell_start_[d], dend = cell_start_[d + 1];
+      for (std::uint32_t a = begin; a < end; ++a)
+        for (std::uint32_t b = dbegin; b < dend; ++b) visit(sorted_[a], sorted_[b]);
+    }
+  });
 }
 
 template <class Visit>
@@ -82,25 +94,21 @@ void LinkedCells::for_each_candidate_range(Visit&& visit) const {
   const std::int64_t nx = dims_[0], ny = dims_[1], nz = dims_[2];
   // The rows of the half stencil other than the cell's own: (dy, dz), each cells x-1..x+1.
   static constexpr int kRows[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
-  for (std::int64_t z = 0; z < nz; ++z)
-    for (std::int64_t y = 0; y < ny; ++y)
-      for (std::int64_t x = 0; x < nx; ++x) {
-        const std::int64_t c = (z * ny + y) * nx + x;
-        const std::uint32_t begin = cell_start_[c], end = cell_start_[c + 1];
-        if (begin == end) continue;
-        // The cell itself after p, and the next cell of its row ({1, 0, 0}).
-        const std::uint32_t own_end = cell_start_[x + 1 < nx ? c + 2 : c + 1];
-        for (std::uint32_t p = begin; p < end; ++p) visit(p, p + 1, own_end);
-        const std::int64_t x0 = x > 0 ? x - 1 : 0, x1 = x + 1 < nx ? x + 1 : x;
-        for (const auto& row : kRows) {
-          const std::int64_t yy = y + row[0], zz = z + row[1];
-          if (yy < 0 || yy >= ny || zz >= nz) continue;
-          const std::int64_t first = (zz * ny + yy) * nx;
-          const std::uint32_t rbegin = cell_start_[first + x0], rend = cell_start_[first + x1 + 1];
-          if (rbegin == rend) continue;
-          for (std::uint32_t p = begin; p < end; ++p) visit(p, rbegin, rend);
-        }
-      }
+  for_each_occupied_cell([&](std::int64_t x, std::int64_t y, std::int64_t z, std::int64_t c,
+                             std::uint32_t begin, std::uint32_t end) {
+    // The cell itself after p, and the next cell of its row ({1, 0, 0}).
+    const std::uint32_t own_end = cell_start_[x + 1 < nx ? c + 2 : c + 1];
+    for (std::uint32_t p = begin; p < end; ++p) visit(p, p + 1, own_end);
+    const std::int64_t x0 = x > 0 ? x - 1 : 0, x1 = x + 1 < nx ? x + 1 : x;
+    for (const auto& row : kRows) {
+      const std::int64_t yy = y + row[0], zz = z + row[1];
+      if (yy < 0 || yy >= ny || zz >= nz) continue;
+      const std::int64_t first = (zz * ny + yy) * nx;
+      const std::uint32_t rbegin = cell_start_[first + x0], rend = cell_start_[first + x1 + 1];
+      if (rbegin == rend) continue;
+      for (std::uint32_t p = begin; p < end; ++p) visit(p, rbegin, rend);
+    }
+  });
 }
 
 }  // namespace granite::collision
