@@ -25,6 +25,17 @@ std::size_t DistributedDomain::synchronise(body::Particles& particles) {
   cuts_moved_ = false;
   const std::uint64_t before = exchange_.bytes_sent();
   migrated_ = migrate(particles, decomposition_, comm_.rank(), exchange_).sent;
+  return rebuild_ghosts(particles, before);
+}
+
+std::size_t DistributedDomain::synchronise_in_place(body::Particles& particles) {
+  const std::uint64_t before = exchange_.bytes_sent();
+  migrated_ = 0;
+  return rebuild_ghosts(particles, before);
+}
+
+std::size_t DistributedDomain::rebuild_ghosts(body::Particles& particles,
+                                              std::uint64_t bytes_before) {
   const GhostWidth ghost{comm::max(particles.max_radius(), comm_), threshold_, settings_.skin};
   // The same on every rank (the radius is the global maximum): every rank throws alike.
   if (const std::string thin = decomposition_.too_thin(ghost); !thin.empty()) {
@@ -35,7 +46,7 @@ std::size_t DistributedDomain::synchronise(body::Particles& particles) {
   const std::size_t owned = particles.size();
   ghost_width_ = ghost.value();
   halo_.rebuild(particles, owned, decomposition_, comm_.rank(), ghost_width_, exchange_);
-  synchronise_bytes_ = exchange_.bytes_sent() - before;
+  synchronise_bytes_ = exchange_.bytes_sent() - bytes_before;
   return owned;
 }
 
@@ -59,8 +70,8 @@ DistributedDomain::Rebalance DistributedDomain::rebalance(const std::vector<Vec3
   r.tried = r.before > threshold;
   if (!r.tried) return r;
   Decomposition next = decomposition_;
-  next.set_cuts(balanced_cuts(next, x, w, w.size(),
-                              std::max(ghost_width_, settings_.balance_width), comm_));
+  next.set_cuts(
+      balanced_cuts(next, x, w, w.size(), std::max(ghost_width_, settings_.balance_width), comm_));
   const double after = max_over_mean(loads_under(next, x, w, w.size(), comm_));
   r.moved = after < r.before;
   if (r.moved) {

@@ -97,7 +97,7 @@ void throw_if_offenders(const Offenders& local, const std::string& origin,
   comm::throw_if_any_failed(message, comm);
 }
 
-void check_initial_state(timestep::Simulation& sim, timestep::StepHooks* hooks,
+void check_initial_state(timestep::Simulation& sim, parallel::DistributedDomain* hooks,
                          const Domain& domain, double max_overlap, const std::string& origin,
                          const comm::Communicator& comm) {
   body::Particles& particles = sim.particles();
@@ -115,13 +115,15 @@ void check_initial_state(timestep::Simulation& sim, timestep::StepHooks* hooks,
   // width 2 r + threshold beyond the nearest neighbours), the same on every rank.
   std::size_t owned = particles.size();
   try {
-    // A restart that takes back its neighbour lists must not migrate (the uninterrupted run
-    // has not): the ghosts of the lists' build.
+    // No migration here: a restart's bodies stay with the rank that wrote them, where the
+    // uninterrupted run has them at its next step's locality sort (issue 43; a fresh run's
+    // bodies are all inside their subdomains). A restart that takes back its neighbour lists
+    // gets the ghosts of the lists' build.
     const auto& restoring = sim.restoring_neighbour_lists();
     if (hooks && restoring)
       owned = hooks->restore_ghosts(particles, restoring->ghost_width);
     else if (hooks)
-      owned = hooks->synchronise(particles);
+      owned = hooks->synchronise_in_place(particles);
   } catch (const InputError& e) {
     throw InputError(origin + ": " + e.what());
   }

@@ -41,7 +41,8 @@ public:
 struct ParallelSettings {
   double relaxation_weight = 1.0;  // ω: impulse-update weight of contacts with a ghost body
   int check_every = 1;             // sweeps between global convergence tests
-  double skin = 0.0;  // m: the neighbour-list skin (timestep::Parameters::skin), added to the ghost width
+  double skin =
+      0.0;  // m: the neighbour-list skin (timestep::Parameters::skin), added to the ghost width
   double balance_width = 0.0;  // m: the ghost width the decomposition was chosen for
 };
 
@@ -51,11 +52,15 @@ public:
                     double contact_threshold, const ParallelSettings& settings);
 
   std::size_t synchronise(body::Particles& particles) override;
+  /// synchronise() without the migration: every body stays with the rank that holds it. The
+  /// check of a restart's first state uses it, so that the bodies that left their subdomain
+  /// since the last migration stay where the uninterrupted run has them until its next step
+  /// migrates them (after that step's locality sort, which sees them on their old rank).
+  std::size_t synchronise_in_place(body::Particles& particles);
   bool agree_on_rebuild(const body::Particles& particles, bool wanted) override;
   std::size_t restore_ghosts(body::Particles& particles, double width) override;
   double ghost_width() const override { return ghost_width_; }
-  std::size_t refresh_ghosts(body::Particles& particles,
-                             const std::vector<std::int64_t>& owned_map,
+  std::size_t refresh_ghosts(body::Particles& particles, const std::vector<std::int64_t>& owned_map,
                              std::vector<std::int64_t>& ghost_map, bool& ghosts_deleted) override;
   void retain_responsible_contacts(collision::ContactList& contacts,
                                    const body::Particles& particles, std::size_t owned) override;
@@ -99,6 +104,9 @@ public:
   std::uint64_t synchronise_bytes() const { return synchronise_bytes_; }
 
 private:
+  /// The ghosts of the current owners at the current width (throws SubdomainTooThin).
+  std::size_t rebuild_ghosts(body::Particles& particles, std::uint64_t bytes_before);
+
   comm::Communicator comm_;
   Decomposition decomposition_;
   double threshold_;

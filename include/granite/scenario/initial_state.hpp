@@ -6,6 +6,7 @@
 // reduction on the first step; here they are an InputError naming the first offenders and
 // their count, the same on every rank.
 #include "granite/comm/communicator.hpp"
+#include "granite/parallel/distributed_domain.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/timestep/simulation.hpp"
 
@@ -45,7 +46,7 @@ void throw_if_offenders(const Offenders& local, const std::string& origin,
 /// the hooks' synchronise, that the subdomains hold the ghost width of the largest one; the overlaps
 /// found with the run's contact detection, across ranks through `hooks` (ghosts are added and
 /// dropped again; nullptr in a serial run). `origin` names the state, e.g. "initial state".
-void check_initial_state(timestep::Simulation& sim, timestep::StepHooks* hooks,
+void check_initial_state(timestep::Simulation& sim, parallel::DistributedDomain* hooks,
                          const Domain& domain, double max_overlap, const std::string& origin,
                          const comm::Communicator& comm);
 
