@@ -138,7 +138,8 @@ int main(int argc, char** argv) {
   gs.parameters().tolerance = tolerance;
   gs.parameters().max_sweeps = max_sweeps;
   gs.parameters().compatible = solver::ContactLaw::hooke;
-  const double gs_relax0 = seconds(gs, Phase::relaxation), gs_compat0 = seconds(gs, Phase::compatible);
+  const double gs_relax0 = seconds(gs, Phase::relaxation),
+               gs_compat0 = seconds(gs, Phase::compatible);
   gs.step();
   const double gs_relax = seconds(gs, Phase::relaxation) - gs_relax0,
                gs_compat = seconds(gs, Phase::compatible) - gs_compat0;
@@ -165,8 +166,8 @@ int main(int argc, char** argv) {
               "stationarity %.2e; relaxations converged: gauss_seidel %s (fc3d %.2e), apgd %s "
               "(error %.2e)\n",
               to_string(gs.compatible_result().status).c_str(), st.compatible_outer_iterations,
-              st.compatible_inner_iterations, st.compatible_violation,
-              st.compatible_stationarity, st.converged ? "yes" : "no", st.fc3d_error,
+              st.compatible_inner_iterations, st.compatible_violation, st.compatible_stationarity,
+              st.converged ? "yes" : "no", st.fc3d_error,
               apgd.statistics().converged ? "yes" : "no", apgd.statistics().fc3d_error);
   return 0;
 }

@@ -101,9 +101,10 @@ void ccp_solvers_table(const timestep::Simulation& pile, int measured, int cap) 
 void warm_history_table(const timestep::Simulation& pile, int steps, int every, int cap,
                         solver::Ordering ordering) {
   std::printf("# warm start 1 vs cold over %d steps, fc3d 1e-4, warm cap %d, cold cap %d, "
-              "ordering %d\n", steps, cap, 10 * cap, static_cast<int>(ordering));
-  std::printf("%8s %12s %10s %12s %12s %10s %12s\n", "steps", "warm_sweeps", "warm_met",
-              "warm_err", "cold_sweeps", "cold_met", "cold_err");
+              "ordering %d\n",
+              steps, cap, 10 * cap, static_cast<int>(ordering));
+  std::printf("%8s %12s %10s %12s %12s %10s %12s\n", "steps", "warm_sweeps", "warm_met", "warm_err",
+              "cold_sweeps", "cold_met", "cold_err");
   timestep::Simulation sim = pile;
   auto& p = sim.parameters();
   p.warm_start = 1.0;

@@ -223,8 +223,8 @@ void locality_summary() {
     for (int r = 0; r < 3; ++r) {
       sorted = shuffled;
       best = std::min(best, seconds_of([&] { body::sort_by_locality(sorted, n, factor * cell); }));
-      keys = std::min(
-          keys, seconds_of([&] { body::locality_order(shuffled, n, factor * cell, order); }));
+      keys = std::min(keys,
+                      seconds_of([&] { body::locality_order(shuffled, n, factor * cell, order); }));
     }
     char name[64];
     std::snprintf(name, sizeof name, "shuffled, Morton cells %.1f x (2r+t)", factor);

@@ -39,8 +39,7 @@ void Particles::add_exact(const ParticleInit& row) {
 }
 
 BodyId Particles::add_sphere(const MaterialTable& materials, MaterialIndex mat, const Vec3& pos,
-                             double r, const Vec3& vel, BodyId body, std::int32_t tag,
-                             bool fixed) {
+                             double r, const Vec3& vel, BodyId body, std::int32_t tag, bool fixed) {
   if (mat >= materials.size())
     throw InputError("particle material index " + std::to_string(mat) + " is not defined (" +
                      std::to_string(materials.size()) + " materials)");

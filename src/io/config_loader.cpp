@@ -423,8 +423,7 @@ void check_compatible(const ScenarioConfig& cfg, const YAML::Node& input, const 
   if (given == 0 || given == materials.size()) return;
   for (std::size_t i = 0; i < materials.size(); ++i)
     if (!materials[i]["youngs_modulus"])
-      throw InputError(where(cfg.file, input["materials"][i]) + ": materials[" +
-                       std::to_string(i) +
+      throw InputError(where(cfg.file, input["materials"][i]) + ": materials[" + std::to_string(i) +
                        "].youngs_modulus: required with contact.compatible when another "
                        "material gives one (only ratios matter; absent on every material: all "
                        "equal)");

@@ -100,7 +100,8 @@ std::string xdmf_contacts_document(const std::string& h5_file_name, std::int64_t
   item("point2", "Float", 8, 3);
   out << "      </Geometry>\n";
   std::vector<const char*> vector_names{"impulse", "force", "normal"};
-  if (compatible) vector_names.insert(vector_names.end(), {"compatible_impulse", "compatible_force"});
+  if (compatible)
+    vector_names.insert(vector_names.end(), {"compatible_impulse", "compatible_force"});
   for (const char* name : vector_names) {
     out << "      <Attribute Name=\"" << name << "\" AttributeType=\"Vector\" Center=\"Node\">\n";
     item(name, "Float", 8, 3);

@@ -137,10 +137,10 @@ void write_snapshot(const std::string& path, const body::Particles& particles,
         xdmf_path_for(path), detail::xdmf_document(detail::xdmf_grid(h5_name, total, info.time,
                                                                      info.step, info.extra_grids)));
     if (info.contacts)
-      detail::write_text_atomically(
-          detail::contacts_xdmf_path_for(path),
-          detail::xdmf_contacts_document(h5_name, contacts, info.time, info.step,
-                                         info.contacts->compatible));
+      detail::write_text_atomically(detail::contacts_xdmf_path_for(path),
+                                    detail::xdmf_contacts_document(h5_name, contacts, info.time,
+                                                                   info.step,
+                                                                   info.contacts->compatible));
   });
 }
 

@@ -26,9 +26,9 @@ std::vector<double> cuts_from_histogram(const std::vector<std::uint64_t>& histog
   for (int k = 1; k < parts; ++k) {
     // The k-th quantile: the first bin where the running weight reaches k/parts of the total
     // (compared in integers: below + h ≥ k·total/parts ⇔ (below + h)·parts ≥ k·total).
-    const long double target = (long double)(total) * k / parts;
-    while (b + 1 < histogram.size() && (below + histogram[b]) * std::uint64_t(parts) <
-                                           std::uint64_t(k) * total) {
+    const long double target = (long double)(total)*k / parts;
+    while (b + 1 < histogram.size() &&
+           (below + histogram[b]) * std::uint64_t(parts) < std::uint64_t(k) * total) {
       below += histogram[b];
       ++b;
     }
@@ -97,8 +97,7 @@ std::vector<std::uint64_t> loads_under(const Decomposition& decomposition,
                                        const std::vector<std::uint64_t>& w, std::size_t count,
                                        const comm::Communicator& comm) {
   std::vector<std::uint64_t> loads(std::size_t(decomposition.size()), 0);
-  for (std::size_t i = 0; i < count; ++i)
-    loads[std::size_t(decomposition.owner_of(x[i]))] += w[i];
+  for (std::size_t i = 0; i < count; ++i) loads[std::size_t(decomposition.owner_of(x[i]))] += w[i];
   comm::sum_in_place(loads, comm);
   return loads;
 }

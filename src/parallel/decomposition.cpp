@@ -33,8 +33,7 @@ std::string counts(const Int3& d) {
 
 std::string GhostWidth::describe() const {
   return metres(value()) + " (2 × largest radius " + metres(max_radius) + " + contact.threshold " +
-         metres(threshold) + (skin > 0.0 ? " + contact.skin " + metres(skin) : std::string()) +
-         ")";
+         metres(threshold) + (skin > 0.0 ? " + contact.skin " + metres(skin) : std::string()) + ")";
 }
 
 std::string too_thin(const Vec3& extent, const Int3& dims, const std::array<bool, 3>& periodic,
@@ -137,9 +136,10 @@ bool Decomposition::uniform() const { return cuts_ == equal_cuts(domain_, dims_)
 
 const double* Decomposition::run(int axis, const Int3& c) const {
   const std::size_t n = std::size_t(dims_[axis]) + 1;
-  const std::size_t index = axis == 0   ? 0
-                            : axis == 1 ? std::size_t(c[0])
-                                        : std::size_t(c[0]) * std::size_t(dims_[1]) + std::size_t(c[1]);
+  const std::size_t index = axis == 0 ? 0
+                            : axis == 1
+                                ? std::size_t(c[0])
+                                : std::size_t(c[0]) * std::size_t(dims_[1]) + std::size_t(c[1]);
   return cuts_[axis].data() + index * n;
 }
 

@@ -29,7 +29,9 @@ namespace {
 using config::BalanceMode;
 
 const char* mode_name(BalanceMode mode) {
-  return mode == BalanceMode::none ? "none" : mode == BalanceMode::static_cuts ? "static" : "dynamic";
+  return mode == BalanceMode::none          ? "none"
+         : mode == BalanceMode::static_cuts ? "static"
+                                            : "dynamic";
 }
 
 std::string ratio(double value) {
@@ -66,10 +68,12 @@ public:
   std::string description() const override {
     const std::string report = "load imbalance (max/mean per rank) on the thermo lines";
     switch (mode_) {
-    case BalanceMode::none: return report + "; equal cuts (domain.balance none)";
+    case BalanceMode::none:
+      return report + "; equal cuts (domain.balance none)";
     case BalanceMode::static_cuts:
       return "cuts balanced once before the first step (weight 1 per particle); " + report;
-    case BalanceMode::dynamic: break;
+    case BalanceMode::dynamic:
+      break;
     }
     return "cuts balanced before the first step and, every " + std::to_string(every_) +
            " steps, when max/mean load > " + ratio(threshold_) + " (weight 1 + contacts); " +
@@ -181,8 +185,7 @@ private:
   }
 
   static double particle_imbalance(const RunContext& run) {
-    return parallel::max_over_mean(
-        parallel::loads_by_rank(run.sim.particles().size(), run.comm));
+    return parallel::max_over_mean(parallel::loads_by_rank(run.sim.particles().size(), run.comm));
   }
 
   // "imbalance particles P relaxation R": max/mean over ranks, relaxation time since the last

@@ -51,8 +51,8 @@ public:
                   "(%d inner) iterations: relative violation %.2e, stationarity %.2e "
                   "(contact.compatible_tolerance %g); its forces are written as they are",
                   static_cast<long long>(s.step), s.compatible_outer_iterations,
-                  s.compatible_inner_iterations, s.compatible_violation,
-                  s.compatible_stationarity, tolerance_);
+                  s.compatible_inner_iterations, s.compatible_violation, s.compatible_stationarity,
+                  tolerance_);
     log::info(line);
   }
 
@@ -74,9 +74,7 @@ public:
 
   bool has_state() const override { return true; }
   std::string state() const override { return doubles_state(figures_); }
-  void restore(const std::string& text) override {
-    restore_doubles(text, figures_, "compatible");
-  }
+  void restore(const std::string& text) override { restore_doubles(text, figures_, "compatible"); }
 
 private:
   enum { kPasses, kUnconverged, kOuter, kInner, kViolation, kStationarity, kCount };

@@ -105,9 +105,9 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
         *settings.statistics, settings.domain,
         std::string(contact::model_name(settings.contact.model.model)), run, dt, restarting));
   if (settings.contact.compatible)
-    fixes.push_back(detail::make_compatible(
-        settings.contact, Cadence::every_interval(output.snapshot_interval, dt),
-        planned_steps(settings.run), run));
+    fixes.push_back(detail::make_compatible(settings.contact,
+                                            Cadence::every_interval(output.snapshot_interval, dt),
+                                            planned_steps(settings.run), run));
   fixes.push_back(detail::make_progress(Cadence::every_steps(settings.run.thermo_every),
                                         planned_steps(settings.run)));
   fixes.push_back(detail::make_thermo(Cadence::every_steps(settings.run.thermo_every),

@@ -59,8 +59,8 @@ ForcesSummary compute_forces(const config::ScenarioConfig& cfg, const ForcesRequ
   build_simulation(settings, sim, rng, [](const Vec3&) { return false; });
   sim.parameters().skin = skin;
   sim.set_hooks(&distributed);
-  RunContext run{sim, comm, "",      cfg.file, decomposition.dims(), owns, {}, nullptr,
-                 {},  {},   nullptr, {},      nullptr,  {}};
+  RunContext run{sim,     comm, "",      cfg.file, decomposition.dims(), owns, {}, nullptr, {}, {},
+                 nullptr, {},   nullptr, {}};
 
   // The stored state: particles by position (any rank count), clock, global-body positions.
   const io::CheckpointState state =

@@ -340,7 +340,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   sim.set_hooks(&distributed);
 
   RunContext run{sim, comm, output_dir, cfg.file, decomposition.dims(), owns, {}, nullptr,
-                 {},  {},   nullptr,    {},      &distributed, {}};
+                 {},  {},   nullptr,    {},       &distributed,         {}};
   nlohmann::ordered_json restarted = nullptr, carried = nullptr;
   if (!start.from.empty()) next_id = carry_over(start.from, run, next_id, carried);
   const Fixes fixes = make_fixes(cfg, run, next_id, !restart.empty());
@@ -357,7 +357,8 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   log_header(cfg, run, fixes, initial_particles, steps);
   const nlohmann::ordered_json sources =
       particles_from_file ? nlohmann::ordered_json::array() : report_fills(fills);
-  const MemoryEstimate memory = estimate_of(run, distributed.decomposition(), settings.contact.threshold);
+  const MemoryEstimate memory =
+      estimate_of(run, distributed.decomposition(), settings.contact.threshold);
   log::info(memory_estimate_line(memory, comm));
   nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted, carried);
   record["particle_sources"] = sources;

@@ -14,9 +14,9 @@ void predict_velocities(const body::Particles& particles, const body::GlobalBodi
     const Vec3& w = particles.angular_velocity[i];
     // §3.1: v + dt f/m and ω + I⁻¹ dt (τ − ω × Iω); a fixed particle (inverse mass 0) feels
     // no gravity either.
-    s.v = particles.velocity[i] +
-          (s.inverse_mass > 0.0 ? Vec3(dt * (gravity + s.inverse_mass * particles.force[i]))
-                                : Vec3::Zero());
+    s.v = particles.velocity[i] + (s.inverse_mass > 0.0
+                                       ? Vec3(dt * (gravity + s.inverse_mass * particles.force[i]))
+                                       : Vec3::Zero());
     const Mat3& I0 = particles.body_inertia[i];
     const Mat3& I0_inverse = particles.inverse_body_inertia[i];
     if (is_isotropic(I0) && is_isotropic(I0_inverse)) {

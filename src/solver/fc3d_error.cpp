@@ -26,8 +26,7 @@ double natural_map_error(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W,
   const Eigen::VectorXd u = W * r + q;
   Fc3dSums sums;
   for (Eigen::Index a = 0; a < mu.size(); ++a)
-    sums.residual2 +=
-        natural_map_residual2(r.segment<3>(3 * a), u.segment<3>(3 * a), mu[a], shift);
+    sums.residual2 += natural_map_residual2(r.segment<3>(3 * a), u.segment<3>(3 * a), mu[a], shift);
   sums.q2 = q.squaredNorm();
   sums.r2 = r.squaredNorm();
   sums.u2 = u.squaredNorm();

@@ -30,10 +30,9 @@ bool Simulation::compatible_pass(std::size_t owned) {
     communication.sum = [this](double* v, std::size_t n) { hooks_->sum(v, n); };
     communication.max = [this](double* v, std::size_t n) { hooks_->max(v, n); };
   }
-  compatible_result_ =
-      solver::compatible_impulses(solver_contacts_, states_, *p.compatible, stiffness,
-                                  p.compatible_settings, f, communication, owned,
-                                  hooks_ ? particles_.size() : owned);
+  compatible_result_ = solver::compatible_impulses(
+      solver_contacts_, states_, *p.compatible, stiffness, p.compatible_settings, f, communication,
+      owned, hooks_ ? particles_.size() : owned);
   compatible_impulses_.assign(f.data(), f.data() + f.size());
   return true;
 }

@@ -151,7 +151,8 @@ Simulation::NeighbourState Simulation::neighbour_state() const {
   NeighbourState s;
   s.built_at = built_at_;
   s.ghost_width = hooks_ ? hooks_->ghost_width() : 0.0;
-  s.valid = parameters_.skin > 0.0 && !neighbours_.stale(particles_, particles_.size(), deleted_map_);
+  s.valid =
+      parameters_.skin > 0.0 && !neighbours_.stale(particles_, particles_.size(), deleted_map_);
   return s;
 }
 

@@ -227,8 +227,8 @@ TEST(Channel, WithASkinAndDynamicBalanceTheContactsAreThoseOfAFullSearchEverySte
   // radius, so that lists live several steps at the inflow speed of 1 m/s (40 um per step).
   // With dynamic load balance every 50 steps, so that bodies also migrate to moved cuts.
   const ChannelRun run = run_channel(MPI_COMM_WORLD, true, 2e-4, true, 50);
-  EXPECT_EQ(run.audit_mismatches, 0u) << "steps whose contacts differ from a full search, of "
-                                      << run.audited_steps;
+  EXPECT_EQ(run.audit_mismatches, 0u)
+      << "steps whose contacts differ from a full search, of " << run.audited_steps;
   EXPECT_EQ(run.audited_steps, run.particles.size());
   EXPECT_GT(run.audited_contacts, 1000u * run.audited_steps) << "too few contacts: test too weak";
   EXPECT_GT(run.audited_global_contacts, 100u * run.audited_steps)

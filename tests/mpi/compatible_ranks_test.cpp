@@ -57,9 +57,9 @@ std::map<std::pair<BodyId, BodyId>, double> gathered(const timestep::ContactReco
                                                      MPI_Comm comm) {
   std::vector<double> mine;
   for (std::size_t j = 0; j < record.size(); ++j)
-    mine.insert(mine.end(), {double(std::max(record.body1[j], record.body2[j])),
-                             double(std::min(record.body1[j], record.body2[j])),
-                             record.compatible_impulse[j]});
+    mine.insert(mine.end(),
+                {double(std::max(record.body1[j], record.body2[j])),
+                 double(std::min(record.body1[j], record.body2[j])), record.compatible_impulse[j]});
   int size = 1;
   MPI_Comm_size(comm, &size);
   int n = int(mine.size());

@@ -211,7 +211,9 @@ void check_conservation_and_ghosts(double skin, int balance_every = 0) {
     rebuilds += stats.neighbour_rebuild ? 1 : 0;
     migrated += domain.last_migrated();
     if (balance_every > 0 && (step + 1) % balance_every == 0 &&
-        domain.rebalance(sim.particles().position, contact_weights(sim.contacts(), sim.particles().size()))
+        domain
+            .rebalance(sim.particles().position,
+                       contact_weights(sim.contacts(), sim.particles().size()))
             .moved) {
       sim.request_rebuild();
       ++rebalances;
@@ -323,8 +325,7 @@ TEST(LoadBalance, StaticBalanceOfALopsidedSceneIsUnderTenPercentAndKeepsEveryCon
   if (rank_of(comm) == 0)
     std::printf("lopsided scene on %d ranks: particles max/mean %.3f -> %.3f, %llu contacts "
                 "audited\n",
-                size_of(comm), r.before, r.after,
-                static_cast<unsigned long long>(audit.contacts_));
+                size_of(comm), r.before, r.after, static_cast<unsigned long long>(audit.contacts_));
 }
 
 TEST(DistributedSimulation, FastBodyCrossesSeveralSubdomainsAndAPeriodicBoundary) {

@@ -56,7 +56,7 @@ struct ContactSettings {
   int rebuild_every = 0;         // steps; 0: rebuilt only when needed
   bool locality_sort = true;     // contact.locality_sort: morton (true) or none
   double error_reduction = 0.0;
-  double max_initial_overlap = 0.0;  // fraction of the smaller radius of a pair
+  double max_initial_overlap = 0.0;              // fraction of the smaller radius of a pair
   std::optional<solver::ContactLaw> compatible;  // contact.compatible; none: off
   bool compatible_every_step = false;            // contact.compatible_steps: every_step
   double compatible_tolerance = 0.0;
@@ -119,7 +119,7 @@ struct LatticeSettings {
   SizeSettings size;                 // `radius` or `size`
   body::MaterialIndex material = 0;  // index in Settings::materials
   Vec3 velocity = Vec3::Zero(), perturbation = Vec3::Zero();
-  int group = 0;  // tag of the particles of this source
+  int group = 0;       // tag of the particles of this source
   bool fixed = false;  // particles.fixed (never in the inflow layer)
 };
 

@@ -55,15 +55,15 @@ public:
                      comm::PeerExchange& exchange);
 
 private:
-  using Correction = std::array<double, 6>;             // dv then dw, sent as bytes
+  using Correction = std::array<double, 6>;  // dv then dw, sent as bytes
   // Appends the kept ghosts to `particles` and resets the per-sweep exchange for them.
   void append_ghosts(body::Particles& particles, std::size_t owned);
 
   std::vector<std::vector<std::uint32_t>> send_index_;  // per peer: owned indices sent
   std::vector<std::vector<Vec3>> send_shift_;           // per peer: their periodic shifts
-  std::vector<std::vector<BodyRecord>> send_records_, recv_records_;   // rebuild
+  std::vector<std::vector<BodyRecord>> send_records_, recv_records_;  // rebuild
   std::vector<std::vector<GhostState>> send_states_, recv_states_;    // refresh
-  body::Particles ghosts_;                 // the ghosts of the last rebuild or refresh, in order
+  body::Particles ghosts_;                // the ghosts of the last rebuild or refresh, in order
   std::vector<std::size_t> ghost_begin_;  // per peer: first ghost received (index in particles)
   std::vector<std::vector<Correction>> send_corr_, recv_corr_;
   std::vector<Correction> ghost_start_;  // ghosts' dv, dw after the last exchange

@@ -25,18 +25,18 @@ struct RunSummary {
   std::uint64_t lost = 0;                   // left through a face that is not an outflow face
   std::uint64_t moved_beyond_radius = 0;    // particle-steps that moved farther than the radius
   double wall_seconds = 0.0;
-  bool stopped_early = false;           // by request_stop(); a checkpoint was written
-  std::string failure;                  // why the run stopped at its last step ("" if it did not)
-  std::uint64_t sweeps = 0;             // relaxation sweeps in all
-  std::uint64_t unconverged_steps = 0;  // steps whose relaxation stopped at max_sweeps
-  double bytes_per_sweep = 0.0;         // relaxation exchange, all ranks
-  double skin = 0.0;                    // contact.skin (m)
+  bool stopped_early = false;            // by request_stop(); a checkpoint was written
+  std::string failure;                   // why the run stopped at its last step ("" if it did not)
+  std::uint64_t sweeps = 0;              // relaxation sweeps in all
+  std::uint64_t unconverged_steps = 0;   // steps whose relaxation stopped at max_sweeps
+  double bytes_per_sweep = 0.0;          // relaxation exchange, all ranks
+  double skin = 0.0;                     // contact.skin (m)
   std::uint64_t neighbour_rebuilds = 0;  // steps that rebuilt the neighbour lists and ghosts
   double ghost_bytes_per_step = 0.0;     // migration + ghost exchange, all ranks, per step
   double ghosts_per_step = 0.0;          // ghosts, all ranks, per step
-  std::vector<double> fc3d_errors;      // each step's fc3d error (the same on every rank)
-  double tolerance = 0.0;               // solver.tolerance
-  std::string convergence;              // solver.convergence: what the tolerance bounds
+  std::vector<double> fc3d_errors;       // each step's fc3d error (the same on every rank)
+  double tolerance = 0.0;                // solver.tolerance
+  std::string convergence;               // solver.convergence: what the tolerance bounds
 };
 
 /// How a run begins: afresh (both paths empty); `restart`: continuing a checkpoint of the same

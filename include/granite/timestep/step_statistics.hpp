@@ -17,8 +17,8 @@ struct StepStatistics {
   // Contacts whose single-contact model failed in the last sweep (solver::RelaxationResult)
   std::size_t failed_contacts = 0;
   bool neighbour_rebuild = true;  // the neighbour lists (and ghosts) were rebuilt this step
-  double max_penetration = 0.0;  // max(0, −min ξ) over the step's contacts, before the step (m)
-  double kinetic_energy = 0.0;   // translational + rotational, after the step (J)
+  double max_penetration = 0.0;   // max(0, −min ξ) over the step's contacts, before the step (m)
+  double kinetic_energy = 0.0;    // translational + rotational, after the step (J)
   double normal_impulse_sum = 0.0;         // Σ_j λ_n over all contacts (N s)
   double global_normal_impulse_sum = 0.0;  // Σ λ_n over contacts with global bodies (N s)
   // The step's compatible pass (Simulation::compatible_impulses), if it had one; its figures

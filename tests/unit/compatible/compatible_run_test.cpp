@@ -127,8 +127,8 @@ void pile(timestep::Simulation& sim, bool compatible) {
       sim.particles().add_sphere(sim.materials(), grain, Vec3(x * r, y * r, r), r, Vec3::Zero(),
                                  id++);
   sim.particles().add_sphere(sim.materials(), grain,
-                             Vec3(0.1 * r, 0.0, (1.0 + std::sqrt(2.0) + 0.05) * r), r,
-                             Vec3::Zero(), id++);
+                             Vec3(0.1 * r, 0.0, (1.0 + std::sqrt(2.0) + 0.05) * r), r, Vec3::Zero(),
+                             id++);
 }
 
 // Bᵀf per particle: force and moment about the centre (contact points on the surfaces).
@@ -227,8 +227,7 @@ TEST(CompatibleRun, OnlyOnSelectedSteps) {
     sim.step();
     EXPECT_EQ(sim.statistics().compatible, step % 3 == 0) << step;
     ASSERT_GT(sim.contacts().size(), 0u);
-    EXPECT_EQ(sim.compatible_impulses().size(), step % 3 == 0 ? sim.contacts().size() : 0u)
-        << step;
+    EXPECT_EQ(sim.compatible_impulses().size(), step % 3 == 0 ? sim.contacts().size() : 0u) << step;
   }
 }
 

@@ -56,7 +56,8 @@ TEST(CutsFromHistogram, EverySlabIsAtLeastTheMinimumWidth) {
 TEST(CutsFromHistogram, EqualCutsWhenNothingToBalanceOrNoRoom) {
   std::vector<std::uint64_t> empty(100, 0), h(100, 0);
   h[3] = 9;
-  EXPECT_EQ(cuts_from_histogram(empty, 0.0, 3.0, 3, 0.1), (std::vector<double>{0.0, 1.0, 2.0, 3.0}));
+  EXPECT_EQ(cuts_from_histogram(empty, 0.0, 3.0, 3, 0.1),
+            (std::vector<double>{0.0, 1.0, 2.0, 3.0}));
   // 3 slabs of at least 1.01 do not fit in 3: the equal cuts (which a run then refuses as too
   // thin, as without balance).
   EXPECT_EQ(cuts_from_histogram(h, 0.0, 3.0, 3, 1.01), (std::vector<double>{0.0, 1.0, 2.0, 3.0}));
