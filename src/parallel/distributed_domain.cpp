@@ -47,6 +47,7 @@ std::size_t DistributedDomain::rebuild_ghosts(body::Particles& particles,
   ghost_width_ = ghost.value();
   halo_.rebuild(particles, owned, decomposition_, comm_.rank(), ghost_width_, exchange_);
   synchronise_bytes_ = exchange_.bytes_sent() - bytes_before;
+  halo_exchange_.set_owned(owned);
   return owned;
 }
 
@@ -57,6 +58,7 @@ std::size_t DistributedDomain::restore_ghosts(body::Particles& particles, double
   halo_.rebuild(particles, owned, decomposition_, comm_.rank(), width, exchange_, true);
   synchronise_bytes_ = exchange_.bytes_sent() - before;
   migrated_ = 0;
+  halo_exchange_.set_owned(owned);
   return owned;
 }
 
@@ -107,6 +109,7 @@ std::size_t DistributedDomain::refresh_ghosts(body::Particles& particles,
   ghosts_deleted = halo_.refresh(particles, owned, owned_map, ghost_map, exchange_);
   synchronise_bytes_ = exchange_.bytes_sent() - before;
   migrated_ = 0;
+  halo_exchange_.set_owned(owned);
   return owned;
 }
 
@@ -119,46 +122,6 @@ void DistributedDomain::retain_responsible_contacts(collision::ContactList& cont
 void DistributedDomain::weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts,
                                              std::size_t owned, std::size_t particle_count) {
   parallel::weigh_ghost_contacts(contacts, owned, particle_count, settings_.relaxation_weight);
-}
-
-void DistributedDomain::before_relaxation(const std::vector<solver::BodyState>& states,
-                                          std::size_t owned) {
-  halo_.reset_corrections(states, owned);
-  relaxation_bytes_ = 0;
-}
-
-bool DistributedDomain::after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
-                                    int sweep) {
-  const std::uint64_t before = exchange_.bytes_sent();
-  halo_.exchange_corrections(states, owned, exchange_);
-  relaxation_bytes_ += exchange_.bytes_sent() - before;
-  return sweep % settings_.check_every == 0;
-}
-
-void DistributedDomain::reduce_convergence(solver::ConvergenceMeasure& m) {
-  if (m.kind == solver::Convergence::impulse_change) {
-    m.impulse_change = comm::max(m.impulse_change, comm_);
-    return;
-  }
-  std::vector<double> sums = {m.fc3d.residual2, m.fc3d.q2, m.fc3d.r2, m.fc3d.u2};
-  comm::sum_in_place(sums, comm_);  // one allreduce for the four sums
-  m.fc3d = {sums[0], sums[1], sums[2], sums[3]};
-}
-
-void DistributedDomain::sum(double* values, std::size_t count) {
-  std::vector<double> sums(values, values + count);
-  comm::sum_in_place(sums, comm_);
-  std::copy(sums.begin(), sums.end(), values);
-}
-
-void DistributedDomain::max(double* values, std::size_t count) {
-  std::vector<double> maxima(values, values + count);
-  comm::max_in_place(maxima, comm_);
-  std::copy(maxima.begin(), maxima.end(), values);
-}
-
-void DistributedDomain::exchange_sums(std::vector<solver::BodyState>& states, std::size_t owned) {
-  halo_.exchange_sums(states, owned, exchange_);
 }
 
 namespace {

@@ -26,6 +26,7 @@ void set_parameters(const config::Settings& s, timestep::Parameters& p) {
   p.max_sweeps = s.solver.max_sweeps;
   p.tolerance = s.solver.tolerance;
   p.convergence = s.solver.convergence;
+  p.check_every = s.solver.check_every;
   p.ordering = s.solver.ordering;
   p.method = s.solver.method;
   p.lemke_max_contacts = s.solver.lemke_max_contacts;
@@ -75,7 +76,7 @@ double neighbour_skin(const config::Settings& s) {
 }
 
 parallel::ParallelSettings parallel_settings(const config::Settings& s, double skin) {
-  return {s.solver.relaxation_weight, s.solver.check_every, skin,
+  return {s.solver.relaxation_weight, skin,
           parallel::GhostWidth{largest_radius(s), s.contact.threshold, skin}.value()};
 }
 

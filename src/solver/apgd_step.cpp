@@ -9,10 +9,9 @@ namespace {
 class StepCcp {
 public:
   StepCcp(const std::vector<SolverContact>& contacts, std::vector<BodyState>& bodies,
-          const StepCommunication& communication) :
+          Exchange& exchange) :
       contacts_(contacts),
-      bodies_(bodies), communication_(communication),
-      p_(3 * static_cast<Eigen::Index>(contacts.size())) {
+      bodies_(bodies), exchange_(exchange), p_(3 * static_cast<Eigen::Index>(contacts.size())) {
     for (std::size_t j = 0; j < contacts.size(); ++j) {
       const SolverContact& c = contacts[j];
       Vec3 pj = c.frame.transpose() * predicted_velocity(c, bodies[c.body1], bodies[c.body2]);
@@ -28,13 +27,13 @@ public:
   /// Leaves the corrections of x in the bodies.
   void apply(const Eigen::VectorXd& x) {
     for (BodyState& b : bodies_) b.dv.setZero(), b.dw.setZero();
-    if (communication_.reset_corrections) communication_.reset_corrections(bodies_);
+    exchange_.reset_corrections(bodies_);
     for (std::size_t j = 0; j < contacts_.size(); ++j) {
       const SolverContact& c = contacts_[j];
       const Vec3 xj = x.segment<3>(3 * static_cast<Eigen::Index>(j));
       apply_impulse(c, c.frame * xj, bodies_[c.body1], bodies_[c.body2]);
     }
-    if (communication_.exchange_corrections) communication_.exchange_corrections(bodies_);
+    exchange_.exchange_corrections(bodies_);
   }
   void product(const Eigen::VectorXd& x, Eigen::VectorXd& Nx) {
     apply(x);
@@ -47,13 +46,13 @@ public:
   }
   template <std::size_t K>
   void sum(std::array<double, K>& partial) {
-    if (communication_.sum) communication_.sum(partial.data(), K);
+    exchange_.sum(partial.data(), K);
   }
 
 private:
   const std::vector<SolverContact>& contacts_;
   std::vector<BodyState>& bodies_;
-  const StepCommunication& communication_;
+  Exchange& exchange_;
   Eigen::VectorXd p_;
 };
 
@@ -61,8 +60,8 @@ private:
 
 ApgdResult apgd_step(const ApgdSettings& settings, const std::vector<SolverContact>& contacts,
                      std::vector<Vec3>& impulses, std::vector<BodyState>& bodies,
-                     const StepCommunication& communication) {
-  StepCcp problem(contacts, bodies, communication);
+                     Exchange& exchange) {
+  StepCcp problem(contacts, bodies, exchange);
   Eigen::VectorXd gamma(problem.size());
   for (std::size_t j = 0; j < impulses.size(); ++j)
     gamma.segment<3>(3 * static_cast<Eigen::Index>(j)) = impulses[j];

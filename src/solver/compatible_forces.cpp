@@ -40,10 +40,10 @@ Eigen::VectorXd relative_stiffness(ContactLaw law, const collision::ContactList&
 
 StepCompatibleOperator::StepCompatibleOperator(const std::vector<SolverContact>& contacts,
                                                const std::vector<BodyState>& bodies,
-                                               const StepCommunication& communication,
-                                               std::size_t ghost_begin, std::size_t ghost_end) :
+                                               Exchange& exchange, std::size_t ghost_begin,
+                                               std::size_t ghost_end) :
     contacts_(&contacts),
-    communication_(communication), body_rows_(bodies.size()), scratch_(bodies.size()) {
+    exchange_(&exchange), body_rows_(bodies.size()), scratch_(bodies.size()) {
   int next = 0;
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     scratch_[b] =
@@ -74,21 +74,17 @@ void StepCompatibleOperator::clear_scratch() {
   for (BodyState& b : scratch_) b.dv.setZero(), b.dw.setZero();
 }
 
-void StepCompatibleOperator::exchange_scratch() {
-  if (communication_.reset_corrections) communication_.reset_corrections(scratch_);
-  if (communication_.exchange_corrections) communication_.exchange_corrections(scratch_);
-}
+void StepCompatibleOperator::exchange_scratch() { exchange_->exchange_sums(scratch_); }
 
 void StepCompatibleOperator::transpose(const Eigen::VectorXd& f, Eigen::VectorXd& r) {
   // Unit inverse mass and inertia: apply_impulse sums forces into dv and moments into dw. The
   // ghosts' sums are increments over zero, which the exchange adds to their owners.
   clear_scratch();
-  if (communication_.reset_corrections) communication_.reset_corrections(scratch_);
   for (std::size_t i = 0; i < contacts_->size(); ++i) {
     const auto& c = (*contacts_)[i];
     apply_impulse(c, f[Eigen::Index(i)] * c.frame.col(0), scratch_[c.body1], scratch_[c.body2]);
   }
-  if (communication_.exchange_corrections) communication_.exchange_corrections(scratch_);
+  exchange_scratch();
   r.resize(rows_);
   for (std::size_t b = 0; b < body_rows_.size(); ++b) {
     const auto& rows = body_rows_[b];
@@ -133,10 +129,9 @@ CompatibleResult compatible_impulses(const std::vector<SolverContact>& contacts,
                                      const std::vector<BodyState>& bodies, ContactLaw law,
                                      const Eigen::VectorXd& stiffness,
                                      const CompatibleSettings& settings,
-                                     Eigen::VectorXd& normal_impulses,
-                                     const StepCommunication& communication,
+                                     Eigen::VectorXd& normal_impulses, Exchange& exchange,
                                      std::size_t ghost_begin, std::size_t ghost_end) {
-  StepCompatibleOperator op(contacts, bodies, communication, ghost_begin, ghost_end);
+  StepCompatibleOperator op(contacts, bodies, exchange, ghost_begin, ghost_end);
   const Eigen::VectorXd net = op.net_contact_impulse(bodies);
   return compatible_forces(op, law, stiffness, net, settings, normal_impulses);
 }

@@ -115,13 +115,62 @@ Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector
   return s;
 }
 
+void reduce(ConvergenceMeasure& m, Exchange& exchange) {
+  if (m.kind == Convergence::impulse_change) {
+    exchange.max(&m.impulse_change, 1);
+    return;
+  }
+  double sums[4] = {m.fc3d.residual2, m.fc3d.q2, m.fc3d.r2, m.fc3d.u2};
+  exchange.sum(sums, 4);  // one allreduce for the four sums
+  m.fc3d = {sums[0], sums[1], sums[2], sums[3]};
+}
+
+RelaxationResult relax(const RelaxationSettings& settings,
+                       const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
+                       std::vector<BodyState>& bodies, const SweepOrder& order,
+                       Exchange& exchange) {
+  RelaxationResult result;
+  result.converged = false;
+  bool fc3d_current = false;
+  const bool ccp = settings.model.model == contact::Model::ccp;  // its own error (fc3d_sums)
+  while (result.sweeps < settings.max_sweeps) {
+    const bool backward = order.alternate && result.sweeps % 2 == 1;
+    result.residual = relaxation_sweep(settings.model, contacts, impulses, bodies, order, backward,
+                                       &result.failed_contacts);
+    ++result.sweeps;
+    fc3d_current = false;
+    exchange.exchange_corrections(bodies);
+    if (result.sweeps % settings.check_every != 0) continue;
+    ConvergenceMeasure m;
+    m.kind = settings.convergence;
+    m.impulse_change = result.residual;
+    if (m.kind == Convergence::fc3d) m.fc3d = fc3d_sums(contacts, impulses, bodies, ccp);
+    reduce(m, exchange);
+    if (m.kind == Convergence::fc3d) {
+      result.fc3d = m.fc3d.error();
+      fc3d_current = true;
+    } else {
+      result.residual = m.impulse_change;
+    }
+    if (m.value() < settings.tolerance) {
+      result.converged = true;
+      break;
+    }
+  }
+  if (!fc3d_current) {
+    ConvergenceMeasure m;
+    m.fc3d = fc3d_sums(contacts, impulses, bodies, ccp);
+    reduce(m, exchange);
+    result.fc3d = m.fc3d.error();
+  }
+  return result;
+}
+
 RelaxationResult relax(const RelaxationSettings& settings,
                        const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
                        std::vector<BodyState>& bodies, const SweepOrder& order) {
   if (contacts.empty()) return RelaxationResult{};
-  return relax(
-      settings, contacts, impulses, bodies, order, [](int) { return true; },
-      [](ConvergenceMeasure&) {});
+  return relax(settings, contacts, impulses, bodies, order, local_exchange());
 }
 
 void apply_impulses(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,

@@ -4,7 +4,7 @@
 // their corrections M dv, I dw (complete on the owners after the relaxation's last exchange),
 // and B, Bᵀ act on the operator's scratch bodies, so velocities and positions are exactly
 // those of the plain step. Distributed: the scratch exchanges and the maxima and sums go
-// through the hooks (StepHooks::exchange_sums, max, sum), timed with the pass.
+// through the step's exchange (solver/exchange.hpp), timed with the pass.
 #include "granite/timestep/simulation.hpp"
 
 namespace granite::timestep {
@@ -22,17 +22,9 @@ bool Simulation::compatible_pass(std::size_t owned) {
   // The plain step's normal impulses are a feasible start (Bᵀf_plain = F̃, f_plain ≥ 0).
   Eigen::VectorXd f(Eigen::Index(impulses_.size()));
   for (std::size_t j = 0; j < impulses_.size(); ++j) f[Eigen::Index(j)] = impulses_[j][0];
-  solver::StepCommunication communication;
-  if (hooks_) {
-    communication.exchange_corrections = [this, owned](std::vector<solver::BodyState>& s) {
-      hooks_->exchange_sums(s, owned);
-    };
-    communication.sum = [this](double* v, std::size_t n) { hooks_->sum(v, n); };
-    communication.max = [this](double* v, std::size_t n) { hooks_->max(v, n); };
-  }
-  compatible_result_ = solver::compatible_impulses(
-      solver_contacts_, states_, *p.compatible, stiffness, p.compatible_settings, f, communication,
-      owned, hooks_ ? particles_.size() : owned);
+  compatible_result_ =
+      solver::compatible_impulses(solver_contacts_, states_, *p.compatible, stiffness,
+                                  p.compatible_settings, f, exchange(), owned, particles_.size());
   compatible_impulses_.assign(f.data(), f.data() + f.size());
   return true;
 }

@@ -39,6 +39,8 @@ void Simulation::validate() const {
                      std::to_string(p.rebuild_every));
   if (p.max_sweeps < 1)
     throw InputError("max sweeps must be >= 1, got " + std::to_string(p.max_sweeps));
+  if (p.check_every < 1)
+    throw InputError("check_every must be >= 1 sweeps, got " + std::to_string(p.check_every));
   if (!(p.tolerance >= 0.0))
     throw InputError("relaxation tolerance must be >= 0, got " + std::to_string(p.tolerance));
   if (p.method == solver::Method::apgd && p.model.model != contact::Model::ccp)
@@ -210,46 +212,24 @@ void Simulation::set_up_contacts(std::size_t owned) {
 
 solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
   const Parameters& p = parameters_;
-  if (p.method == solver::Method::apgd) return relax_contacts_apgd(owned);
+  if (p.method == solver::Method::apgd) return relax_contacts_apgd();
   if (p.method == solver::Method::lemke) return relax_contacts_lemke(owned);
-  const solver::RelaxationSettings settings{p.model, p.max_sweeps, p.tolerance, p.convergence};
-  if (!hooks_) {
-    ScopedPhase t(timers_, Phase::relaxation);
-    warm_start();
-    const solver::RelaxationResult relaxation =
-        solver::relax(settings, solver_contacts_, impulses_, states_, order_);
-    remember_impulses();
-    return relaxation;
-  }
-  hooks_->before_relaxation(states_, owned);
-  {
-    // After before_relaxation(), so that the first exchange carries the warm impulses' ghost
-    // corrections to the owners like any other increment.
-    ScopedPhase t(timers_, Phase::relaxation);
-    warm_start();
-  }
-  // The exchanges between sweeps are timed as communication, not relaxation.
-  double exchange_seconds = 0.0;
+  const solver::RelaxationSettings settings{p.model, p.max_sweeps, p.tolerance, p.convergence,
+                                            p.check_every};
+  solver::Exchange& exchange = this->exchange();
+  // Before the warm start, so that the first exchange carries the warm impulses' ghost
+  // corrections to the owners like any other increment.
+  exchange.reset_corrections(states_);
+  // The exchanges are timed as communication (by the exchange itself), not relaxation.
+  const double exchanged = exchange.seconds();
   const auto start = std::chrono::steady_clock::now();
-  const solver::RelaxationResult relaxation = solver::relax(
-      settings, solver_contacts_, impulses_, states_, order_,
-      [&](int sweep) {
-        const auto t0 = std::chrono::steady_clock::now();
-        const bool test = hooks_->after_sweep(states_, owned, sweep);
-        exchange_seconds += seconds_since(t0);
-        return test;
-      },
-      [&](solver::ConvergenceMeasure& m) {
-        const auto t0 = std::chrono::steady_clock::now();
-        hooks_->reduce_convergence(m);
-        exchange_seconds += seconds_since(t0);
-      });
+  warm_start();
+  const solver::RelaxationResult relaxation =
+      solver::relax(settings, solver_contacts_, impulses_, states_, order_, exchange);
+  remember_impulses();
+  const double exchange_seconds = exchange.seconds() - exchanged;
   timers_.add(Phase::relaxation, seconds_since(start) - exchange_seconds);
   timers_.add(Phase::communication, exchange_seconds);
-  {
-    ScopedPhase t(timers_, Phase::relaxation);
-    remember_impulses();
-  }
   return relaxation;
 }
 
@@ -257,34 +237,19 @@ solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
 // exchanges the ghost corrections and every trial point's scalars are one reduction, both
 // through the hooks and timed as communication. The statistics' residual and error are the CCP
 // error APGD stops on (for the ccp model the step's error is its own problem's, see fc3d_sums).
-solver::RelaxationResult Simulation::relax_contacts_apgd(std::size_t owned) {
+solver::RelaxationResult Simulation::relax_contacts_apgd() {
   const Parameters& p = parameters_;
   solver::ApgdSettings settings;
   settings.max_iterations = p.max_sweeps;
   settings.tolerance = p.tolerance;
-  double exchange_seconds = 0.0;
-  const auto timed = [&exchange_seconds](auto&& f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    exchange_seconds += seconds_since(t0);
-  };
-  solver::StepCommunication communication;
-  if (hooks_) {
-    communication.reset_corrections = [&](std::vector<solver::BodyState>& s) {
-      hooks_->before_relaxation(s, owned);
-    };
-    communication.exchange_corrections = [&](std::vector<solver::BodyState>& s) {
-      timed([&] { hooks_->after_sweep(s, owned, 1); });
-    };
-    communication.sum = [&](double* values, std::size_t count) {
-      timed([&] { hooks_->sum(values, count); });
-    };
-  }
+  solver::Exchange& exchange = this->exchange();
+  const double exchanged = exchange.seconds();
   const auto start = std::chrono::steady_clock::now();
   warm_start();  // fills impulses_ (APGD recomputes the corrections from them)
   const solver::ApgdResult apgd =
-      solver::apgd_step(settings, solver_contacts_, impulses_, states_, communication);
+      solver::apgd_step(settings, solver_contacts_, impulses_, states_, exchange);
   remember_impulses();
+  const double exchange_seconds = exchange.seconds() - exchanged;
   timers_.add(Phase::relaxation, seconds_since(start) - exchange_seconds);
   timers_.add(Phase::communication, exchange_seconds);
   solver::RelaxationResult result;
@@ -341,7 +306,7 @@ solver::RelaxationResult Simulation::relax_contacts_lemke(std::size_t owned) {
   ScopedPhase t(timers_, Phase::relaxation);
   solver::ConvergenceMeasure m;
   m.fc3d = solver::fc3d_sums(solver_contacts_, impulses_, states_);
-  if (hooks_) hooks_->reduce_convergence(m);
+  solver::reduce(m, exchange());
   result.fc3d = result.residual = m.fc3d.error();
   result.converged = true;
   remember_impulses();

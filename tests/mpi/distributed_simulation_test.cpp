@@ -406,7 +406,7 @@ TEST(DistributedSimulation, ThreeSpheresAcrossASubdomainBoundaryShareTheMomentum
   for (const double omega : {1.0, 0.5}) {  // plain and under-relaxed Jacobi between ranks
     timestep::Simulation sim;
     populate(sim, s, bodies, [&](const Vec3& x) { return d.owner_of(x) == rank; });
-    DistributedDomain domain(comm, d, 1e-4, {omega, 1});
+    DistributedDomain domain(comm, d, 1e-4, {omega});
     sim.set_hooks(&domain);
     const auto& stats = sim.step();
     EXPECT_TRUE(stats.converged) << "omega " << omega;

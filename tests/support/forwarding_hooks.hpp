@@ -29,18 +29,7 @@ public:
                             std::size_t particle_count) override {
     inner_.weigh_ghost_contacts(contacts, owned, particle_count);
   }
-  void before_relaxation(const std::vector<solver::BodyState>& s, std::size_t owned) override {
-    inner_.before_relaxation(s, owned);
-  }
-  bool after_sweep(std::vector<solver::BodyState>& s, std::size_t owned, int sweep) override {
-    return inner_.after_sweep(s, owned, sweep);
-  }
-  void reduce_convergence(solver::ConvergenceMeasure& m) override { inner_.reduce_convergence(m); }
-  void sum(double* values, std::size_t count) override { inner_.sum(values, count); }
-  void max(double* values, std::size_t count) override { inner_.max(values, count); }
-  void exchange_sums(std::vector<solver::BodyState>& s, std::size_t owned) override {
-    inner_.exchange_sums(s, owned);
-  }
+  solver::Exchange& exchange() override { return inner_.exchange(); }
   void share_history(std::vector<solver::HistoryEntry>& entries) override {
     inner_.share_history(entries);
   }

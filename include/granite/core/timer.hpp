@@ -48,4 +48,20 @@ private:
   std::chrono::steady_clock::time_point start_;
 };
 
+/// Adds the lifetime of the scope to a number of seconds (an object that times itself).
+class ScopedSeconds {
+public:
+  explicit ScopedSeconds(double& seconds) :
+      seconds_(seconds), start_(std::chrono::steady_clock::now()) {}
+  ~ScopedSeconds() {
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  ScopedSeconds(const ScopedSeconds&) = delete;
+  ScopedSeconds& operator=(const ScopedSeconds&) = delete;
+
+private:
+  double& seconds_;
+  std::chrono::steady_clock::time_point start_;
+};
+
 }  // namespace granite

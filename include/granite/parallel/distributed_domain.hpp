@@ -10,15 +10,12 @@
 //                 migration); in between, the ghosts are refreshed by the last plan;
 //   retain_responsible_contacts / weigh_ghost_contacts: one rank per contact, and the weight
 //                 ω for contacts with a ghost body (contact_ownership.hpp);
-//   after_sweep:  the Jacobi part of the hybrid relaxation (Halo::exchange_corrections); a
-//                 global convergence test every `check_every` sweeps;
-//   reduce_convergence: that test's one allreduce (max of the impulse change, or the sum of
-//                 the four fc3d sums); since
-//                 contacts with a ghost body update their impulse with the weight ω, the
-//                 exchange itself sums plain increments and the converged velocities carry
-//                 every impulse exactly once;
-//   max, exchange_sums: the compatible pass's maxima and its sums on scratch bodies (the
-//                 halo exchange with increments from zero);
+//   exchange:     the solvers' seam (HaloExchange): after every sweep the Jacobi part of
+//                 the hybrid relaxation (Halo::exchange_corrections; since contacts with a
+//                 ghost body update their impulse with the weight ω, the exchange sums plain
+//                 increments and the converged velocities carry every impulse exactly once),
+//                 the convergence tests' reductions, APGD's products and scalars, the
+//                 compatible pass's sums on scratch bodies and maxima;
 //   reduce:       step statistics summed / maximised over ranks;
 //   end_step:     the ghosts are dropped (the next synchronise rebuilds them).
 #include "granite/comm/communicator.hpp"
@@ -26,6 +23,7 @@
 #include "granite/comm/peer_exchange.hpp"
 #include "granite/parallel/decomposition.hpp"
 #include "granite/parallel/halo.hpp"
+#include "granite/parallel/halo_exchange.hpp"
 #include "granite/timestep/simulation.hpp"
 
 namespace granite::parallel {
@@ -40,7 +38,6 @@ public:
 
 struct ParallelSettings {
   double relaxation_weight = 1.0;  // ω: impulse-update weight of contacts with a ghost body
-  int check_every = 1;             // sweeps between global convergence tests
   double skin =
       0.0;  // m: the neighbour-list skin (timestep::Parameters::skin), added to the ghost width
   double balance_width = 0.0;  // m: the ghost width the decomposition was chosen for
@@ -50,6 +47,9 @@ class DistributedDomain final : public timestep::StepHooks {
 public:
   DistributedDomain(const comm::Communicator& comm, const Decomposition& decomposition,
                     double contact_threshold, const ParallelSettings& settings);
+  // halo_exchange_ refers to members: not copied or moved.
+  DistributedDomain(const DistributedDomain&) = delete;
+  DistributedDomain& operator=(const DistributedDomain&) = delete;
 
   std::size_t synchronise(body::Particles& particles) override;
   /// synchronise() without the migration: every body stays with the rank that holds it. The
@@ -66,12 +66,7 @@ public:
                                    const body::Particles& particles, std::size_t owned) override;
   void weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts, std::size_t owned,
                             std::size_t particle_count) override;
-  void before_relaxation(const std::vector<solver::BodyState>& states, std::size_t owned) override;
-  bool after_sweep(std::vector<solver::BodyState>& states, std::size_t owned, int sweep) override;
-  void reduce_convergence(solver::ConvergenceMeasure& measure) override;
-  void sum(double* values, std::size_t count) override;
-  void max(double* values, std::size_t count) override;
-  void exchange_sums(std::vector<solver::BodyState>& states, std::size_t owned) override;
+  solver::Exchange& exchange() override { return halo_exchange_; }
   void share_history(std::vector<solver::HistoryEntry>& entries) override;
   void reduce(timestep::StepStatistics& stats) override;
   void end_step(body::Particles& particles, std::size_t owned) override;
@@ -98,7 +93,7 @@ public:
                       double threshold = 1.0);
   std::size_t ghost_count() const { return halo_.ghost_count(); }
   /// Bytes this rank sent in relaxation exchanges during the last step, and sweeps done.
-  std::uint64_t relaxation_bytes() const { return relaxation_bytes_; }
+  std::uint64_t relaxation_bytes() const { return halo_exchange_.correction_bytes(); }
   std::size_t last_migrated() const { return migrated_; }
   /// Bytes this rank sent in the last synchronise() or refresh_ghosts() (migration, ghosts).
   std::uint64_t synchronise_bytes() const { return synchronise_bytes_; }
@@ -113,7 +108,7 @@ private:
   ParallelSettings settings_;
   comm::PeerExchange exchange_;
   Halo halo_;
-  std::uint64_t relaxation_bytes_ = 0;
+  HaloExchange halo_exchange_{comm_, halo_, exchange_};  // the solvers' seam, on halo_
   std::size_t migrated_ = 0;
   std::uint64_t synchronise_bytes_ = 0;
   double ghost_width_ = 0.0;  // of the last synchronise()

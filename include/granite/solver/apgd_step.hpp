@@ -8,30 +8,17 @@
 #include "granite/solver/apgd.hpp"
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
+#include "granite/solver/exchange.hpp"
 
 #include <cstddef>
-#include <functional>
 #include <vector>
 
 namespace granite::solver {
-
-/// What a distributed run supplies (all no-ops in a serial run).
-struct StepCommunication {
-  /// Called after the corrections were zeroed, before impulses are applied (ghost bookkeeping).
-  std::function<void(std::vector<BodyState>&)> reset_corrections;
-  /// Sums the ghosts' corrections into their owners and sends the totals back.
-  std::function<void(std::vector<BodyState>&)> exchange_corrections;
-  /// Sums `count` doubles over all processes, in place (one reduction).
-  std::function<void(double*, std::size_t)> sum;
-  /// Maxima of `count` doubles over all processes, in place (one reduction; the compatible
-  /// pass's norms).
-  std::function<void(double*, std::size_t)> max;
-};
 
 /// Runs APGD on the contacts from the start `impulses` (contact frames; one per contact) and
 /// leaves the best iterate in `impulses` and its velocity corrections in `bodies`.
 ApgdResult apgd_step(const ApgdSettings& settings, const std::vector<SolverContact>& contacts,
                      std::vector<Vec3>& impulses, std::vector<BodyState>& bodies,
-                     const StepCommunication& communication = {});
+                     Exchange& exchange = local_exchange());
 
 }  // namespace granite::solver

@@ -113,16 +113,16 @@ struct CompatibleResult {
 /// sphere), so that all rows carry forces (a row scaling: it changes neither the feasible set
 /// nor the solution; it depends on the body alone, so owners and ghost holders agree).
 ///
-/// Distributed (`communication` set, as for APGD's product): Bᵀf accumulates every local
+/// Distributed (a parallel::HaloExchange, as for APGD's product): Bᵀf accumulates every local
 /// contact's force and moment on scratch bodies and exchanges them like velocity corrections
 /// (ghost contributions summed into their owners, totals sent back); By writes the owners' rows
 /// into the scratch bodies and exchanges them (the owners' values reach the ghosts), then reads
-/// each contact's n·(relative correction). Global sums and maxima go through `communication`.
+/// each contact's n·(relative correction). Global sums and maxima go through the exchange.
 class StepCompatibleOperator {
 public:
   StepCompatibleOperator(const std::vector<SolverContact>& contacts,
                          const std::vector<BodyState>& bodies,
-                         const StepCommunication& communication = {}, std::size_t ghost_begin = 0,
+                         Exchange& exchange = local_exchange(), std::size_t ghost_begin = 0,
                          std::size_t ghost_end = 0);
 
   Eigen::Index contacts() const { return Eigen::Index(contacts_->size()); }
@@ -131,11 +131,11 @@ public:
   void apply(const Eigen::VectorXd& y, Eigen::VectorXd& g);
   template <std::size_t K>
   void sum(std::array<double, K>& partial) {
-    if (communication_.sum) communication_.sum(partial.data(), K);
+    exchange_->sum(partial.data(), K);
   }
   template <std::size_t K>
   void max(std::array<double, K>& partial) {
-    if (communication_.max) communication_.max(partial.data(), K);
+    exchange_->max(partial.data(), K);
   }
 
   /// F̃ of Eq. (37) in impulse units: M dv and I dw (the bodies' contact corrections of the
@@ -151,7 +151,7 @@ private:
   void clear_scratch();     // zero scratch corrections
   void exchange_scratch();  // ghost sums to owners, owners' values back (no-op serially)
   const std::vector<SolverContact>* contacts_;
-  StepCommunication communication_;
+  Exchange* exchange_;
   std::vector<BodyRows> body_rows_;
   std::vector<BodyState> scratch_;  // unit inverse mass and inertia: dv = Σ force, dw = Σ moment
   Eigen::Index rows_ = 0;
@@ -330,13 +330,13 @@ CompatibleResult compatible_forces(Operator& op, ContactLaw law, const Eigen::Ve
 
 /// The pass on a step: F̃ from the bodies' corrections (Eq. 37), the compatible normal impulses
 /// into `normal_impulses` (one per contact; the input, if sized, is the start). Distributed:
-/// the communication and the ghosts' index range, as StepCompatibleOperator.
+/// the exchange and the ghosts' index range, as StepCompatibleOperator.
 CompatibleResult compatible_impulses(const std::vector<SolverContact>& contacts,
                                      const std::vector<BodyState>& bodies, ContactLaw law,
                                      const Eigen::VectorXd& stiffness,
                                      const CompatibleSettings& settings,
                                      Eigen::VectorXd& normal_impulses,
-                                     const StepCommunication& communication = {},
+                                     Exchange& exchange = local_exchange(),
                                      std::size_t ghost_begin = 0, std::size_t ghost_end = 0);
 
 }  // namespace granite::solver

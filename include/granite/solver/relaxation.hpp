@@ -12,6 +12,7 @@
 #include "granite/contact/single_contact.hpp"
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
+#include "granite/solver/exchange.hpp"
 #include "granite/solver/fc3d_error.hpp"
 #include "granite/solver/sweep_order.hpp"
 
@@ -34,6 +35,8 @@ struct RelaxationSettings {
   /// change max_j ‖λ_j^new − λ_j^old‖ / max(max_j ‖λ_j^new‖, tiny).
   double tolerance = 1e-8;
   Convergence convergence = Convergence::impulse_change;
+  /// Sweeps between convergence tests (each test is one reduction over the ranks).
+  int check_every = 1;
 };
 
 struct RelaxationResult {
@@ -72,59 +75,25 @@ double relaxation_sweep(const contact::ModelSettings& model,
 Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,
                    const std::vector<BodyState>& bodies, bool cone_complementarity = false);
 
-/// Sweeps until converged or max_sweeps, testing convergence after every sweep. `impulses`
-/// must have one entry per contact; they are the starting guess and their contribution must
-/// already be contained in bodies' dv, dw (start from zeros with zero corrections unless
-/// warm-starting via apply_impulses()).
+/// Combines a rank's convergence measure over all ranks: the impulse change by max, the fc3d
+/// sums by sum (one reduction).
+void reduce(ConvergenceMeasure& measure, Exchange& exchange);
+
+/// Sweeps until converged or max_sweeps. After every sweep (counted from 1) the exchange
+/// carries the ghosts' corrections to their owners and back; every settings.check_every sweeps
+/// the convergence measure is evaluated and combined over ranks (one reduction per test); the
+/// final fc3d error is evaluated (and reduced) once more unless the last test already did.
+/// `impulses` must have one entry per contact; they are the starting guess and their
+/// contribution must already be contained in the bodies' dv, dw (start from zeros with zero
+/// corrections unless warm-starting via apply_impulses()).
+RelaxationResult relax(const RelaxationSettings& settings,
+                       const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
+                       std::vector<BodyState>& bodies, const SweepOrder& order, Exchange& exchange);
+
+/// As above on one rank, for callers without a run (tests, tools): no contacts, no sweep.
 RelaxationResult relax(const RelaxationSettings& settings,
                        const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
                        std::vector<BodyState>& bodies, const SweepOrder& order = {});
-
-/// As relax(), for a distributed run: after_sweep(sweep) -> bool is called after every sweep
-/// (sweep counts from 1; e.g. exchanges ghost corrections) and says whether to test
-/// convergence now; reduce(ConvergenceMeasure&) combines the local measure over processes
-/// (one reduction per test). The final fc3d error is evaluated (and reduced) once more unless
-/// the last test already did.
-template <class AfterSweep, class Reduce>
-RelaxationResult relax(const RelaxationSettings& settings,
-                       const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
-                       std::vector<BodyState>& bodies, const SweepOrder& order,
-                       AfterSweep&& after_sweep, Reduce&& reduce) {
-  RelaxationResult result;
-  result.converged = false;
-  bool fc3d_current = false;
-  const bool ccp = settings.model.model == contact::Model::ccp;  // its own error (fc3d_sums)
-  while (result.sweeps < settings.max_sweeps) {
-    const bool backward = order.alternate && result.sweeps % 2 == 1;
-    result.residual = relaxation_sweep(settings.model, contacts, impulses, bodies, order, backward,
-                                       &result.failed_contacts);
-    ++result.sweeps;
-    fc3d_current = false;
-    if (!after_sweep(result.sweeps)) continue;
-    ConvergenceMeasure m;
-    m.kind = settings.convergence;
-    m.impulse_change = result.residual;
-    if (m.kind == Convergence::fc3d) m.fc3d = fc3d_sums(contacts, impulses, bodies, ccp);
-    reduce(m);
-    if (m.kind == Convergence::fc3d) {
-      result.fc3d = m.fc3d.error();
-      fc3d_current = true;
-    } else {
-      result.residual = m.impulse_change;
-    }
-    if (m.value() < settings.tolerance) {
-      result.converged = true;
-      break;
-    }
-  }
-  if (!fc3d_current) {
-    ConvergenceMeasure m;
-    m.fc3d = fc3d_sums(contacts, impulses, bodies, ccp);
-    reduce(m);
-    result.fc3d = m.fc3d.error();
-  }
-  return result;
-}
 
 /// Adds the velocity corrections of the given impulses to the bodies (for warm starts).
 void apply_impulses(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,

@@ -27,6 +27,7 @@
 #include "granite/solver/compatible_forces.hpp"
 #include "granite/solver/contact_history.hpp"
 #include "granite/solver/contact_setup.hpp"
+#include "granite/solver/exchange.hpp"
 #include "granite/solver/relaxation.hpp"
 #include "granite/timestep/contact_record.hpp"
 #include "granite/timestep/step_statistics.hpp"
@@ -53,11 +54,7 @@ public:
 ///           owned = refresh_ghosts(particles), the same ghosts in the same places)
 ///   detection; retain_responsible_contacts(contacts, particles, owned)
 ///   setup; weigh_ghost_contacts(solver contacts, owned, particle count)
-///   before_relaxation(states, owned)
-///   each sweep: test = after_sweep(states, owned, sweep number from 1) (e.g. exchanges);
-///               if test: reduce_convergence(measure), whose combined value decides
-///               convergence (one reduction per test; once more after the last sweep for the
-///               step's fc3d error unless the last test evaluated it)
+///   relaxation, APGD, the compatible pass: through exchange() (solver/exchange.hpp)
 ///   integrate; statistics over owned bodies; reduce(stats); end_step(particles, owned)
 class StepHooks {
 public:
@@ -88,35 +85,14 @@ public:
   /// body; body indices >= particle_count are global bodies.
   virtual void weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts, std::size_t owned,
                                     std::size_t particle_count) = 0;
-  virtual void before_relaxation(const std::vector<solver::BodyState>& states,
-                                 std::size_t owned) = 0;
-  /// After each sweep; returns whether convergence is tested after this sweep.
-  virtual bool after_sweep(std::vector<solver::BodyState>& states, std::size_t owned,
-                           int sweep) = 0;
+  /// The step's solvers talk to the other processes through this (solver/exchange.hpp).
+  virtual solver::Exchange& exchange() = 0;
   /// A restart with neighbour lists (Simulation::restore_neighbour_lists): the ghosts of the
   /// last build again, chosen by the bodies' neighbour_reference and the ghost `width` of that
   /// build, with their current state (no migration); returns the number of owned particles.
   virtual std::size_t restore_ghosts(body::Particles& particles, double width) = 0;
   /// The ghost width of the last synchronise() (m), for restore_ghosts() on a restart.
   virtual double ghost_width() const = 0;
-  /// Combines this process's convergence measure with the other processes' (one reduction).
-  virtual void reduce_convergence(solver::ConvergenceMeasure& measure) = 0;
-  /// Sums `count` values over all processes, in place (one reduction; APGD's scalars).
-  virtual void sum(double* values, std::size_t count) = 0;
-  /// Maxima of `count` values over all processes, in place (one reduction; the compatible
-  /// pass's norms). Serial: nothing.
-  virtual void max(double* values, std::size_t count) {
-    (void)values;
-    (void)count;
-  }
-  /// The compatible pass's exchange on scratch bodies (solver::StepCompatibleOperator): the
-  /// ghosts' dv and dw, taken as sums over zero, are added into their owners and the owners'
-  /// totals sent back to every ghost. Outside the relaxation's bookkeeping (after it, the
-  /// relaxation's exchange state is not used again in the step). Serial: nothing.
-  virtual void exchange_sums(std::vector<solver::BodyState>& states, std::size_t owned) {
-    (void)states;
-    (void)owned;
-  }
   /// Warm start across processes: sends `entries` (history this process no longer needs, see
   /// solver::ContactHistory::unclaimed) to the neighbouring processes and replaces them by
   /// what they sent. Called on every process alike when warm starting; serial: nothing.
@@ -149,6 +125,7 @@ struct Parameters {
   int max_sweeps = 100;            // >= 1
   double tolerance = 1e-8;         // value of the convergence measure that ends the relaxation
   solver::Convergence convergence = solver::Convergence::impulse_change;
+  int check_every = 1;  // >= 1: sweeps between convergence tests (one reduction each)
   solver::Ordering ordering = solver::Ordering::detection;  // solver/sweep_order.hpp
   std::uint64_t ordering_seed = 0;                          // for Ordering::random
   // Warm start: each contact starts from this fraction ([0, 1]) of its previous impulse
@@ -281,7 +258,7 @@ private:
   void detect_contacts(std::size_t owned);
   void set_up_contacts(std::size_t owned);
   solver::RelaxationResult relax_contacts(std::size_t owned);
-  solver::RelaxationResult relax_contacts_apgd(std::size_t owned);
+  solver::RelaxationResult relax_contacts_apgd();
   solver::RelaxationResult relax_contacts_lemke(std::size_t owned);
   void warm_start();         // the history's impulses applied to the bodies (warm_start > 0)
   void remember_impulses();  // the relaxed impulses into the history (warm_start > 0)
@@ -289,6 +266,8 @@ private:
   void integrate_bodies();
   void collect_statistics(const solver::RelaxationResult& relaxation, std::size_t owned);
   void end_step(std::size_t owned);
+  /// The exchange of the step's solvers: the hooks', or the one-rank exchange.
+  solver::Exchange& exchange() { return hooks_ ? hooks_->exchange() : local_exchange_; }
 
   Parameters parameters_{};
   body::Particles particles_;
@@ -317,6 +296,7 @@ private:
   solver::CompatibleResult compatible_result_;
 
   StepHooks* hooks_ = nullptr;
+  solver::LocalExchange local_exchange_;  // the exchange of a run without hooks
   bool validated_ = false;
   std::size_t owned_ = 0;
   ContactProblemObserver contact_problem_observer_;

@@ -1,0 +1,51 @@
+#pragma once
+// The one seam between a step's solvers and the other ranks: the Gauss–Seidel relaxation
+// (solver/relaxation.hpp), APGD's matrix-free product (solver/apgd_step.hpp) and the
+// compatible pass (solver/compatible_forces.hpp) all talk to the rest of the run through an
+// Exchange. parallel::HaloExchange is the distributed one (the halo's correction exchange and
+// the collectives, timed by itself); LocalExchange is the one-rank one, where every call is
+// the identity. A serial step runs the same code with a LocalExchange, not another branch.
+#include "granite/solver/body_state.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace granite::solver {
+
+class Exchange {
+public:
+  virtual ~Exchange() = default;
+  /// Before a relaxation or an APGD product applies impulses to zeroed corrections: the
+  /// ghosts' bookkeeping (their corrections are increments from here on). Local, no message.
+  virtual void reset_corrections(const std::vector<BodyState>& bodies) = 0;
+  /// After each sweep (and each APGD product): the ghosts' correction increments are summed
+  /// into their owners and the owners' totals sent back to every ghost.
+  virtual void exchange_corrections(std::vector<BodyState>& bodies) = 0;
+  /// The compatible pass on scratch bodies: the ghosts' dv, dw, taken as sums over zero, are
+  /// added into their owners and the owners' totals sent back (no increment bookkeeping).
+  virtual void exchange_sums(std::vector<BodyState>& bodies) = 0;
+  /// Sums / maxima of `count` values over all ranks, in place (one reduction each).
+  virtual void sum(double* values, std::size_t count) = 0;
+  virtual void max(double* values, std::size_t count) = 0;
+  /// Wall seconds spent in the calls above that wait for other ranks, since construction.
+  virtual double seconds() const = 0;
+};
+
+/// One rank: nothing to exchange, a reduction over one rank is its own value.
+class LocalExchange final : public Exchange {
+public:
+  void reset_corrections(const std::vector<BodyState>&) override {}
+  void exchange_corrections(std::vector<BodyState>&) override {}
+  void exchange_sums(std::vector<BodyState>&) override {}
+  void sum(double*, std::size_t) override {}
+  void max(double*, std::size_t) override {}
+  double seconds() const override { return 0.0; }
+};
+
+/// A one-rank exchange for callers without a run (tests, tools); it has no state.
+inline Exchange& local_exchange() {
+  static LocalExchange local;
+  return local;
+}
+
+}  // namespace granite::solver

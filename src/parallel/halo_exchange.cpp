@@ -1,0 +1,42 @@
+// The distributed solver::Exchange (see include/granite/parallel/halo_exchange.hpp).
+#include "granite/parallel/halo_exchange.hpp"
+
+#include "granite/comm/collectives.hpp"
+#include "granite/core/timer.hpp"
+
+#include <algorithm>
+
+namespace granite::parallel {
+
+void HaloExchange::reset_corrections(const std::vector<solver::BodyState>& bodies) {
+  halo_.reset_corrections(bodies, owned_);
+  correction_bytes_ = 0;
+}
+
+void HaloExchange::exchange_corrections(std::vector<solver::BodyState>& bodies) {
+  ScopedSeconds t(seconds_);
+  const std::uint64_t before = peers_.bytes_sent();
+  halo_.exchange_corrections(bodies, owned_, peers_);
+  correction_bytes_ += peers_.bytes_sent() - before;
+}
+
+void HaloExchange::exchange_sums(std::vector<solver::BodyState>& bodies) {
+  ScopedSeconds t(seconds_);
+  halo_.exchange_sums(bodies, owned_, peers_);
+}
+
+void HaloExchange::sum(double* values, std::size_t count) {
+  ScopedSeconds t(seconds_);
+  std::vector<double> sums(values, values + count);
+  comm::sum_in_place(sums, comm_);
+  std::copy(sums.begin(), sums.end(), values);
+}
+
+void HaloExchange::max(double* values, std::size_t count) {
+  ScopedSeconds t(seconds_);
+  std::vector<double> maxima(values, values + count);
+  comm::max_in_place(maxima, comm_);
+  std::copy(maxima.begin(), maxima.end(), values);
+}
+
+}  // namespace granite::parallel
