@@ -8,6 +8,7 @@
 #include "granite/io/atomic_file.hpp"
 #include "granite/io/fclib.hpp"
 #include "granite/solver/matrix_relaxation.hpp"
+#include "granite/solver/method.hpp"
 #include "granite/solver/polyhedral_lcp.hpp"
 
 #include <algorithm>
@@ -111,29 +112,25 @@ int fclib_command(const Args& args) {
                      solver_name + "' (one of gs, apgd, lemke)");
     return kInputErrorExit;
   }
-  const bool use_lemke = solver_name == "lemke";
-  if (use_lemke) {
-    if (!vm["model"].defaulted() && settings.model != contact::Model::polyhedral) {
-      std::cerr << "granite fclib: --solver lemke solves the polyhedral cone model only "
-                   "(--model polyhedral)\n";
+  // --solver gs is solver.method gauss_seidel; apgd and lemke take their model.
+  solver::Method method = solver::Method::gauss_seidel;
+  solver::parse_method(solver_name, method);
+  const bool use_lemke = method == solver::Method::lemke;
+  const bool use_apgd = method == solver::Method::apgd;
+  if (const std::optional<contact::Model> needed = solver::required_model(method)) {
+    if (!vm["model"].defaulted() && settings.model != *needed) {
+      print_error_line("granite fclib: --solver ",
+                       solver::model_mismatch(method, settings.model) + " (--model " +
+                           std::string(contact::model_name(*needed)) + ")");
       return kInputErrorExit;
     }
-    settings.model = contact::Model::polyhedral;
+    settings.model = *needed;
   }
   const int max_contacts = vm["max-contacts"].as<int>();
   if (max_contacts < 1) {
     print_error_line("granite fclib: --max-contacts must be >= 1, got ",
                      std::to_string(max_contacts));
     return kInputErrorExit;
-  }
-  const bool use_apgd = solver_name == "apgd";
-  if (use_apgd) {
-    if (!vm["model"].defaulted() && settings.model != contact::Model::ccp) {
-      std::cerr << "granite fclib: --solver apgd solves the cone complementarity model only "
-                   "(--model ccp)\n";
-      return kInputErrorExit;
-    }
-    settings.model = contact::Model::ccp;
   }
   settings.golden_iterations = vm["golden-iterations"].as<int>();
   settings.friction_directions = vm["friction-directions"].as<int>();

@@ -4,6 +4,7 @@
 #include "granite/io/input_file.hpp"
 #include "granite/io/scenario_schema.hpp"
 #include "granite/io/yaml_duplicate_keys.hpp"
+#include "granite/solver/method.hpp"
 
 #include <Eigen/Core>
 #include <yaml-cpp/depthguard.h>
@@ -436,25 +437,20 @@ void check_consistency(const ScenarioConfig& cfg, const YAML::Node& input, const
   check_statistics(cfg, input, origins);
   check_measurements(cfg, input, origins);
   check_compatible(cfg, input, origins);
-  if (r["solver"]["method"].as<std::string>() == "apgd" &&
-      r["contact"]["model"].as<std::string>() != "ccp")
+  solver::Method method = solver::Method::gauss_seidel;
+  contact::Model model = contact::Model::mdp;
+  solver::parse_method(r["solver"]["method"].as<std::string>(), method);
+  contact::parse_model(r["contact"]["model"].as<std::string>(), model);
+  if (const std::string why = solver::model_mismatch(method, model); !why.empty())
     throw InputError(origin(cfg, origins, "solver.method", child(input, "solver", "method")) +
-                     ": solver.method: apgd solves the cone complementarity model; it needs "
-                     "contact.model: ccp (got " +
-                     shown(r["contact"]["model"].as<std::string>()) + ")");
-  if (r["solver"]["method"].as<std::string>() == "lemke") {
-    if (r["contact"]["model"].as<std::string>() != "polyhedral")
-      throw InputError(origin(cfg, origins, "solver.method", child(input, "solver", "method")) +
-                       ": solver.method: lemke solves the polyhedral-cone LCP of the step; it "
-                       "needs contact.model: polyhedral (got " +
-                       shown(r["contact"]["model"].as<std::string>()) + ")");
+                     ": solver.method: " + why);
+  if (method == solver::Method::lemke)
     for (int axis = 0; axis < 3; ++axis)
       if (r["domain"]["periodic"][axis].as<bool>())
         throw InputError(origin(cfg, origins, "solver.method", child(input, "solver", "method")) +
                          ": solver.method: lemke takes no periodic axis (a periodic image would "
                          "count as a body of its own in the step's LCP); domain.periodic has " +
                          std::string(1, "xyz"[axis]));
-  }
   for (int axis = 0; axis < 3; ++axis)
     if (r["domain"]["max"][axis].as<double>() <= r["domain"]["min"][axis].as<double>())
       throw InputError(where(cfg.file, input["domain"]["max"]) +

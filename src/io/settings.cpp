@@ -1,5 +1,6 @@
 // The resolved configuration read into typed settings (see settings.hpp).
 #include "granite/io/settings.hpp"
+#include "granite/solver/method.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -312,10 +313,7 @@ Settings settings_of(const YAML::Node& r) {
   for (const solver::OrderingName& entry : solver::kOrderingNames)
     if (entry.name == ordering) s.solver.ordering = entry.ordering;
   s.solver.warm_start = solver["warm_start"].as<double>();
-  const std::string method = solver["method"].as<std::string>();
-  s.solver.method = method == "apgd"    ? solver::Method::apgd
-                    : method == "lemke" ? solver::Method::lemke
-                                        : solver::Method::gauss_seidel;
+  solver::parse_method(solver["method"].as<std::string>(), s.solver.method);
   s.solver.lemke_max_contacts = solver["lemke"]["max_contacts"].as<int>();
 
   // A material's index is its position in `materials` (the order build_simulation adds them).

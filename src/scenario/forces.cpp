@@ -13,6 +13,7 @@
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/initial_state.hpp"
 #include "granite/timestep/finite_state.hpp"
+#include "granite/solver/method.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -41,9 +42,9 @@ ForcesSummary compute_forces(const config::ScenarioConfig& cfg, const ForcesRequ
     throw InputError(cfg.file +
                      ": contact.compatible is off: give the law with --model hooke|hertz (or "
                      "--set contact.compatible=hooke)");
-  if (settings.solver.method == solver::Method::lemke && comm.size() > 1)
-    throw InputError(cfg.file + ": solver.method: lemke runs on one rank; got " +
-                     std::to_string(comm.size()) + " ranks");
+  if (const std::string why = solver::rank_mismatch(settings.solver.method, comm.size());
+      !why.empty())  // every rank alike
+    throw InputError(cfg.file + ": solver.method: " + why);
 
   // The run's own assembly (scenario/run.cpp): decomposition holding the stored particles'
   // ghost width, materials, global bodies and parameters from the configuration.

@@ -17,6 +17,7 @@
 #include "granite/scenario/progress.hpp"
 #include "granite/scenario/run_report.hpp"
 #include "granite/timestep/finite_state.hpp"
+#include "granite/solver/method.hpp"
 
 #include "checkpoint_start.hpp"
 
@@ -307,11 +308,9 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
                         const comm::Communicator& comm, const RunStart& start) {
   const config::Settings& settings = cfg.settings;
   const std::string& restart = start.restart;
-  if (settings.solver.method == solver::Method::lemke && comm.size() > 1)  // every rank alike
-    throw InputError(cfg.file +
-                     ": solver.method: lemke runs on one rank (its dense LCP is for "
-                     "small systems); got " +
-                     std::to_string(comm.size()) + " ranks");
+  if (const std::string why = solver::rank_mismatch(settings.solver.method, comm.size());
+      !why.empty())  // every rank alike
+    throw InputError(cfg.file + ": solver.method: " + why);
   const Domain domain = domain_of(settings.domain);
   double skin = 0.0;
   const parallel::Decomposition decomposition = detail::decomposition_of(

@@ -3,6 +3,7 @@
 #include "granite/timestep/simulation.hpp"
 
 #include "granite/body/locality_sort.hpp"
+#include "granite/solver/method.hpp"
 #include "granite/core/error.hpp"
 #include "granite/solver/apgd_step.hpp"
 #include "granite/solver/contact_problem_export.hpp"
@@ -43,14 +44,8 @@ void Simulation::validate() const {
     throw InputError("check_every must be >= 1 sweeps, got " + std::to_string(p.check_every));
   if (!(p.tolerance >= 0.0))
     throw InputError("relaxation tolerance must be >= 0, got " + std::to_string(p.tolerance));
-  if (p.method == solver::Method::apgd && p.model.model != contact::Model::ccp)
-    throw InputError("solver.method apgd solves the cone complementarity model: it needs "
-                     "contact.model ccp, got " +
-                     std::string(contact::model_name(p.model.model)));
-  if (p.method == solver::Method::lemke && p.model.model != contact::Model::polyhedral)
-    throw InputError("solver.method lemke solves the polyhedral-cone LCP of the step: it needs "
-                     "contact.model polyhedral, got " +
-                     std::string(contact::model_name(p.model.model)));
+  if (const std::string why = solver::model_mismatch(p.method, p.model.model); !why.empty())
+    throw InputError("solver.method " + why);
   if (p.method == solver::Method::lemke && p.lemke_max_contacts < 1)
     throw InputError("solver.lemke.max_contacts must be >= 1, got " +
                      std::to_string(p.lemke_max_contacts));

@@ -109,7 +109,7 @@ expect 2 "^granite fclib: --solver lemke: .*Capsules-i125-1213.hdf5 has 286 cont
   "$granite" fclib solve "$fclib/problems/Capsules-i125-1213.hdf5" --solver lemke
 expect 2 "more than --max-contacts 5" -- \
   "$granite" fclib solve "$fclib/problems/LMGC_GlobalFrictionContactProblem00046.hdf5" --solver lemke --max-contacts 5
-expect 2 "--solver lemke solves the polyhedral cone model only" -- \
+expect 2 "--solver lemke solves the polyhedral-cone LCP of the step; it needs contact.model: polyhedral \(got coulomb\)" -- \
   "$granite" fclib solve "$fclib/problems/CubeH8.hdf5" --solver lemke --model coulomb
 # A damaged matrix size (on a CSR matrix the column count is not bounded by the pointer array;
 # it hung allocating gigabytes) is one error line.

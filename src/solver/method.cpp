@@ -1,0 +1,55 @@
+// What each whole-step method needs (see include/granite/solver/method.hpp).
+#include "granite/solver/method.hpp"
+
+namespace granite::solver {
+
+std::string_view method_name(Method method) {
+  switch (method) {
+  case Method::gauss_seidel:
+    return "gauss_seidel";
+  case Method::apgd:
+    return "apgd";
+  case Method::lemke:
+    return "lemke";
+  }
+  return "?";
+}
+
+bool parse_method(std::string_view name, Method& method) {
+  for (const Method m : {Method::gauss_seidel, Method::apgd, Method::lemke})
+    if (method_name(m) == name) {
+      method = m;
+      return true;
+    }
+  return false;
+}
+
+std::optional<contact::Model> required_model(Method method) {
+  switch (method) {
+  case Method::apgd:
+    return contact::Model::ccp;
+  case Method::lemke:
+    return contact::Model::polyhedral;
+  case Method::gauss_seidel:
+    break;
+  }
+  return std::nullopt;
+}
+
+std::string model_mismatch(Method method, contact::Model model) {
+  const std::optional<contact::Model> needed = required_model(method);
+  if (!needed || *needed == model) return {};
+  const char* what = method == Method::apgd ? "the cone complementarity model"
+                                            : "the polyhedral-cone LCP of the step";
+  return std::string(method_name(method)) + " solves " + what + "; it needs contact.model: " +
+         std::string(contact::model_name(*needed)) + " (got " +
+         std::string(contact::model_name(model)) + ")";
+}
+
+std::string rank_mismatch(Method method, int ranks) {
+  if (method != Method::lemke || ranks <= 1) return {};
+  return "lemke runs on one rank (its dense LCP is for small systems); got " +
+         std::to_string(ranks) + " ranks";
+}
+
+}  // namespace granite::solver
