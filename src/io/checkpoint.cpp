@@ -32,8 +32,10 @@ using detail::shape_of;
 using detail::Slab;
 
 constexpr const char* kFormatName = "granite-checkpoint";
-// 2: /particles/group, /fixes/<name>; 3: /particles/fixed; 4: /particles/neighbour_reference
-constexpr std::int32_t kFormatVersion = 4;
+// 2: /particles/group, /fixes/<name>; 3: /particles/fixed; 4: /particles/neighbour_reference;
+// 5: /engine/<name> (format 4 kept the engine's state under /fixes, read back as such)
+constexpr std::int32_t kFormatVersion = 5;
+constexpr std::int32_t kOldestVersionRead = 4;
 
 // --- the /particles rows read back --------------------------------------------------------------
 
@@ -95,18 +97,26 @@ void write_file(const std::string& file_name, const std::string& path,
                 state.global_anchors.data());
     write_state("config", H5T_STD_U8LE, H5T_NATIVE_UCHAR, state.config.size(), state.config.data());
 
-    // /fixes/<name>: the restart state of each end-of-step object, as bytes.
-    Handle fixes_group(make_group("fixes"), H5Gclose);
-    for (const auto& [name, bytes] : state.fixes) {
-      Slab whole;
-      whole.total = hsize_t(bytes.size());
-      whole.local = rank == 0 ? hsize_t(bytes.size()) : 0;
-      whole.checksum = true;
-      whole.transfer = transfer.get();
-      whole.comm = &comm;
-      detail::write_dataset(fixes_group.get(), "/fixes", name.c_str(), H5T_STD_U8LE,
-                            H5T_NATIVE_UCHAR, 1, bytes.data(), whole);
-    }
+    // /fixes/<name>: the restart state of each end-of-step object; /engine/<name>: the
+    // engine's (scenario/engine_state.hpp); as bytes, the same on every rank.
+    const auto write_named = [&](const char* group_name,
+                                 const std::map<std::string, std::string>& named) {
+      Handle group(make_group(group_name), H5Gclose);
+      for (const auto& [name, bytes] : named) {
+        Slab whole;
+        whole.total = hsize_t(bytes.size());
+        whole.local = rank == 0 ? hsize_t(bytes.size()) : 0;
+        whole.checksum = true;
+        whole.transfer = transfer.get();
+        whole.comm = &comm;
+        std::string path(1, '/');
+        path.append(group_name);
+        detail::write_dataset(group.get(), path.c_str(), name.c_str(), H5T_STD_U8LE,
+                              H5T_NATIVE_UCHAR, 1, bytes.data(), whole);
+      }
+    };
+    write_named("fixes", state.fixes);
+    write_named("engine", state.engine);
 
     const std::int32_t ranks32 = ranks;
     detail::write_string_attribute(root, "format", kFormatName);
@@ -210,9 +220,10 @@ Header read_header(const std::string& path) {
                      ")");
   }
   const auto version = read_attribute<std::int32_t>(root, "format_version", H5T_NATIVE_INT32);
-  if (version != kFormatVersion) {
+  if (version < kOldestVersionRead || version > kFormatVersion) {
     throw InputError("unsupported checkpoint format version " + std::to_string(version) +
-                     " (this build reads version " + std::to_string(kFormatVersion) + ")");
+                     " (this build reads versions " + std::to_string(kOldestVersionRead) + " to " +
+                     std::to_string(kFormatVersion) + ")");
   }
   Header header;
   header.state.step = read_attribute<std::int64_t>(root, "step", H5T_NATIVE_INT64);
@@ -225,6 +236,18 @@ Header read_header(const std::string& path) {
   header.state.config = read_state<std::string>(root, "config", H5T_NATIVE_UCHAR);
   for (const std::string& name : group_members(root, "/fixes"))
     header.state.fixes[name] = read_whole<std::string>(root, "/fixes/" + name, H5T_NATIVE_UCHAR);
+  if (version >= 5) {
+    for (const std::string& name : group_members(root, "/engine"))
+      header.state.engine[name] =
+          read_whole<std::string>(root, "/engine/" + name, H5T_NATIVE_UCHAR);
+  } else {  // format 4: the engine's state as the state of two fixes of the same names
+    for (const char* name : {"contact_history", "neighbour_lists"}) {
+      const auto it = header.state.fixes.find(name);
+      if (it == header.state.fixes.end()) continue;
+      header.state.engine[name] = std::move(it->second);
+      header.state.fixes.erase(it);
+    }
+  }
 
   const bool counts_valid = std::all_of(header.rank_counts.begin(), header.rank_counts.end(),
                                         [](std::int64_t n) { return n >= 0; }) &&
@@ -286,18 +309,20 @@ private:
 void broadcast(Header& header, const comm::Communicator& comm) {
   comm::broadcast_container(header.rank_counts, comm);
   comm::broadcast_container(header.state.global_anchors, comm);
-  std::uint64_t fixes = header.state.fixes.size();
-  comm::broadcast(fixes, comm);
-  auto entry = header.state.fixes.begin();
-  for (std::uint64_t k = 0; k < fixes; ++k) {
-    std::string name = comm.is_root() ? entry->first : std::string();
-    std::string bytes = comm.is_root() ? entry->second : std::string();
-    comm::broadcast_container(name, comm);
-    comm::broadcast_container(bytes, comm);
-    if (comm.is_root())
-      ++entry;
-    else
-      header.state.fixes[name] = std::move(bytes);
+  for (std::map<std::string, std::string>* named : {&header.state.fixes, &header.state.engine}) {
+    std::uint64_t count = named->size();
+    comm::broadcast(count, comm);
+    auto entry = named->begin();
+    for (std::uint64_t k = 0; k < count; ++k) {
+      std::string name = comm.is_root() ? entry->first : std::string();
+      std::string bytes = comm.is_root() ? entry->second : std::string();
+      comm::broadcast_container(name, comm);
+      comm::broadcast_container(bytes, comm);
+      if (comm.is_root())
+        ++entry;
+      else
+        (*named)[name] = std::move(bytes);
+    }
   }
   comm::broadcast_container(header.state.config, comm);
   comm::broadcast(header.total, comm);

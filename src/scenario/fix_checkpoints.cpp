@@ -1,11 +1,13 @@
 // The checkpoints fix: OUTPUT/checkpoint.h5 (replaced atomically) every
 // output.checkpoint_interval, after the last step, and when a stop is requested — then with
 // the command that continues the run. A checkpoint holds the particles, the clock, the global
-// bodies' positions, the resolved configuration and every fix's restart state.
+// bodies' positions, the resolved configuration, every fix's restart state and the engine's
+// (scenario/engine_state.hpp).
 #include "fix_factories.hpp"
 
 #include "granite/core/log.hpp"
 #include "granite/io/checkpoint.hpp"
+#include "granite/scenario/engine_state.hpp"
 #include "granite/scenario/fixes.hpp"
 #include "granite/scenario/progress.hpp"
 
@@ -33,6 +35,7 @@ public:
     state.time = run.sim.time();
     state.global_anchors = run.sim.globals().anchors();
     state.fixes = fix_states(*run.fixes);
+    state.engine = engine_state(run.sim, run.comm);
     state.config = config_text_;
     const std::string path = (std::filesystem::path(run.output_dir) / "checkpoint.h5").string();
     io::write_checkpoint(path, run.sim.particles(), state, run.comm);

@@ -65,8 +65,6 @@ std::unique_ptr<Fix> make_thermo(Cadence cadence, bool write_csv, RunContext& ru
 /// half-spaces are clipped to in the global bodies' grid.
 std::unique_ptr<Fix> make_snapshots(Cadence cadence, const io::SnapshotInfo& info, bool initial,
                                     const Domain& domain, RunContext& run);
-std::unique_ptr<Fix> make_contact_history(RunContext& run);
-std::unique_ptr<Fix> make_neighbour_lists(RunContext& run);
 std::unique_ptr<Fix> make_checkpoints(Cadence cadence, std::string config_text);
 std::unique_ptr<Fix> make_fclib_export(std::set<std::int64_t> steps, const RunContext& run);
 

@@ -123,8 +123,6 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
   fixes.push_back(detail::make_snapshots(Cadence::every_interval(output.snapshot_interval, dt),
                                          info, output.snapshot_initial && !restarting,
                                          domain_of(settings.domain), run));
-  if (settings.solver.warm_start > 0.0) fixes.push_back(detail::make_contact_history(run));
-  if (run.sim.parameters().skin > 0.0) fixes.push_back(detail::make_neighbour_lists(run));
   fixes.push_back(detail::make_checkpoints(Cadence::every_interval(output.checkpoint_interval, dt),
                                            config::to_text(cfg.resolved)));
   if (!output.export_fclib_steps.empty())

@@ -14,6 +14,7 @@
 #include "granite/scenario/initial_state.hpp"
 #include "granite/timestep/finite_state.hpp"
 #include "granite/solver/method.hpp"
+#include "granite/scenario/engine_state.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -81,9 +82,9 @@ ForcesSummary compute_forces(const config::ScenarioConfig& cfg, const ForcesRequ
   sim.set_clock(state.step);
   sim.globals().set_anchors(state.global_anchors);
   if (motion) motion->start(run);  // the coming step's wall velocities, from the clock
-  const auto history = state.fixes.find("contact_history");
-  if (settings.solver.warm_start > 0.0 && history != state.fixes.end())
-    detail::make_contact_history(run)->restore(history->second);
+  const auto history = state.engine.find("contact_history");  // not the neighbour lists: the
+  if (settings.solver.warm_start > 0.0 && history != state.engine.end())  // pass's own build
+    restore_contact_history(history->second, sim, comm);
   check_initial_state(sim, &distributed, domain, settings.contact.max_initial_overlap,
                       file + ": stored state", comm);
 

@@ -11,6 +11,7 @@
 #include "granite/io/run_record.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/scenario/build.hpp"
+#include "granite/scenario/engine_state.hpp"
 #include "granite/scenario/fixes.hpp"
 #include "granite/scenario/initial_state.hpp"
 #include "granite/scenario/memory.hpp"
@@ -93,6 +94,7 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
   detail::validate_restart_state(restart, state, run);
   run.sim.set_clock(state.step);
   run.sim.globals().set_anchors(state.global_anchors);
+  restore_engine_state(state.engine, run.sim, run.comm);
   for (const auto& fix : fixes) {
     if (!fix->has_state()) continue;
     const auto saved = state.fixes.find(fix->name());

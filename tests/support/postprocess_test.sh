@@ -214,7 +214,7 @@ assert int(rows[-1]["step"]) == run["final"]["step"] and int(rows[-1]["contacts"
 assert len(granite_io.load_snapshot(snap, fields=["id"])["id"]) == run["particles"]["final"]
 samples = len(list(csv.DictReader(open(f"{out}/statistics.csv"))))
 assert run["statistics"]["samples"] == samples, (run["statistics"]["samples"], samples)
-assert [f["name"] for f in run["fixes"]] == ["balance", "inflow", "outflow", "statistics", "progress", "thermo", "snapshots", "neighbour_lists", "checkpoints"]
+assert [f["name"] for f in run["fixes"]] == ["balance", "inflow", "outflow", "statistics", "progress", "thermo", "snapshots", "checkpoints"]
 EOF
   # --from T keeps the samples at t >= T: as many as statistics.csv has rows with time >= T.
   if run channel_table_from 0 "$SCRIPT" table "$OUT/statistics.csv" --from 0.03; then

@@ -32,9 +32,10 @@ namespace granite::io {
 struct CheckpointState {
   std::int64_t step = 0;
   double time = 0.0;
-  std::vector<double> global_anchors;        // opaque doubles (exact positions of global bodies)
-  std::map<std::string, std::string> fixes;  // restart state of each end-of-step object
-  std::string config;                        // the resolved configuration text
+  std::vector<double> global_anchors;         // opaque doubles (exact positions of global bodies)
+  std::map<std::string, std::string> fixes;   // restart state of each end-of-step object
+  std::map<std::string, std::string> engine;  // the engine's (scenario/engine_state.hpp)
+  std::string config;                         // the resolved configuration text
 };
 
 /// Collective. Writes every rank's particles and `state` to `path` atomically.
