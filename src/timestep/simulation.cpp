@@ -110,80 +110,56 @@ const StepStatistics& Simulation::step() {
 // but not insertions.
 std::size_t Simulation::synchronise() {
   const Parameters& p = parameters_;
-  rebuild_ = true;
+  bool rebuild = true;
   if (p.skin > 0.0) {
     ScopedPhase t(timers_, Phase::detection);
-    if (restoring_) neighbours_.adopt(particles_, particles_.size(), p.skin);
-    rebuild_ = neighbours_.stale(particles_, particles_.size(), deleted_map_) ||
-               (p.rebuild_every > 0 && steps_ - built_at_ >= p.rebuild_every);
+    rebuild = neighbours_.wants_rebuild(particles_, p.skin, p.rebuild_every, steps_);
   }
   bool ghosts_deleted = false;
   if (hooks_ && p.skin > 0.0) {
     ScopedPhase t(timers_, Phase::communication);
-    rebuild_ = hooks_->agree_on_rebuild(particles_, rebuild_);
+    rebuild = hooks_->agree_on_rebuild(particles_, rebuild);
   }
-  if (rebuild_ && p.locality_sort) {  // every particle is owned here
+  neighbours_.set_rebuilding(rebuild);
+  if (rebuild && p.locality_sort) {  // every particle is owned here
     ScopedPhase t(timers_, Phase::detection);
     body::sort_by_locality(particles_, particles_.size(),
                            2.0 * particles_.max_radius() + p.contact_threshold + p.skin);
   }
   if (hooks_) {
     ScopedPhase t(timers_, Phase::communication);
-    if (rebuild_)
+    if (rebuild)
       owned_ = hooks_->synchronise(particles_);
-    else if (restoring_)
-      owned_ = hooks_->restore_ghosts(particles_, restoring_->ghost_width);
+    else if (const auto& restoring = neighbours_.restoring())
+      owned_ = hooks_->restore_ghosts(particles_, restoring->ghost_width);
     else
-      owned_ = hooks_->refresh_ghosts(particles_, deleted_map_, ghost_map_, ghosts_deleted);
+      owned_ = hooks_->refresh_ghosts(particles_, neighbours_.deleted_map(),
+                                      neighbours_.ghost_map(), ghosts_deleted);
   }
-  if (!rebuild_ && (!deleted_map_.empty() || ghosts_deleted)) {
+  {
     ScopedPhase t(timers_, Phase::detection);
-    remap_neighbours();
+    neighbours_.after_synchronise(owned_count(), ghosts_deleted);
   }
-  deleted_map_.clear();
   return owned_count();
 }
 
 Simulation::NeighbourState Simulation::neighbour_state() const {
-  NeighbourState s;
-  s.built_at = built_at_;
-  s.ghost_width = hooks_ ? hooks_->ghost_width() : 0.0;
-  s.valid =
-      parameters_.skin > 0.0 && !neighbours_.stale(particles_, particles_.size(), deleted_map_);
-  return s;
+  return neighbours_.restart_state(particles_, parameters_.skin,
+                                   hooks_ ? hooks_->ghost_width() : 0.0);
 }
 
 void Simulation::restore_neighbour_lists(const NeighbourState& state) {
-  built_at_ = state.built_at;
-  if (state.valid && parameters_.skin > 0.0) restoring_ = state;
-}
-
-// The list's indices: the owned particles of its build or last remap, then their ghosts.
-void Simulation::remap_neighbours() {
-  const std::size_t owned_before = deleted_map_.empty() ? owned_count() : deleted_map_.size();
-  std::vector<std::int64_t> map(owned_before + (hooks_ ? ghost_map_.size() : 0));
-  for (std::size_t i = 0; i < owned_before; ++i)
-    map[i] = deleted_map_.empty() ? std::int64_t(i) : deleted_map_[i];
-  const std::size_t owned_now = owned_count();
-  for (std::size_t g = 0; hooks_ && g < ghost_map_.size(); ++g)
-    map[owned_before + g] = ghost_map_[g] < 0 ? -1 : std::int64_t(owned_now) + ghost_map_[g];
-  neighbours_.remap(map);
+  neighbours_.restore(state, parameters_.skin);
 }
 
 void Simulation::detect_contacts(std::size_t owned) {
   ScopedPhase t(timers_, Phase::detection);
   const Parameters& p = parameters_;
-  if (rebuild_) ++rebuilds_;
+  if (neighbours_.rebuilding()) neighbours_.count_search();
   if (p.skin > 0.0) {
-    if (rebuild_) {
-      neighbours_.build(particles_, owned, globals_, p.contact_threshold, p.skin);
-      built_at_ = steps_;
-    } else if (restoring_) {
-      neighbours_.build(particles_, owned, globals_, p.contact_threshold, p.skin, true);
-    }
-    restoring_.reset();
-    detection_.detect(neighbours_, particles_, globals_, materials_, p.contact_threshold,
-                      contacts_);
+    const collision::NeighbourList& list =
+        neighbours_.list_for_step(particles_, owned, globals_, p.contact_threshold, p.skin, steps_);
+    detection_.detect(list, particles_, globals_, materials_, p.contact_threshold, contacts_);
   } else {
     detection_.detect(particles_, globals_, materials_, p.contact_threshold, contacts_);
   }
@@ -348,7 +324,7 @@ void Simulation::collect_statistics(const solver::RelaxationResult& relaxation, 
   s.fc3d_error = relaxation.fc3d;
   s.converged = relaxation.converged;
   s.failed_contacts = relaxation.failed_contacts;
-  s.neighbour_rebuild = rebuild_;
+  s.neighbour_rebuild = neighbours_.rebuilding();
   for (std::size_t j = 0; j < contacts_.size(); ++j) {
     s.max_penetration = std::max(s.max_penetration, -contacts_.gap[j]);
     s.normal_impulse_sum += impulses_[j][0];
@@ -372,18 +348,7 @@ std::size_t Simulation::remove_particles(
     gone[i] = predicate(particles_, i) ? 1 : 0;
     return gone[i] != 0;
   });
-  if (removed > 0 && parameters_.skin > 0.0 && neighbours_.built()) {
-    // Compose with earlier removals since the last step: the list's index -> present index.
-    std::vector<std::int64_t> now(gone.size());
-    std::int64_t next = 0;
-    for (std::size_t i = 0; i < gone.size(); ++i) now[i] = gone[i] ? -1 : next++;
-    if (deleted_map_.empty()) {
-      deleted_map_ = std::move(now);
-    } else {
-      for (auto& m : deleted_map_)
-        if (m >= 0) m = now[std::size_t(m)];
-    }
-  }
+  if (removed > 0 && parameters_.skin > 0.0) neighbours_.record_removal(gone);
   if (removed > 0) {  // the last step's contact indices no longer match the particles
     contacts_.clear();
     impulses_.clear();

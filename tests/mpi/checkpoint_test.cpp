@@ -350,7 +350,7 @@ TEST_F(CheckpointTest, AnOlderFormatVersionIsTheSameInputErrorOnEveryRank) {
   ASSERT_EQ(rewritten, 1) << "could not rewrite format_version";
   expect_input_error_everywhere(path, "version 1",
                                 "unsupported checkpoint format version 1 (this build reads "
-                                "version 4)");
+                                "versions 4 to 5)");
 }
 
 TEST_F(CheckpointTest, UnwritableDestinationIsAnInputErrorOnEveryRank) {

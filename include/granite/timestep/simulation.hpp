@@ -19,7 +19,7 @@
 #include "granite/body/particles.hpp"
 #include "granite/collision/contact.hpp"
 #include "granite/collision/detection.hpp"
-#include "granite/collision/neighbour_list.hpp"
+#include "granite/collision/neighbour_tracking.hpp"
 #include "granite/contact/single_contact.hpp"
 #include "granite/core/error.hpp"
 #include "granite/core/timer.hpp"
@@ -185,15 +185,11 @@ public:
   std::size_t owned_count() const { return hooks_ ? owned_ : particles_.size(); }
 
   /// With a skin: rebuild the neighbour lists (and ghosts) at the next step.
-  void request_rebuild() { neighbours_.invalidate(); }
+  void request_rebuild() { neighbours_.request_rebuild(); }
   /// What a checkpoint keeps of the neighbour lists (with the particles' neighbour_reference):
   /// the step of the last build, its ghost width, and whether the lists are still valid for
   /// the present particles on this process (not stale; deletions are fine).
-  struct NeighbourState {
-    std::int64_t built_at = 0;
-    double ghost_width = 0.0;
-    bool valid = false;
-  };
+  using NeighbourState = collision::NeighbourTracking::RestartState;
   NeighbourState neighbour_state() const;
   /// A restart on the same decomposition from a state with valid lists: the next step decides
   /// from the references whether to rebuild, as the uninterrupted run does; if not, it takes
@@ -201,9 +197,11 @@ public:
   /// the references), so the continuation is bit for bit the uninterrupted run.
   void restore_neighbour_lists(const NeighbourState& state);
   /// The state restore_neighbour_lists() took, until the next step uses it.
-  const std::optional<NeighbourState>& restoring_neighbour_lists() const { return restoring_; }
+  const std::optional<NeighbourState>& restoring_neighbour_lists() const {
+    return neighbours_.restoring();
+  }
   /// Neighbour-list builds so far (with a skin; every step without).
-  std::uint64_t rebuilds() const { return rebuilds_; }
+  std::uint64_t rebuilds() const { return neighbours_.rebuilds(); }
 
   /// Statistics of the last step (zeros before the first).
   const StepStatistics& statistics() const { return stats_; }
@@ -254,7 +252,6 @@ private:
   // The phases of step(), in order, each timed under its core/timer.hpp Phase (the exchanges
   // between relaxation sweeps as communication).
   std::size_t synchronise();
-  void remap_neighbours();  // after deletions without a rebuild
   void detect_contacts(std::size_t owned);
   void set_up_contacts(std::size_t owned);
   solver::RelaxationResult relax_contacts(std::size_t owned);
@@ -275,14 +272,7 @@ private:
   body::MaterialTable materials_;
 
   collision::ContactDetection detection_;
-  collision::NeighbourList neighbours_;  // with a skin
-  bool rebuild_ = true;                  // this step rebuilds the neighbour lists
-  std::int64_t built_at_ = 0;            // step of the last build
-  std::uint64_t rebuilds_ = 0;
-  // Deletions since the last step (remove_particles): for each owned index of the list, the
-  // present index or -1; and the hooks' map of the ghosts (refresh_ghosts).
-  std::vector<std::int64_t> deleted_map_, ghost_map_;
-  std::optional<NeighbourState> restoring_;  // restore_neighbour_lists() until the next step
+  collision::NeighbourTracking neighbours_;  // the lists and their policy, with a skin
   collision::ContactList contacts_;
   std::vector<solver::BodyState> states_;
   std::vector<solver::SolverContact> solver_contacts_;
