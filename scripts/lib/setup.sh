@@ -13,6 +13,7 @@ GRANITE_PACKAGES=(
   nlohmann-json3-dev libgtest-dev libbenchmark-dev
   python3 python3-h5py python3-numpy python3-matplotlib python3-yaml
   python3-paraview xvfb  # ParaView (pvbatch, XDMF reader; xvfb-run: a display for pvbatch)
+  clang-format  # version 14: ctest format_check
   slurm-wlm munge
 )
 

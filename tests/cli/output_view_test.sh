@@ -82,7 +82,7 @@ assert 0 < m["estimated_bytes_largest_rank"] < peak["max"], m
 EOF
 
 # 3. ParaView.
-(cd "$tmp" && $py "$src/tests/support/paraview_series_check.py" "$tmp/run" "$cfg" 5 0.005) \
+(cd "$tmp" && $py "$src/tests/cli/paraview_series_check.py" "$tmp/run" "$cfg" 5 0.005) \
   || fail "ParaView's view of the series"
 
 # 4. scripts/paraview_view.py (pvbatch; xvfb-run gives it a display on a headless machine)

@@ -74,7 +74,7 @@ expect 2 "^error: .*/dup.yaml:6:1: duplicate key 'run' \(first at line 1\)$" -- 
 sed 's/material: m}]/material: m, radius: 0.02}]/' "$tmp/drop.yaml" > "$tmp/dup2.yaml"
 expect 2 "^error: .*/dup2.yaml:5:78: duplicate key 'radius' \(first at line 5\)$" -- "$granite" check "$tmp/dup2.yaml"
 expect 2 "^error: --set run=\{dt: 1, dt: 2\}: duplicate key 'dt'$" -- "$granite" check "$tmp/drop.yaml" --set "run={dt: 1, dt: 2}"
-# Found by tests/support/fuzz_inputs.py: an index beyond size_t, a value with a line break.
+# Found by tests/cli/fuzz_inputs.py: an index beyond size_t, a value with a line break.
 expect 2 "^error: .*materials has no entry 99999999999999999999999$" -- "$granite" check "$tmp/drop.yaml" --set "materials[99999999999999999999999].name=x"
 expect 2 "^error: --set run.dt=-1[\\]n\.\.\.: run.dt: expected a number > 0" -- "$granite" check "$tmp/drop.yaml" --set "run.dt=-1
 ..."
@@ -117,7 +117,7 @@ cp "$fclib/problems/local_problem_test.hdf5" "$tmp/huge_n.hdf5"
 /usr/bin/python3 -c 'import h5py, sys; h5py.File(sys.argv[1], "r+")["fclib_local/W/n"][...] = 2**31 - 1' "$tmp/huge_n.hdf5"
 expect 2 "^error: .*/huge_n.hdf5: /fclib_local/W: size 144 x 2147483647 larger than /fclib_local/vectors/q \(144 entries\)$" -- \
   "$granite" fclib solve "$tmp/huge_n.hdf5"
-# Found by tests/support/fuzz_inputs.py (--seed 2): one damaged byte in the superblock region
+# Found by tests/cli/fuzz_inputs.py (--seed 2): one damaged byte in the superblock region
 # makes H5Fopen fail and leak, and HDF5 printed "infinite loop closing library" at exit.
 cp "$fclib/problems/local_problem_test.hdf5" "$tmp/damaged.hdf5"
 printf '\002' | dd of="$tmp/damaged.hdf5" bs=1 seek=106 conv=notrunc status=none
