@@ -41,8 +41,8 @@ std::string model_mismatch(Method method, contact::Model model) {
   if (!needed || *needed == model) return {};
   const char* what = method == Method::apgd ? "the cone complementarity model"
                                             : "the polyhedral-cone LCP of the step";
-  return std::string(method_name(method)) + " solves " + what + "; it needs contact.model: " +
-         std::string(contact::model_name(*needed)) + " (got " +
+  return std::string(method_name(method)) + " solves " + what +
+         "; it needs contact.model: " + std::string(contact::model_name(*needed)) + " (got " +
          std::string(contact::model_name(model)) + ")";
 }
 
