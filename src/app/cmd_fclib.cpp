@@ -6,7 +6,7 @@
 #include "granite/core/error.hpp"
 #include "granite/solver/fc3d_error.hpp"
 #include "granite/io/atomic_file.hpp"
-#include "granite/io/fclib.hpp"
+#include "granite/io/fclib/fclib.hpp"
 #include "granite/solver/matrix_relaxation.hpp"
 #include "granite/solver/method.hpp"
 #include "granite/solver/polyhedral_lcp.hpp"

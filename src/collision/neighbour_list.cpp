@@ -62,8 +62,8 @@ void NeighbourList::build(body::Particles& particles, std::size_t tracked,
       if (particles.fixed[i] == 0 || particles.fixed[j] == 0) unsorted_.emplace_back(i, j);
     }
   });
-  // Sorted by i, then j: a counting sort by i, then each particle's few candidates by j (a
-  // std::sort of the whole list was 1 % of a channel_small run).
+  // Sorted by i, then j: a counting sort by i, then each particle's few candidates by j
+  // (cheaper than one std::sort of the whole list; docs/performance.md).
   bucket_.assign(particles.size(), 0);
   for (const auto& [i, j] : unsorted_) ++bucket_[i];
   std::uint32_t end = 0;

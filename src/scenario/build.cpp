@@ -1,7 +1,7 @@
 #include "granite/scenario/build.hpp"
 
-#include "granite/scenario/lattice.hpp"
-#include "granite/scenario/random_fill.hpp"
+#include "granite/scenario/sources/lattice.hpp"
+#include "granite/scenario/sources/random_fill.hpp"
 
 #include "granite/core/counter_random.hpp"
 #include "granite/io/particle_file.hpp"

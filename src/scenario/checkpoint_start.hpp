@@ -7,7 +7,7 @@
 #include "granite/io/config.hpp"
 #include "granite/parallel/decomposition.hpp"
 #include "granite/scenario/build.hpp"
-#include "granite/scenario/fix.hpp"
+#include "granite/scenario/fixes/fix.hpp"
 
 #include <functional>
 #include <string>

@@ -3,7 +3,7 @@
 #include "granite/scenario/forces.hpp"
 
 #include "checkpoint_start.hpp"
-#include "fix_factories.hpp"
+#include "fixes/fix_factories.hpp"
 
 #include "granite/comm/collectives.hpp"
 #include "granite/core/error.hpp"

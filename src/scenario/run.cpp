@@ -12,7 +12,7 @@
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/engine_state.hpp"
-#include "granite/scenario/fixes.hpp"
+#include "granite/scenario/fixes/fixes.hpp"
 #include "granite/scenario/initial_state.hpp"
 #include "granite/scenario/memory.hpp"
 #include "granite/scenario/progress.hpp"

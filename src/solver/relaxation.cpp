@@ -36,9 +36,8 @@ double sweep(const contact::ModelSettings& model, const std::vector<SolverContac
       continue;
     // μ = 0 under mdp (its structogram's first two branches, x = (max(b_n, 0)/A_nn, 0, 0)):
     // only the normal row of Eq. (5) is formed and n alone carries the impulse; bit-identical
-    // to the general path below (the floor contacts of the channel, relaxation −3.5 %). Its
-    // bookkeeping is scalar and it leaves early: sharing the general path's Vec3 tail instead
-    // measured 3 % slower.
+    // to the general path below (the floor contacts of the channel). Its bookkeeping is scalar
+    // and it leaves early: the general path's Vec3 tail is slower here (docs/performance.md).
     if (kNormalRowAtZeroFriction && c.mu == 0.0 && old[1] == 0.0 && old[2] == 0.0) {
       const double bn = c.A(0, 0) * old[0] - c.frame.col(0).dot(velocity) - c.gap_term;
       const double solved_n = bn < 0.0 ? 0.0 : bn / c.A(0, 0);
@@ -78,7 +77,7 @@ double relaxation_sweep(const contact::ModelSettings& model,
                         std::vector<BodyState>& bodies, const SweepOrder& order, bool backward,
                         std::size_t* failed) {
   // The mdp model's prologue (open, frictionless, sticking) is inlined into the loop: only a
-  // sliding contact makes a call (relaxation −6 % on channel_small).
+  // sliding contact makes a call (docs/performance.md).
   if (model.model == contact::Model::mdp)
     return sweep<true>(model, contacts, impulses, bodies, order, backward, failed,
                        [](const Mat3& A, const contact::BlockReduction& r, const Vec3& b,

@@ -4,6 +4,7 @@
 
 #include "granite/body/locality_sort.hpp"
 #include "granite/solver/method.hpp"
+#include "granite/timestep/local_hooks.hpp"
 #include "granite/core/error.hpp"
 #include "granite/solver/apgd_step.hpp"
 #include "granite/solver/contact_problem_export.hpp"
@@ -76,6 +77,13 @@ const StepStatistics& Simulation::step() {
     validate();
     validated_ = true;
   }
+  // During the step owned_count() is what the synchronisation kept (also if a phase throws,
+  // the flag is reset: between steps every particle is owned).
+  struct Stepping {
+    bool& flag;
+    explicit Stepping(bool& f) : flag(f) { flag = true; }
+    ~Stepping() { flag = false; }
+  } stepping(stepping_);
   const std::size_t owned = synchronise();
   detect_contacts(owned);
   set_up_contacts(owned);
@@ -116,9 +124,9 @@ std::size_t Simulation::synchronise() {
     rebuild = neighbours_.wants_rebuild(particles_, p.skin, p.rebuild_every, steps_);
   }
   bool ghosts_deleted = false;
-  if (hooks_ && p.skin > 0.0) {
+  if (p.skin > 0.0) {
     ScopedPhase t(timers_, Phase::communication);
-    rebuild = hooks_->agree_on_rebuild(particles_, rebuild);
+    rebuild = hooks().agree_on_rebuild(particles_, rebuild);
   }
   neighbours_.set_rebuilding(rebuild);
   if (rebuild && p.locality_sort) {  // every particle is owned here
@@ -126,14 +134,14 @@ std::size_t Simulation::synchronise() {
     body::sort_by_locality(particles_, particles_.size(),
                            2.0 * particles_.max_radius() + p.contact_threshold + p.skin);
   }
-  if (hooks_) {
+  {
     ScopedPhase t(timers_, Phase::communication);
     if (rebuild)
-      owned_ = hooks_->synchronise(particles_);
+      owned_ = hooks().synchronise(particles_);
     else if (const auto& restoring = neighbours_.restoring())
-      owned_ = hooks_->restore_ghosts(particles_, restoring->ghost_width);
+      owned_ = hooks().restore_ghosts(particles_, restoring->ghost_width);
     else
-      owned_ = hooks_->refresh_ghosts(particles_, neighbours_.deleted_map(),
+      owned_ = hooks().refresh_ghosts(particles_, neighbours_.deleted_map(),
                                       neighbours_.ghost_map(), ghosts_deleted);
   }
   {
@@ -143,9 +151,13 @@ std::size_t Simulation::synchronise() {
   return owned_count();
 }
 
+StepHooks& Simulation::hooks() const {
+  static LocalHooks local;  // stateless: shared by every Simulation without hooks
+  return hooks_ ? *hooks_ : local;
+}
+
 Simulation::NeighbourState Simulation::neighbour_state() const {
-  return neighbours_.restart_state(particles_, parameters_.skin,
-                                   hooks_ ? hooks_->ghost_width() : 0.0);
+  return neighbours_.restart_state(particles_, parameters_.skin, hooks().ghost_width());
 }
 
 void Simulation::restore_neighbour_lists(const NeighbourState& state) {
@@ -163,7 +175,7 @@ void Simulation::detect_contacts(std::size_t owned) {
   } else {
     detection_.detect(particles_, globals_, materials_, p.contact_threshold, contacts_);
   }
-  if (hooks_) hooks_->retain_responsible_contacts(contacts_, particles_, owned);
+  hooks().retain_responsible_contacts(contacts_, particles_, owned);
 }
 
 void Simulation::set_up_contacts(std::size_t owned) {
@@ -176,7 +188,7 @@ void Simulation::set_up_contacts(std::size_t owned) {
     impulses_.assign(contacts_.size(), Vec3::Zero());
     solver::build_sweep_order(p.ordering, contacts_.point, p.gravity, p.ordering_seed, steps_,
                               order_);
-    if (hooks_) hooks_->weigh_ghost_contacts(solver_contacts_, owned, particles_.size());
+    hooks().weigh_ghost_contacts(solver_contacts_, owned, particles_.size());
   }
   if (contact_problem_observer_) contact_problem_observer_(solver_contacts_, states_);
 }
@@ -286,9 +298,9 @@ solver::RelaxationResult Simulation::relax_contacts_lemke(std::size_t owned) {
 
 void Simulation::warm_start() {
   if (parameters_.warm_start <= 0.0) return;
-  if (hooks_) {  // contacts whose relaxing process changed take their history along
+  {  // contacts whose relaxing process changed take their history along
     std::vector<solver::HistoryEntry> moved = history_.unclaimed(contacts_, particles_, owned_);
-    hooks_->share_history(moved);
+    hooks().share_history(moved);
     history_.insert(moved);
   }
   if (history_.size() == 0) return;
@@ -331,14 +343,13 @@ void Simulation::collect_statistics(const solver::RelaxationResult& relaxation, 
     if (contacts_.involves_global(j)) s.global_normal_impulse_sum += impulses_[j][0];
   }
   for (std::size_t i = 0; i < owned; ++i) s.kinetic_energy += particles_.kinetic_energy(i);
-  if (hooks_) hooks_->reduce(s);
+  hooks().reduce(s);
   stats_ = s;
 }
 
 void Simulation::end_step(std::size_t owned) {
-  if (!hooks_) return;
   ScopedPhase t(timers_, Phase::other);
-  hooks_->end_step(particles_, owned);
+  hooks().end_step(particles_, owned);
 }
 
 std::size_t Simulation::remove_particles(

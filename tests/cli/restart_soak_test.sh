@@ -17,11 +17,11 @@ run_info() { /usr/bin/python3 "$src/scripts/run_info.py" "$@" 2>&1; }  # fields 
 tmp=$(mktemp -d); trap 'pkill -KILL -f "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-settings=(--set run.end_time=0.2 --set run.thermo_every=10 --set output.snapshot_interval=0
+settings=(--set run.end_time=0.16 --set run.thermo_every=10 --set output.snapshot_interval=0
           --set output.checkpoint_interval=0.005 --set solver.warm_start=1
           --set domain.balance=dynamic --set domain.balance_every=20
           --set domain.imbalance_threshold=1)
-last=snapshot_00005000.h5
+last=snapshot_00004000.h5
 
 # wait_for_step DIR STEP PID: until DIR/thermo.csv has a row at or after STEP (or PID ended).
 wait_for_step() {

@@ -13,7 +13,7 @@
 #include "../support/contact_audit.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/flow_statistics.hpp"
-#include "granite/scenario/inflow.hpp"
+#include "granite/scenario/sources/inflow.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>

@@ -4,7 +4,7 @@
 // ‖r − P_K(r − u − μ‖u_T‖e_N)‖ / max(‖q‖, ‖r‖, ‖u‖), the engine with u from the velocity
 // corrections, FCLIB with u = W r + q, so they differ only by round-off in W r (a few ulps of
 // the largest velocity, ~1e-15 relative); 1e-12 leaves three orders of margin.
-#include "granite/io/fclib.hpp"
+#include "granite/io/fclib/fclib.hpp"
 #include "granite/solver/contact_problem_export.hpp"
 #include "granite/solver/fc3d_error.hpp"
 #include "granite/timestep/simulation.hpp"

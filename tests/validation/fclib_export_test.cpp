@@ -3,7 +3,7 @@
 // blocks and is symmetric, survives a write/read round trip, and the matrix relaxation of the
 // exported problem reproduces the engine's own relaxation (same contacts, order and model).
 #include "granite/collision/detection.hpp"
-#include "granite/io/fclib.hpp"
+#include "granite/io/fclib/fclib.hpp"
 #include "granite/solver/fc3d_error.hpp"
 #include "granite/solver/contact_problem_export.hpp"
 #include "granite/solver/matrix_relaxation.hpp"

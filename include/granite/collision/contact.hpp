@@ -78,8 +78,8 @@ inline void tangent_frame(const Vec3& n, Vec3& t, Vec3& o) {
   // The branch-free basis of Duff et al., "Building an orthonormal basis, revisited" (JCGT 6(1),
   // 2017): one division, no square root; with σ = sign(n_z) and a = −1/(σ + n_z)
   // (|σ + n_z| ≥ 1), t = (1 + σ a n_x², σ a n_x n_y, −σ n_x), o = (a n_x n_y, σ + a n_y², −n_y).
-  // The per-contact detection made the former cross product with the least aligned axis (a
-  // branch, a square root and a division) 4 % of a channel_small run.
+  // It replaced the cross product with the least aligned axis (a branch, a square root and a
+  // division), which the per-contact detection made costly (docs/performance.md).
   const double sigma = std::copysign(1.0, n.z());
   const double a = -1.0 / (sigma + n.z());
   const double b = n.x() * n.y() * a;
@@ -87,8 +87,7 @@ inline void tangent_frame(const Vec3& n, Vec3& t, Vec3& o) {
   o = Vec3(b, sigma + n.y() * n.y() * a, -n.y());
 }
 
-// Inline: the narrow phase adds every contact of every step here (a call was 2.5 % of a
-// channel_small run).
+// Inline: the narrow phase adds every contact of every step here.
 inline void ContactList::push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, const Vec3& n,
                                    double gap_value, double mu) {
   body1.push_back(b1);
@@ -100,7 +99,7 @@ inline void ContactList::push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, co
 }
 
 // Inline: the setup forms every contact's frame once per step (storing t and o at detection
-// instead moved 48 bytes per contact twice more through memory: detection +8 %).
+// instead moves 48 bytes per contact twice more through memory; docs/performance.md).
 inline Mat3 ContactList::frame(std::size_t j) const {
   Mat3 q;
   q.col(0) = normal[j];

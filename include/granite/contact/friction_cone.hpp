@@ -9,8 +9,8 @@ namespace granite::contact {
 
 /// P_K(z): z itself inside K, 0 inside the polar cone −K* (μ‖z_to‖ ≤ −z_n), otherwise the
 /// nearest point of the boundary, x_n = (μ‖z_to‖ + z_n)/(1 + μ²), x_to = μ x_n z_to/‖z_to‖.
-/// Here with zt = ‖z_to‖ given: the error measures pass a plain root (std::hypot was 2 % of a
-/// channel_small run there), the solvers' projections the overload below.
+/// Here with zt = ‖z_to‖ given: the error measures pass a plain root (std::hypot is slow
+/// there; docs/performance.md), the solvers' projections the overload below.
 inline Vec3 project_onto_friction_cone(const Vec3& z, double mu, double zt) {
   if (zt <= mu * z[0]) return z;
   if (mu * zt <= -z[0]) return Vec3::Zero();

@@ -25,7 +25,7 @@ struct BodyState {
   // always safe: it only selects the general product below.
   bool isotropic = false;
 
-  /// I⁻¹ m: for a sphere k m, 3 products instead of 15 operations (relaxation −7 %).
+  /// I⁻¹ m: for a sphere k m, 3 products instead of 15 operations (the sweep's inner loop).
   Vec3 angular_response(const Vec3& m) const {
     return isotropic ? Vec3(inverse_inertia(0, 0) * m) : Vec3(inverse_inertia * m);
   }

@@ -24,7 +24,7 @@ inline Vec3 relative_correction(const SolverContact& c, const BodyState& b1, con
 }
 
 /// Applies the world-frame impulse p (+ on body 1, − on body 2) to the corrections. Always
-/// inlined: GCC kept it out of the sweep's loop, which then ran 3–4 % slower.
+/// inlined: GCC otherwise keeps it out of the sweep's loop (docs/performance.md).
 [[gnu::always_inline]] inline void apply_impulse(const SolverContact& c, const Vec3& p,
                                                  BodyState& b1, BodyState& b2) {
   b1.dv += b1.inverse_mass * p;

@@ -181,8 +181,9 @@ public:
     hooks_ = hooks;
     validated_ = false;
   }
-  /// Particles [0, owned_count()) are owned by this process (all of them without hooks).
-  std::size_t owned_count() const { return hooks_ ? owned_ : particles_.size(); }
+  /// Particles [0, owned_count()) are owned by this process: during a step those the
+  /// synchronisation kept, between steps all of them (the ghosts are dropped at its end).
+  std::size_t owned_count() const { return stepping_ ? owned_ : particles_.size(); }
 
   /// With a skin: rebuild the neighbour lists (and ghosts) at the next step.
   void request_rebuild() { neighbours_.request_rebuild(); }
@@ -263,8 +264,10 @@ private:
   void integrate_bodies();
   void collect_statistics(const solver::RelaxationResult& relaxation, std::size_t owned);
   void end_step(std::size_t owned);
-  /// The exchange of the step's solvers: the hooks', or the one-rank exchange.
-  solver::Exchange& exchange() { return hooks_ ? hooks_->exchange() : local_exchange_; }
+  /// The hooks given, or the one-rank ones (timestep/local_hooks.hpp): one code path.
+  StepHooks& hooks() const;
+  /// The exchange of the step's solvers.
+  solver::Exchange& exchange() const { return hooks().exchange(); }
 
   Parameters parameters_{};
   body::Particles particles_;
@@ -285,9 +288,9 @@ private:
   std::vector<double> compatible_impulses_;
   solver::CompatibleResult compatible_result_;
 
-  StepHooks* hooks_ = nullptr;
-  solver::LocalExchange local_exchange_;  // the exchange of a run without hooks
+  StepHooks* hooks_ = nullptr;  // none: LocalHooks
   bool validated_ = false;
+  bool stepping_ = false;  // inside step(): owned_ holds
   std::size_t owned_ = 0;
   ContactProblemObserver contact_problem_observer_;
 

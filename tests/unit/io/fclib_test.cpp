@@ -2,7 +2,7 @@
 // team's shared set; tests/data/fclib/README.md documents it).
 #include "granite/contact/single_contact.hpp"
 #include "granite/core/error.hpp"
-#include "granite/io/fclib.hpp"
+#include "granite/io/fclib/fclib.hpp"
 #include "granite/solver/fc3d_error.hpp"
 #include "granite/solver/matrix_relaxation.hpp"
 

@@ -1,8 +1,8 @@
 // Scenario assembly from a configuration: lattice geometry, seeded perturbations, bodies.
 #include "granite/io/config.hpp"
 #include "granite/scenario/build.hpp"
-#include "granite/scenario/inflow.hpp"
-#include "granite/scenario/lattice.hpp"
+#include "granite/scenario/sources/inflow.hpp"
+#include "granite/scenario/sources/lattice.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The pour (scenario/pour.hpp): the target count or mass over the window, insertion without
 // overlap (1e-12 m) among the new spheres, the existing ones and the global bodies, a backlog
 // that waits when the region is full, and a state that continues exactly.
-#include "granite/scenario/pour.hpp"
+#include "granite/scenario/sources/pour.hpp"
 
 #include "granite/core/error.hpp"
 

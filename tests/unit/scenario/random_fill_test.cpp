@@ -2,7 +2,7 @@
 // 1e-12 m), every sphere lies inside its region and clear of the global bodies and of earlier
 // spheres, the count or solid fraction is reached, and a target beyond the RSA jamming limit
 // (0.384 for one size, Torquato, Uche & Stillinger 2006) is reported short.
-#include "granite/scenario/random_fill.hpp"
+#include "granite/scenario/sources/random_fill.hpp"
 
 #include <gtest/gtest.h>
 

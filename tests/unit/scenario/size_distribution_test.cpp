@@ -3,7 +3,7 @@
 // here independently by quadrature, within 5 standard deviations of the estimators (sigma of
 // the mean: sqrt(var / N); of the sample variance: sqrt((mu4 - var^2) / N)); a mixture's number
 // and mass fractions likewise (binomial, and the delta method for the ratio of mass sums).
-#include "granite/scenario/size_distribution.hpp"
+#include "granite/scenario/sources/size_distribution.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,9 +4,9 @@
 #include "granite/io/atomic_file.hpp"
 #include "granite/io/snapshot.hpp"
 #include "granite/scenario/cadence.hpp"
-#include "granite/scenario/fix.hpp"
+#include "granite/scenario/fixes/fix.hpp"
 #include "granite/io/settings.hpp"
-#include "granite/scenario/inflow.hpp"
+#include "granite/scenario/sources/inflow.hpp"
 
 #include <filesystem>
 #include <fstream>

@@ -8,7 +8,7 @@
 #include "granite/core/log.hpp"
 #include "granite/io/checkpoint.hpp"
 #include "granite/scenario/engine_state.hpp"
-#include "granite/scenario/fixes.hpp"
+#include "granite/scenario/fixes/fixes.hpp"
 #include "granite/scenario/progress.hpp"
 
 namespace granite::scenario::detail {

@@ -1,9 +1,9 @@
-// FCLIB reader (see include/granite/io/fclib.hpp).
-#include "granite/io/fclib.hpp"
+// FCLIB reader (see include/granite/io/fclib/fclib.hpp).
+#include "granite/io/fclib/fclib.hpp"
 
 #include "granite/core/error.hpp"
 #include "granite/io/input_file.hpp"
-#include "hdf5_util.hpp"
+#include "../hdf5_util.hpp"
 
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseLU>

@@ -1,7 +1,7 @@
 // Random sequential addition in a box or cylinder (see random_fill.hpp). Overlaps are found in a
 // hash grid of cells 2 r_max wide: a new sphere can touch only spheres in its own and the 26
 // neighbouring cells.
-#include "granite/scenario/random_fill.hpp"
+#include "granite/scenario/sources/random_fill.hpp"
 
 #include <algorithm>
 #include <array>

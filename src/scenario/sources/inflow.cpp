@@ -1,7 +1,7 @@
-#include "granite/scenario/inflow.hpp"
+#include "granite/scenario/sources/inflow.hpp"
 
-#include "granite/scenario/lattice.hpp"
-#include "granite/scenario/size_distribution.hpp"
+#include "granite/scenario/sources/lattice.hpp"
+#include "granite/scenario/sources/size_distribution.hpp"
 
 #include "granite/core/error.hpp"
 

@@ -11,7 +11,7 @@
 //   checkpoints  OUTPUT/checkpoint.h5, also when a stop is requested       [always]
 //   fclib_export the contact problem of chosen steps as FCLIB files        [export_fclib_steps]
 #include "granite/io/config.hpp"
-#include "granite/scenario/fix.hpp"
+#include "granite/scenario/fixes/fix.hpp"
 
 #include <functional>
 #include <map>

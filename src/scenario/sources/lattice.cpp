@@ -1,4 +1,4 @@
-#include "granite/scenario/lattice.hpp"
+#include "granite/scenario/sources/lattice.hpp"
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 #include "fix_factories.hpp"
 
 #include "granite/core/error.hpp"
-#include "granite/io/fclib.hpp"
+#include "granite/io/fclib/fclib.hpp"
 #include "granite/solver/contact_problem_export.hpp"
 
 namespace granite::scenario::detail {

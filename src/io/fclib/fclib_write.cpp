@@ -1,8 +1,8 @@
-// Writing an FCLIB local problem (see include/granite/io/fclib.hpp).
-#include "granite/io/fclib.hpp"
+// Writing an FCLIB local problem (see include/granite/io/fclib/fclib.hpp).
+#include "granite/io/fclib/fclib.hpp"
 
 #include "granite/core/error.hpp"
-#include "hdf5_util.hpp"
+#include "../hdf5_util.hpp"
 
 #include <hdf5.h>
 

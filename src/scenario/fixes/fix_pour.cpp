@@ -7,8 +7,8 @@
 
 #include "granite/comm/collectives.hpp"
 #include "granite/core/log.hpp"
-#include "granite/scenario/pour.hpp"
-#include "granite/scenario/random_fill.hpp"
+#include "granite/scenario/sources/pour.hpp"
+#include "granite/scenario/sources/random_fill.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -9,7 +9,7 @@
 #include "granite/body/global_body.hpp"
 #include "granite/io/settings.hpp"
 #include "granite/scenario/build.hpp"
-#include "granite/scenario/size_distribution.hpp"
+#include "granite/scenario/sources/size_distribution.hpp"
 
 #include <string>
 #include <vector>

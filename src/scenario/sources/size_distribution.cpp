@@ -5,7 +5,7 @@
 // n_k ∝ w_k / (ρ_k r_k³). Log-normal: f(r)/r³ is again log-normal with mu − 3 sigma² (complete
 // the square in ln r), so it is drawn directly. Uniform and normal by mass: rejection from f
 // with acceptance (min/r)³ ≤ 1, exact, (max/min)³ draws per sphere at worst.
-#include "granite/scenario/size_distribution.hpp"
+#include "granite/scenario/sources/size_distribution.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,12 @@
 // Which end-of-step objects a configuration asks for, and in which order they run.
-#include "granite/scenario/fixes.hpp"
+#include "granite/scenario/fixes/fixes.hpp"
 #include "granite/scenario/build.hpp"
 
 #include "fix_factories.hpp"
 
 #include "granite/comm/collectives.hpp"
 #include "granite/core/error.hpp"
-#include "granite/scenario/pour.hpp"
+#include "granite/scenario/sources/pour.hpp"
 #include "granite/scenario/progress.hpp"
 
 #include <algorithm>

@@ -1,9 +1,9 @@
 // The pour (see pour.hpp).
-#include "granite/scenario/pour.hpp"
+#include "granite/scenario/sources/pour.hpp"
 
 #include "granite/body/particles.hpp"
 #include "granite/core/error.hpp"
-#include "granite/scenario/random_fill.hpp"
+#include "granite/scenario/sources/random_fill.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -8,7 +8,7 @@
 #include "granite/body/global_body.hpp"
 #include "granite/io/settings.hpp"
 #include "granite/scenario/build.hpp"
-#include "granite/scenario/size_distribution.hpp"
+#include "granite/scenario/sources/size_distribution.hpp"
 
 #include <array>
 #include <unordered_map>
