@@ -12,6 +12,7 @@
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/initial_state.hpp"
+#include "granite/scenario/run_assembly.hpp"
 #include "granite/timestep/finite_state.hpp"
 #include "granite/solver/method.hpp"
 #include "granite/scenario/engine_state.hpp"
@@ -53,20 +54,14 @@ ForcesSummary compute_forces(const config::ScenarioConfig& cfg, const ForcesRequ
   double skin = 0.0;
   const parallel::Decomposition decomposition = detail::decomposition_of(
       settings, domain, comm.size(), io::checkpoint_largest_radius(file, comm), skin);
-  parallel::DistributedDomain distributed(comm, decomposition, settings.contact.threshold,
-                                          parallel_settings(settings, skin));
-  std::mt19937_64 rng(settings.run.seed);
-  timestep::Simulation sim;
-  const OwnsPosition owns = [&](const Vec3& x) { return decomposition.owner_of(x) == comm.rank(); };
-  build_simulation(settings, sim, rng, [](const Vec3&) { return false; });
-  sim.parameters().skin = skin;
-  sim.set_hooks(&distributed);
-  RunContext run{sim,     comm, "",      cfg.file, decomposition.dims(), owns, {}, nullptr, {}, {},
-                 nullptr, {},   nullptr, {}};
+  Run assembly(cfg, comm, decomposition, skin, "", false);
+  RunContext& run = assembly.context;
+  timestep::Simulation& sim = assembly.sim;
+  parallel::DistributedDomain& distributed = assembly.distributed;
 
   // The stored state: particles by position (any rank count), clock, global-body positions.
   const io::CheckpointState state =
-      io::read_checkpoint(file, sim.particles(), owns, comm, io::CheckpointRows::by_position);
+      io::read_checkpoint(file, sim.particles(), run.owns, comm, io::CheckpointRows::by_position);
   detail::refuse_changed_configuration(
       file, state, cfg,
       "granite forces solves the checkpoint's own scene; only run.end_time, run.thermo_every, "

@@ -13,6 +13,7 @@
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/engine_state.hpp"
 #include "granite/scenario/fixes/fixes.hpp"
+#include "granite/scenario/run_assembly.hpp"
 #include "granite/scenario/initial_state.hpp"
 #include "granite/scenario/memory.hpp"
 #include "granite/scenario/progress.hpp"
@@ -321,27 +322,15 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   if (restart.empty() && !start.overwrite) refuse_unfinished_run(output_dir, cfg.file, comm);
   prepare_output(output_dir, cfg.resolved, comm);
 
-  parallel::DistributedDomain distributed(comm, decomposition, settings.contact.threshold,
-                                          parallel_settings(settings, skin));
-
-  std::mt19937_64 rng(settings.run.seed);
-  timestep::Simulation sim;
-  // The decomposition as it is now (the balance fix moves its cuts).
-  const OwnsPosition owns = [&](const Vec3& x) {
-    return distributed.decomposition().owner_of(x) == comm.rank();
-  };
   // On restart or --from the configuration still gives materials, global bodies and
   // parameters; the particles (and on restart everything that evolved) come from the checkpoint.
   const bool particles_from_file = !restart.empty() || !start.from.empty();
   std::vector<SourceReport> fills;
-  BodyId next_id = build_simulation(
-      settings, sim, rng,
-      particles_from_file ? OwnsPosition([](const Vec3&) { return false; }) : owns, &fills);
-  sim.parameters().skin = skin;
-  sim.set_hooks(&distributed);
-
-  RunContext run{sim, comm, output_dir, cfg.file, decomposition.dims(), owns, {}, nullptr,
-                 {},  {},   nullptr,    {},       &distributed,         {}};
+  Run assembly(cfg, comm, decomposition, skin, output_dir, !particles_from_file, &fills);
+  RunContext& run = assembly.context;
+  timestep::Simulation& sim = assembly.sim;
+  parallel::DistributedDomain& distributed = assembly.distributed;
+  BodyId next_id = assembly.next_id;
   nlohmann::ordered_json restarted = nullptr, carried = nullptr;
   if (!start.from.empty()) next_id = carry_over(start.from, run, next_id, carried);
   const Fixes fixes = make_fixes(cfg, run, next_id, !restart.empty());

@@ -50,19 +50,19 @@ struct RunContext {
   std::string config_file;                    // as given on the command line
   std::array<int, 3> decomposition{1, 1, 1};  // subdomains per axis
   OwnsPosition owns;                          // does this rank create a particle at x?
-  RunCounters counters;
+  RunCounters counters{};
   const std::vector<std::unique_ptr<Fix>>* fixes = nullptr;  // all fixes of the run
   // "PATH (step N)": the checkpoint written last, or the one the run restarted from; "" before.
-  std::string last_checkpoint;
-  CheckpointRecord checkpoint;  // the same, for run.json
+  std::string last_checkpoint{};
+  CheckpointRecord checkpoint{};  // the same, for run.json
   // The run record (rank 0 writes it); the progress fix rewrites it at every thermo line.
   nlohmann::ordered_json* record = nullptr;
   // Set by the progress fix before the thermo fix runs: % done, rate, elapsed, time left.
-  std::string progress_text;
+  std::string progress_text{};
   // The run's MPI hooks (decomposition, ghosts); the balance fix moves its cuts.
   parallel::DistributedDomain* distributed = nullptr;
   // Set by the balance fix on thermo steps with more than one rank: the load imbalance.
-  std::string balance_text;
+  std::string balance_text{};
 };
 
 /// Where the run stands after a step.
