@@ -4,10 +4,13 @@
 # the step and the last checkpoint, run.json says "failed" with that line, and the output
 # directory's checkpoint.h5 from before is left as it was although a checkpoint was due.
 #
-# The NaN enters through a real input path, with no test hook in the code: a checkpoint of a
-# 2-rank run in which one particle owned by rank 1 gets a NaN velocity (h5py); the run
-# restarted from it on 2 ranks integrates that particle to a NaN position in its first step,
-# which only rank 1 sees.
+# The non-finite value enters through a real input path, with no test hook in the code: a
+# checkpoint of a 2-rank run in which one particle owned by rank 1 gets an external force of
+# 1e308 N (h5py; finite, so the restart's check of the checkpoint accepts it); the run
+# restarted from it on 2 ranks integrates that particle to an infinite velocity and position
+# in its first step, which only rank 1 sees.
+# Before that: the same checkpoint with a NaN velocity instead is refused before the first
+# step, on every rank, with one line naming the particle (exit 2).
 # usage: non_finite_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
 granite=$1; src=$2
@@ -21,19 +24,31 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 mpiexec -n 2 --oversubscribe "$granite" run "$cfg" --output "$tmp/out" --set run.end_time=0.0004 \
   > "$tmp/first.log" 2>&1 || { echo "FAIL: the first run: $(tail -3 "$tmp/first.log")"; exit 1; }
 
-id=$(PYTHONPATH=$src/scripts $py - "$tmp/out/checkpoint.h5" "$tmp/injected.h5" <<'PY'
+# inject FIELD VALUE OUT: a copy of the checkpoint with the x component of FIELD of the first
+# particle rank 1 owns set to VALUE; prints its id.
+inject() {
+  PYTHONPATH=$src/scripts $py - "$tmp/out/checkpoint.h5" "$3" "$1" "$2" <<'PY'
 import shutil, sys
 import h5py, numpy
 shutil.copy(sys.argv[1], sys.argv[2])
 with h5py.File(sys.argv[2], "r+") as f:
     particles = f["particles"]
     i = int(numpy.flatnonzero(particles["owner_rank"][:] == 1)[0])
-    velocity = particles["velocity"][i]
-    velocity[0] = numpy.nan
-    particles["velocity"][i] = velocity
+    row = particles[sys.argv[3]][i]
+    row[0] = float(sys.argv[4])
+    particles[sys.argv[3]][i] = row
     print(int(particles["id"][i]))
 PY
-) || { echo "FAIL: could not inject the NaN"; exit 1; }
+}
+
+nan_id=$(inject velocity nan "$tmp/nan.h5") || { echo "FAIL: could not inject the NaN"; exit 1; }
+out=$(mpiexec -n 2 --oversubscribe "$granite" run "$cfg" --output "$tmp/nan" --restart "$tmp/nan.h5" 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 2 ] || fail "a checkpoint with a NaN velocity: exit code $rc, expected 2: $out"
+# (mpiexec adds its own lines about the exit code)
+[ "$(grep '^error:' <<<"$out")" = "error: $tmp/nan.h5: invalid checkpoint: particle $nan_id has a non-finite velocity" ] \
+  || fail "a checkpoint with a NaN velocity: expected one line naming particle $nan_id, got: $out"
+
+id=$(inject force 1e308 "$tmp/injected.h5") || { echo "FAIL: could not inject the force"; exit 1; }
 before=$(sha1sum < "$tmp/out/checkpoint.h5")
 
 # The restart into the same output directory with a checkpoint due every step. Each rank's

@@ -164,7 +164,10 @@ public:
     }
   }
 
+  std::string thermo_text() const override { return thermo_text_; }
+
 private:
+  std::string thermo_text_;  // this step's thermo column
   // New cuts for weights `w` of the owned particles when max/mean exceeds `threshold`, kept
   // only if they lower it; each attempt is logged.
   void rebalance(RunContext& run, const std::vector<std::uint64_t>& w, double threshold,
@@ -196,8 +199,8 @@ private:
     relaxation_at_thermo_ = now;
     const double mean = comm::sum(interval[0], run.comm) / run.comm.size();
     comm::max_in_place(interval, run.comm);
-    run.balance_text = "imbalance particles " + ratio(particle_imbalance(run)) + " relaxation " +
-                       ratio(mean > 0.0 ? interval[0] / mean : 1.0);
+    thermo_text_ = "imbalance particles " + ratio(particle_imbalance(run)) + " relaxation " +
+                   ratio(mean > 0.0 ? interval[0] / mean : 1.0);
   }
 
   RunContext& run_;

@@ -20,6 +20,12 @@ public:
       cadence_(cadence), config_text_(std::move(config_text)) {}
 
   const char* name() const override { return "checkpoints"; }
+  // A checkpoint holds the state of the step's end: every fix that changes particles or keeps
+  // restart state has run.
+  std::vector<std::string> runs_after() const override {
+    return {"balance", "body_forces", "mass_flow", "grid",       "motion",
+            "inflow",  "pour_*",      "outflow",   "statistics", "compatible"};
+  }
   std::string description() const override {
     return (cadence_.steps() > 0
                 ? "checkpoint.h5 every " + std::to_string(cadence_.steps()) + " steps, "

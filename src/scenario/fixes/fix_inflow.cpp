@@ -19,6 +19,10 @@ public:
       inflow_(settings, first_id, seed), dt_(dt), max_overlap_(max_overlap) {}
 
   const char* name() const override { return "inflow"; }
+  // The measurements see the step's particles, not the new layer.
+  std::vector<std::string> runs_after() const override {
+    return {"body_forces", "mass_flow", "grid"};
+  }
   std::string description() const override {
     return "resetting piston (body " + std::to_string(settings_.piston) + "): a layer of " +
            std::to_string(inflow_.layer_size()) + " spheres every " +

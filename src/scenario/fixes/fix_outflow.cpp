@@ -33,6 +33,11 @@ public:
       domain_(domain), on_lost_(on_lost) {}
 
   const char* name() const override { return "outflow"; }
+  // The balance weighs the step's contacts and the measurements see its particles; deletions
+  // clear the one and change the other.
+  std::vector<std::string> runs_after() const override {
+    return {"balance", "body_forces", "mass_flow", "grid"};
+  }
   std::string description() const override {
     std::string open;
     for (int f = 0; f < 6; ++f)

@@ -48,6 +48,10 @@ public:
       source_(source), dt_(dt), name_("pour_" + std::to_string(source)) {}
 
   const char* name() const override { return name_.c_str(); }
+  // The measurements see the step's particles, not the poured ones.
+  std::vector<std::string> runs_after() const override {
+    return {"body_forces", "mass_flow", "grid"};
+  }
   std::string description() const override {
     const config::PourSettings& s = pour_.settings();
     char text[160];

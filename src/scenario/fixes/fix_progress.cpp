@@ -76,7 +76,10 @@ public:
     record["last_checkpoint"] = checkpoint_json(checkpoint_);
   }
 
+  std::string thermo_text() const override { return thermo_text_; }
+
 private:
+  std::string thermo_text_;  // this step's thermo column
   double seconds_since_start() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
@@ -93,7 +96,7 @@ private:
     particle_steps_ = 0.0;
     sample_elapsed_ = elapsed;
     clear_status();  // the thermo line follows on stdout
-    run.progress_text = progress_text(report_);
+    thermo_text_ = progress_text(report_);
     checkpoint_ = run.checkpoint;
     if (run.record && run.comm.is_root()) {
       nlohmann::ordered_json& record = *run.record;

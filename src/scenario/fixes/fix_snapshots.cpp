@@ -17,6 +17,8 @@ public:
       info_(info), initial_(initial), domain_(domain), writer_(run.output_dir, run.comm) {}
 
   const char* name() const override { return "snapshots"; }
+  // A snapshot holds the particles after the step's insertions and deletions.
+  std::vector<std::string> runs_after() const override { return {"inflow", "pour_*", "outflow"}; }
   std::string description() const override {
     return cadence_.steps() > 0 ? "HDF5 snapshot every " + std::to_string(cadence_.steps()) +
                                       " steps and of the final state"

@@ -3,6 +3,7 @@
 #include "fix_factories.hpp"
 
 #include "granite/core/log.hpp"
+#include "granite/scenario/fixes/fixes.hpp"
 #include "granite/timestep/report.hpp"
 
 #include <cstdio>
@@ -31,6 +32,11 @@ public:
   }
 
   const char* name() const override { return "thermo"; }
+  // The fixes whose thermo_text() the line shows, in this order (when present).
+  static constexpr const char* kColumns[] = {"progress", "balance"};
+  std::vector<std::string> runs_after() const override {
+    return {std::begin(kColumns), std::end(kColumns)};
+  }
   std::string description() const override {
     return "thermo line every " + std::to_string(cadence_.steps()) + " steps" +
            (write_csv_ ? " (also thermo.csv)" : "");
@@ -41,8 +47,11 @@ public:
   void end_of_step(RunContext& run, const timestep::StepStatistics& stats,
                    const StepEnd& end) override {
     if (!cadence_.due(stats.step, end.last)) return;
-    log::info(timestep::thermo_line(stats) + "  " + run.progress_text +
-              (run.balance_text.empty() ? "" : "  " + run.balance_text));
+    std::string line = timestep::thermo_line(stats);
+    for (const char* column : kColumns)
+      if (const Fix* fix = find_fix(*run.fixes, column))
+        if (const std::string text = fix->thermo_text(); !text.empty()) line += "  " + text;
+    log::info(line);
     if (write_csv_) append_row(run, csv_, csv_row(stats));
   }
 

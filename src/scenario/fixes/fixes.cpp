@@ -10,6 +10,7 @@
 #include "granite/scenario/progress.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <cstdlib>
 #include <sstream>
 #include <variant>
@@ -128,7 +129,28 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
   if (!output.export_fclib_steps.empty())
     fixes.push_back(detail::make_fclib_export(
         {output.export_fclib_steps.begin(), output.export_fclib_steps.end()}, run));
+  check_fix_order(fixes);
   return fixes;
+}
+
+namespace {
+
+// `pattern` is a fix name, or a prefix followed by '*'.
+bool matches(const std::string& pattern, const std::string& name) {
+  if (!pattern.empty() && pattern.back() == '*')
+    return name.compare(0, pattern.size() - 1, pattern, 0, pattern.size() - 1) == 0;
+  return name == pattern;
+}
+
+}  // namespace
+
+void check_fix_order(const Fixes& fixes) {
+  for (std::size_t i = 0; i < fixes.size(); ++i)
+    for (const std::string& before : fixes[i]->runs_after())
+      for (std::size_t j = i + 1; j < fixes.size(); ++j)
+        if (matches(before, fixes[j]->name()))
+          throw std::logic_error(std::string("fix ") + fixes[i]->name() + " runs before " +
+                                 fixes[j]->name() + ", which it must follow (runs_after)");
 }
 
 std::map<std::string, std::string> fix_states(const Fixes& fixes) {

@@ -57,12 +57,8 @@ struct RunContext {
   CheckpointRecord checkpoint{};  // the same, for run.json
   // The run record (rank 0 writes it); the progress fix rewrites it at every thermo line.
   nlohmann::ordered_json* record = nullptr;
-  // Set by the progress fix before the thermo fix runs: % done, rate, elapsed, time left.
-  std::string progress_text{};
   // The run's MPI hooks (decomposition, ghosts); the balance fix moves its cuts.
   parallel::DistributedDomain* distributed = nullptr;
-  // Set by the balance fix on thermo steps with more than one rank: the load imbalance.
-  std::string balance_text{};
 };
 
 /// Where the run stands after a step.
@@ -90,6 +86,13 @@ public:
   virtual void finish(RunContext&) {}
   /// Adds what it measured to the run record (OUTPUT/run.json), e.g. a summary section.
   virtual void add_to_record(nlohmann::ordered_json& record) const { (void)record; }
+
+  /// A column of the thermo line (as LAMMPS's thermo pulls f_ID): the thermo fix asks the
+  /// fixes it names for their text of this step's line, after they ran. Empty: none.
+  virtual std::string thermo_text() const { return {}; }
+  /// The fixes that must run before this one in a step when they are present (checked when
+  /// the run's fixes are made: check_fix_order()).
+  virtual std::vector<std::string> runs_after() const { return {}; }
 
   /// Restart state: the same text on every rank, exact (hexfloats for doubles). A fix without
   /// state returns false from has_state() and is not stored.

@@ -31,6 +31,10 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
 /// Every fix's restart state, by name (fixes without state are left out).
 std::map<std::string, std::string> fix_states(const Fixes& fixes);
 
+/// Throws std::logic_error (a programming error, not an input one) if a fix comes before one
+/// that its runs_after() names; make_fixes() checks its list with it.
+void check_fix_order(const Fixes& fixes);
+
 /// The fix called `name`, or nullptr.
 Fix* find_fix(const Fixes& fixes, const std::string& name);
 
