@@ -50,7 +50,7 @@ public:
   void reset_corrections(const std::vector<solver::BodyState>& states, std::size_t owned);
 
   /// exchange_corrections with the ghosts' dv, dw taken as increments from zero (the
-  /// compatible pass's sums on scratch bodies, timestep::StepHooks::exchange_sums).
+  /// compatible pass's sums on scratch bodies, solver::Exchange::exchange_sums).
   void exchange_sums(std::vector<solver::BodyState>& states, std::size_t owned,
                      comm::PeerExchange& exchange);
 

@@ -1,7 +1,7 @@
 // The progress fix: at every thermo line, how far the run is (% of the planned steps),
 // particle-steps per second over the last interval, the elapsed wall time and the estimated
-// time left (scenario/progress.hpp). It hands the text to the thermo line (RunContext::
-// progress_text), rewrites run.json with a "progress" section (the heartbeat `granite status`
+// time left (scenario/progress.hpp). It gives the text to the thermo line (its thermo_text(),
+// which the thermo fix pulls), rewrites run.json with a "progress" section (the heartbeat `granite status`
 // reads), and on a terminal keeps one status line on rank 0's stderr up to date (at most once
 // a second; never when stderr is not a terminal; off with `granite run --quiet`).
 #include "fix_factories.hpp"
