@@ -368,7 +368,7 @@ SchemaPtr build() {
                   "of 2 x the largest radius + threshold + skin, ties by id, so that bodies near "
                   "in space are near in memory and the contacts come in that order "
                   "(docs/performance.md); none keeps the order of insertion and migration"),
-              opt("error_reduction", real(0.0, 1.0, false, true), "0.2", "",
+              opt("error_reduction", real(0.0, 1.0), "0.2", "",
                   "epsilon of the paper's error reduction: penetration is resolved at "
                   "epsilon*xi/dt"),
               opt("max_initial_overlap", real(0.0), "0.01", "",

@@ -92,7 +92,7 @@ TEST(Config, MissingRequiredKey) {
 
 TEST(Config, OutOfRangeValue) {
   const auto msg = error_of("range", std::string(kValid) + "contact:\n  error_reduction: 1.5\n");
-  EXPECT_NE(msg.find(":21:20: contact.error_reduction: expected a number in [0, 1)"),
+  EXPECT_NE(msg.find(":21:20: contact.error_reduction: expected a number in [0, 1]"),
             std::string::npos)
       << msg;
   EXPECT_NE(msg.find("out of range"), std::string::npos) << msg;
