@@ -137,7 +137,11 @@ struct HistoryWire {
 
 }  // namespace
 
-void DistributedDomain::share_history(std::vector<solver::HistoryEntry>& entries) {
+void DistributedDomain::hand_over_history(solver::ContactHistory& history,
+                                          const collision::ContactList& contacts,
+                                          const body::Particles& particles, std::size_t owned) {
+  if (exchange_.peers().empty()) return;  // no neighbour to take or give any
+  const std::vector<solver::HistoryEntry> entries = history.unclaimed(contacts, particles, owned);
   std::vector<HistoryWire> wire(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const solver::HistoryEntry& e = entries[i];
@@ -149,11 +153,12 @@ void DistributedDomain::share_history(std::vector<solver::HistoryEntry>& entries
   const std::vector<std::vector<HistoryWire>> send(exchange_.peers().size(), wire);
   std::vector<std::vector<HistoryWire>> recv;
   exchange_.exchange(send, recv, kHistoryTag);
-  entries.clear();
+  std::vector<solver::HistoryEntry> received;
   for (const auto& from : recv)
     for (const HistoryWire& w : from)
-      entries.push_back(
+      received.push_back(
           {{w.first, w.second, w.ordinal}, Vec3(w.impulse[0], w.impulse[1], w.impulse[2])});
+  history.insert(received);
 }
 
 void DistributedDomain::reduce(timestep::StepStatistics& s) {

@@ -23,6 +23,19 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
+
+// Runs a whole-step solve: the time its exchanges took (the exchange times itself) is booked as
+// communication, the rest as relaxation.
+template <class Solve>
+auto timed_relaxation(PhaseTimers& timers, const solver::Exchange& exchange, Solve&& solve) {
+  const double exchanged = exchange.seconds();
+  const auto start = std::chrono::steady_clock::now();
+  auto result = solve();
+  const double exchange_seconds = exchange.seconds() - exchanged;
+  timers.add(Phase::relaxation, seconds_since(start) - exchange_seconds);
+  timers.add(Phase::communication, exchange_seconds);
+  return result;
+}
 }  // namespace
 
 void Simulation::validate() const {
@@ -167,7 +180,6 @@ void Simulation::restore_neighbour_lists(const NeighbourState& state) {
 void Simulation::detect_contacts(std::size_t owned) {
   ScopedPhase t(timers_, Phase::detection);
   const Parameters& p = parameters_;
-  if (neighbours_.rebuilding()) neighbours_.count_search();
   if (p.skin > 0.0) {
     const collision::NeighbourList& list =
         neighbours_.list_for_step(particles_, owned, globals_, p.contact_threshold, p.skin, steps_);
@@ -203,22 +215,18 @@ solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
   // Before the warm start, so that the first exchange carries the warm impulses' ghost
   // corrections to the owners like any other increment.
   exchange.reset_corrections(states_);
-  // The exchanges are timed as communication (by the exchange itself), not relaxation.
-  const double exchanged = exchange.seconds();
-  const auto start = std::chrono::steady_clock::now();
-  warm_start();
-  const solver::RelaxationResult relaxation =
-      solver::relax(settings, solver_contacts_, impulses_, states_, order_, exchange);
-  remember_impulses();
-  const double exchange_seconds = exchange.seconds() - exchanged;
-  timers_.add(Phase::relaxation, seconds_since(start) - exchange_seconds);
-  timers_.add(Phase::communication, exchange_seconds);
-  return relaxation;
+  return timed_relaxation(timers_, exchange, [&] {
+    warm_start();
+    const solver::RelaxationResult relaxation =
+        solver::relax(settings, solver_contacts_, impulses_, states_, order_, exchange);
+    remember_impulses();
+    return relaxation;
+  });
 }
 
 // APGD on the step's cone complementarity problem (solver/apgd_step.hpp): every product
 // exchanges the ghost corrections and every trial point's scalars are one reduction, both
-// through the hooks and timed as communication. The statistics' residual and error are the CCP
+// through the step's exchange and timed as communication. The statistics' residual and error are the CCP
 // error APGD stops on (for the ccp model the step's error is its own problem's, see fc3d_sums).
 solver::RelaxationResult Simulation::relax_contacts_apgd() {
   const Parameters& p = parameters_;
@@ -226,15 +234,13 @@ solver::RelaxationResult Simulation::relax_contacts_apgd() {
   settings.max_iterations = p.max_sweeps;
   settings.tolerance = p.tolerance;
   solver::Exchange& exchange = this->exchange();
-  const double exchanged = exchange.seconds();
-  const auto start = std::chrono::steady_clock::now();
-  warm_start();  // fills impulses_ (APGD recomputes the corrections from them)
-  const solver::ApgdResult apgd =
-      solver::apgd_step(settings, solver_contacts_, impulses_, states_, exchange);
-  remember_impulses();
-  const double exchange_seconds = exchange.seconds() - exchanged;
-  timers_.add(Phase::relaxation, seconds_since(start) - exchange_seconds);
-  timers_.add(Phase::communication, exchange_seconds);
+  const solver::ApgdResult apgd = timed_relaxation(timers_, exchange, [&] {
+    warm_start();  // fills impulses_ (APGD recomputes the corrections from them)
+    const solver::ApgdResult r =
+        solver::apgd_step(settings, solver_contacts_, impulses_, states_, exchange);
+    remember_impulses();
+    return r;
+  });
   solver::RelaxationResult result;
   result.sweeps = apgd.iterations;
   result.residual = apgd.error;
@@ -298,11 +304,8 @@ solver::RelaxationResult Simulation::relax_contacts_lemke(std::size_t owned) {
 
 void Simulation::warm_start() {
   if (parameters_.warm_start <= 0.0) return;
-  {  // contacts whose relaxing process changed take their history along
-    std::vector<solver::HistoryEntry> moved = history_.unclaimed(contacts_, particles_, owned_);
-    hooks().share_history(moved);
-    history_.insert(moved);
-  }
+  // Contacts whose relaxing process changed take their history along.
+  hooks().hand_over_history(history_, contacts_, particles_, owned_);
   if (history_.size() == 0) return;
   history_.warm_start(contacts_, particles_, solver_contacts_, parameters_.warm_start, impulses_);
   solver::apply_impulses(solver_contacts_, impulses_, states_);

@@ -489,7 +489,7 @@ TEST(DistributedSimulation, SettlingIsIndependentOfTheDecompositionWithinTheRela
 }
 
 // Warm start follows a contact to the process that relaxes it next (solver.warm_start,
-// ContactHistory::unclaimed + share_history). A column of 8 touching spheres on a frictionless
+// ContactHistory::unclaimed + hand_over_history). A column of 8 touching spheres on a frictionless
 // floor glides along x at 2 m/s under gravity and crosses subdomain boundaries (x-split), so
 // all its bodies and contacts move to another rank at once. The whole column is always on one
 // rank, so with the history carried along every step relaxes exactly as on one rank: the same

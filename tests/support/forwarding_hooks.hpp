@@ -30,8 +30,9 @@ public:
     inner_.weigh_ghost_contacts(contacts, owned, particle_count);
   }
   solver::Exchange& exchange() override { return inner_.exchange(); }
-  void share_history(std::vector<solver::HistoryEntry>& entries) override {
-    inner_.share_history(entries);
+  void hand_over_history(solver::ContactHistory& history, const collision::ContactList& contacts,
+                         const body::Particles& p, std::size_t owned) override {
+    inner_.hand_over_history(history, contacts, p, owned);
   }
   void reduce(timestep::StepStatistics& stats) override { inner_.reduce(stats); }
   void end_step(body::Particles& p, std::size_t owned) override { inner_.end_step(p, owned); }

@@ -32,8 +32,12 @@ public:
   /// takes the particles as those of the build.
   bool wants_rebuild(const body::Particles& particles, double skin, int rebuild_every,
                      std::int64_t step);
-  /// The agreed answer: this step rebuilds (true on every step without a skin).
-  void set_rebuilding(bool rebuilding) { rebuilding_ = rebuilding; }
+  /// The agreed answer: this step rebuilds (true on every step without a skin: a full
+  /// search, counted among the rebuilds).
+  void set_rebuilding(bool rebuilding) {
+    rebuilding_ = rebuilding;
+    if (rebuilding) ++rebuilds_;
+  }
   bool rebuilding() const { return rebuilding_; }
 
   /// For refreshing the ghosts between rebuilds (StepHooks::refresh_ghosts): the deletions
@@ -66,8 +70,6 @@ public:
   void request_rebuild() { list_.invalidate(); }
   bool built() const { return list_.built(); }
   std::uint64_t rebuilds() const { return rebuilds_; }
-  /// Counts a step's search (a rebuild, or a full search without a skin).
-  void count_search() { ++rebuilds_; }
 
 private:
   NeighbourList list_;

@@ -67,7 +67,8 @@ public:
   void weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts, std::size_t owned,
                             std::size_t particle_count) override;
   solver::Exchange& exchange() override { return halo_exchange_; }
-  void share_history(std::vector<solver::HistoryEntry>& entries) override;
+  void hand_over_history(solver::ContactHistory& history, const collision::ContactList& contacts,
+                         const body::Particles& particles, std::size_t owned) override;
   void reduce(timestep::StepStatistics& stats) override;
   void end_step(body::Particles& particles, std::size_t owned) override;
 

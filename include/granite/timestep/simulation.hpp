@@ -93,10 +93,15 @@ public:
   virtual std::size_t restore_ghosts(body::Particles& particles, double width) = 0;
   /// The ghost width of the last synchronise() (m), for restore_ghosts() on a restart.
   virtual double ghost_width() const = 0;
-  /// Warm start across processes: sends `entries` (history this process no longer needs, see
-  /// solver::ContactHistory::unclaimed) to the neighbouring processes and replaces them by
-  /// what they sent. Called on every process alike when warm starting; serial: nothing.
-  virtual void share_history(std::vector<solver::HistoryEntry>& entries) { entries.clear(); }
+  /// Warm start across processes, before a relaxation: the history this process no longer
+  /// needs for `contacts` (solver::ContactHistory::unclaimed, bodies [0, owned) owned) goes
+  /// to the neighbouring processes, and what they send joins `history`. Called on every
+  /// process alike when warm starting; one process: nothing to hand over.
+  virtual void hand_over_history(solver::ContactHistory& history,
+                                 const collision::ContactList& contacts,
+                                 const body::Particles& particles, std::size_t owned) {
+    (void)history, (void)contacts, (void)particles, (void)owned;
+  }
   /// Combines this process's statistics with the other processes'.
   virtual void reduce(StepStatistics& stats) = 0;
   /// Last action of a step, after the statistics (e.g. dropping the ghosts, which the next
