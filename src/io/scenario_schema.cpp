@@ -372,8 +372,9 @@ SchemaPtr build() {
                   "epsilon of the paper's error reduction: penetration is resolved at "
                   "epsilon*xi/dt"),
               opt("max_initial_overlap", real(0.0), "0.01", "",
-                  "largest overlap allowed in the initial state (after building, restarting, "
-                  "or creating an inflow layer), as a fraction of the smaller radius of the "
+                  "largest overlap allowed in the initial state (after building, taking particles "
+                  "--from a checkpoint, or creating an inflow layer; a --restart continues the "
+                  "run's own overlaps), as a fraction of the smaller radius of the "
                   "pair; a larger overlap stops the run, since the error reduction would blast "
                   "the bodies apart"),
               opt("compatible", choice({"off", "hooke", "hertz"}), "off", "",
