@@ -3,8 +3,8 @@
 #include "options.hpp"
 
 #include "granite/core/error.hpp"
-#include "granite/io/config.hpp"
-#include "granite/io/scenario_schema.hpp"
+#include "granite/config/config.hpp"
+#include "granite/config/scenario_schema.hpp"
 
 #include <iostream>
 

@@ -7,7 +7,7 @@
 #include "granite/comm/environment.hpp"
 #include "granite/core/error.hpp"
 #include "granite/core/log.hpp"
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 #include "granite/scenario/run.hpp"
 
 #include <csignal>

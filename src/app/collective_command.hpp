@@ -3,7 +3,7 @@
 // every rank so that a failure on some ranks only still ends every rank with exit code 2 and
 // rank 0's one line, and the handling of an internal error.
 #include "granite/comm/communicator.hpp"
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 
 #include <string>
 #include <utility>

@@ -4,7 +4,7 @@
 // checkpoint's clock and particles, and the refusal of a configuration that differs from the
 // one the checkpoint was written with. Private to src/scenario.
 #include "granite/io/checkpoint.hpp"
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 #include "granite/parallel/decomposition.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/fixes/fix.hpp"

@@ -4,7 +4,7 @@
 // bed solid fraction agree with a one-rank run of the same configuration. With a
 // neighbour-list skin and dynamic load balance, every step's contacts (over all ranks) are
 // exactly those of a full search of all particles on one rank.
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/comm/collectives.hpp"
 #include "granite/collision/detection.hpp"

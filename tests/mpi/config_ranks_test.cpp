@@ -1,7 +1,7 @@
 // Every rank reads the scenario itself: all ranks must resolve it identically, and a bad
 // file must be rejected on every rank (so no rank goes on alone and hangs the others).
 #include "granite/core/error.hpp"
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>

@@ -2,7 +2,7 @@
 // volume over the region's volume outside the static obstacle, the summary averages only the
 // samples from statistics.average_from on, its drift compares the first and last third of
 // them, and the checkpoint state round-trips the new column.
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 #include "granite/comm/collectives.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/flow_statistics.hpp"

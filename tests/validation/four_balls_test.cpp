@@ -2,7 +2,7 @@
 // configs/four_balls.yaml): m = 1 kg, r = 0.1 m, μ = 0.4, k = 8, the whole step's LCP (29) by
 // Lemke's method. The paper: the thrown ball lands at t ≈ 0.42 s and reaches the row at
 // t ≈ 0.59 s; Table 1's errors against the h = 0.00125 solution shrink roughly as O(h).
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/timestep/simulation.hpp"
 

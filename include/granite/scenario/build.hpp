@@ -1,7 +1,7 @@
 #pragma once
 // Scenario assembly: turns the settings of a configuration (see docs/config.md) into a
 // Simulation with its parameters, materials, global bodies and initial particles.
-#include "granite/io/settings.hpp"
+#include "granite/config/settings.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/timestep/simulation.hpp"
 

@@ -9,7 +9,7 @@
 #include "granite/timestep/simulation.hpp"
 
 #include "granite/comm/communicator.hpp"
-#include "granite/io/settings.hpp"
+#include "granite/config/settings.hpp"
 
 #include <string>
 #include <vector>

@@ -8,7 +8,7 @@
 // gravity and Δt, the compatible pass on its net contact impulses F̃ — and the contacts are
 // written with the stored particles as a snapshot. The advanced positions are not written.
 #include "granite/comm/communicator.hpp"
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 #include "granite/solver/compatible_forces.hpp"
 
 #include <cstdint>

@@ -7,7 +7,7 @@
 // constant cost per step it is exact, and when the cost changes it follows within one
 // interval. (An average over the whole run would lag behind a flow that fills up, e.g. the
 // channel's inflow, by half a run.)
-#include "granite/io/settings.hpp"
+#include "granite/config/settings.hpp"
 
 #include <nlohmann/json.hpp>
 

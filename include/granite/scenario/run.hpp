@@ -4,7 +4,7 @@
 // (scenario/fixes.hpp: inflow, outflow, statistics, thermo, snapshots, checkpoints, FCLIB
 // export) after every step; closes with a timing breakdown (min/avg/max over ranks), the bytes
 // exchanged per relaxation sweep, and OUTPUT/run.json (the machine-readable record).
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 
 #include "granite/comm/communicator.hpp"
 

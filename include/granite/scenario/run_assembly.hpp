@@ -4,7 +4,7 @@
 // decomposition, the simulation with the configuration's materials, global bodies and
 // parameters (and its particles on a fresh run), and the context the fixes share.
 #include "granite/comm/communicator.hpp"
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/fixes/fix.hpp"

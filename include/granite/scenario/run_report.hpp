@@ -3,7 +3,7 @@
 // (LAMMPS style) for the log, and the same figures for the run record (OUTPUT/run.json).
 #include "granite/comm/communicator.hpp"
 #include "granite/core/timer.hpp"
-#include "granite/io/settings.hpp"
+#include "granite/config/settings.hpp"
 #include "granite/scenario/run.hpp"
 #include "granite/timestep/step_statistics.hpp"
 

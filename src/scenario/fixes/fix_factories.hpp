@@ -5,7 +5,7 @@
 #include "granite/io/snapshot.hpp"
 #include "granite/scenario/cadence.hpp"
 #include "granite/scenario/fixes/fix.hpp"
-#include "granite/io/settings.hpp"
+#include "granite/config/settings.hpp"
 #include "granite/scenario/sources/inflow.hpp"
 
 #include <filesystem>

@@ -1,5 +1,5 @@
 // Scenario assembly from a configuration: lattice geometry, seeded perturbations, bodies.
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/sources/inflow.hpp"
 #include "granite/scenario/sources/lattice.hpp"

@@ -1,7 +1,7 @@
 // Initial-state checks (scenario/initial_state.hpp), serial parts: particles outside the domain,
 // too large for it, overlapping each other or a global body; the shipped configurations pass.
 #include "granite/collision/detection.hpp"
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 #include "granite/scenario/initial_state.hpp"
 
 #include <gtest/gtest.h>

@@ -10,7 +10,7 @@
 //   contact_history  the warm-start impulses in checkpoints               [solver.warm_start > 0]
 //   checkpoints  OUTPUT/checkpoint.h5, also when a stop is requested       [always]
 //   fclib_export the contact problem of chosen steps as FCLIB files        [export_fclib_steps]
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 #include "granite/scenario/fixes/fix.hpp"
 
 #include <functional>

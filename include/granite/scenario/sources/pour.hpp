@@ -7,7 +7,7 @@
 // the shortfall. The k-th particle's size is a function of (seed, id), its tries of (seed, id,
 // step): every rank, given the same particles near the region, inserts the same ones.
 #include "granite/body/global_body.hpp"
-#include "granite/io/settings.hpp"
+#include "granite/config/settings.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/sources/size_distribution.hpp"
 

@@ -6,7 +6,7 @@
 // tries ends the fill. Every rank runs the same fill: the k-th sphere's radius and tries are
 // pure functions of (seed, id), so the particles do not depend on the decomposition.
 #include "granite/body/global_body.hpp"
-#include "granite/io/settings.hpp"
+#include "granite/config/settings.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/sources/size_distribution.hpp"
 

@@ -6,7 +6,7 @@
 // does not depend on the decomposition nor on the order in which ranks draw.
 #include "granite/body/material.hpp"
 #include "granite/core/counter_random.hpp"
-#include "granite/io/settings.hpp"
+#include "granite/config/settings.hpp"
 
 #include <vector>
 

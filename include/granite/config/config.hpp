@@ -1,7 +1,7 @@
 #pragma once
 // Loading a scenario file: YAML parse, command-line overrides, schema validation with
 // defaults filled in, and the checks that involve several keys.
-#include "granite/io/settings.hpp"
+#include "granite/config/settings.hpp"
 
 #include <yaml-cpp/yaml.h>
 

@@ -1,5 +1,5 @@
 // The resolved configuration read into typed settings (see settings.hpp).
-#include "granite/io/settings.hpp"
+#include "granite/config/settings.hpp"
 #include "granite/solver/method.hpp"
 
 #include <algorithm>

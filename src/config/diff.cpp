@@ -1,7 +1,7 @@
 // What differs between the configuration a checkpoint was written with and the present one
 // (see config.hpp: restart_differences).
 #include "granite/core/error.hpp"
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 
 #include <map>
 

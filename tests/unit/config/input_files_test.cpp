@@ -1,9 +1,9 @@
 // Bad input files: duplicate YAML keys anywhere in a document, and configuration paths that are
 // missing, a directory or empty; each is one InputError line naming the file.
 #include "granite/core/error.hpp"
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 #include "granite/io/input_file.hpp"
-#include "granite/io/yaml_duplicate_keys.hpp"
+#include "granite/config/yaml_duplicate_keys.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +16,7 @@
 namespace {
 
 using granite::InputError;
-using granite::io::find_duplicate_key;
+using granite::config::find_duplicate_key;
 
 TEST(DuplicateKeys, NoneInAValidDocument) {
   EXPECT_FALSE(find_duplicate_key("a: 1\nb: {c: 2, d: [1, {c: 3}]}\nc: 4\n"));

@@ -1,8 +1,8 @@
 // Configuration errors: each kind gives one line naming file, line:column, key path and the
 // expectation; valid files come back with every default filled in.
 #include "granite/core/error.hpp"
-#include "granite/io/config.hpp"
-#include "granite/io/scenario_schema.hpp"
+#include "granite/config/config.hpp"
+#include "granite/config/scenario_schema.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "granite/io/scenario_schema.hpp"
+#include "granite/config/scenario_schema.hpp"
 
 #include "granite/contact/single_contact.hpp"
 #include "granite/solver/sweep_order.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // Typed settings of a scenario: the validated configuration (docs/config.md) read once into
-// plain structs, one per section of the schema (io/scenario_schema.cpp), so that the scenario
+// plain structs, one per section of the schema (config/scenario_schema.cpp), so that the scenario
 // code reads members instead of looking keys up by string. Every value comes from the resolved
 // YAML (defaults filled in by the schema); the structs restate no default. Material names are
 // resolved to indices into `materials` here, once.

@@ -1,6 +1,6 @@
-// Duplicate keys in a YAML document (see include/granite/io/yaml_duplicate_keys.hpp): a scan of
+// Duplicate keys in a YAML document (see include/granite/config/yaml_duplicate_keys.hpp): a scan of
 // the parser's event stream, one frame per open map or sequence.
-#include "granite/io/yaml_duplicate_keys.hpp"
+#include "granite/config/yaml_duplicate_keys.hpp"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/mark.h>
@@ -10,7 +10,7 @@
 #include <sstream>
 #include <vector>
 
-namespace granite::io {
+namespace granite::config {
 
 namespace {
 
@@ -71,4 +71,4 @@ std::optional<DuplicateKey> find_duplicate_key(const std::string& text) {
   return finder.found;
 }
 
-}  // namespace granite::io
+}  // namespace granite::config

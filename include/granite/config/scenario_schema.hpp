@@ -2,7 +2,7 @@
 // The schema of a Granite scenario file (`granite run CONFIG`). The single place where every
 // configuration key, its type, unit, default and meaning is declared; docs/config.md is
 // generated from it.
-#include "granite/io/config_schema.hpp"
+#include "granite/config/schema.hpp"
 
 namespace granite::config {
 

@@ -1,4 +1,4 @@
-#include "granite/io/config_schema.hpp"
+#include "granite/config/schema.hpp"
 
 #include "granite/core/error.hpp"
 

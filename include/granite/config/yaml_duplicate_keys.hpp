@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-namespace granite::io {
+namespace granite::config {
 
 /// A key given twice in one map; lines and columns count from 1.
 struct DuplicateKey {
@@ -20,4 +20,4 @@ struct DuplicateKey {
 /// Throws YAML::ParserException on a syntax error.
 std::optional<DuplicateKey> find_duplicate_key(const std::string& text);
 
-}  // namespace granite::io
+}  // namespace granite::config

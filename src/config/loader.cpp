@@ -1,9 +1,9 @@
-#include "granite/io/config.hpp"
+#include "granite/config/config.hpp"
 
 #include "granite/core/error.hpp"
 #include "granite/io/input_file.hpp"
-#include "granite/io/scenario_schema.hpp"
-#include "granite/io/yaml_duplicate_keys.hpp"
+#include "granite/config/scenario_schema.hpp"
+#include "granite/config/yaml_duplicate_keys.hpp"
 #include "granite/solver/method.hpp"
 
 #include <Eigen/Core>
@@ -55,7 +55,7 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
   YAML::Node value;
   try {
     const std::string yaml = text.substr(eq + 1);
-    if (const auto duplicate = io::find_duplicate_key(yaml))
+    if (const auto duplicate = find_duplicate_key(yaml))
       throw InputError(set + ": duplicate key '" + shown(duplicate->key) + "'");
     value = YAML::Load(yaml);
   } catch (const YAML::Exception& e) {
@@ -107,7 +107,7 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
 YAML::Node parse_file(const std::string& path) {
   const std::string text = io::read_input_file(path, "configuration file");
   try {
-    if (const auto duplicate = io::find_duplicate_key(text))
+    if (const auto duplicate = find_duplicate_key(text))
       throw InputError(path + ":" + std::to_string(duplicate->line) + ":" +
                        std::to_string(duplicate->column) + ": duplicate key '" +
                        shown(duplicate->key) + "' (first at line " +
