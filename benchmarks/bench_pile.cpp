@@ -168,11 +168,11 @@ int main(int argc, char** argv) {
   std::printf("%-5s %-10s %12s %12s %10s %12s %12s %10s %14s\n", "warm", "ordering", "sweeps_1e-4",
               "ms/step_1e-4", "met_1e-4", "sweeps_1e-6", "ms/step_1e-6", "met_1e-6", "max_pen[m]");
   for (const double warm : {0.0, 1.0})
-    for (const solver::OrderingName& ordering : solver::kOrderingNames) {
+    for (const Named<solver::Ordering>& ordering : solver::kOrderingNames) {
       timestep::Simulation sim = pile;  // the same settled state and history for every setting
       auto& p = sim.parameters();
       p.warm_start = warm;
-      p.ordering = ordering.ordering;
+      p.ordering = ordering.value;
       p.ordering_seed = 1;
       p.convergence = solver::Convergence::fc3d;
       // One step at 1e-6 first, so that warm start has the same kind of history in every row.

@@ -1,6 +1,9 @@
 #include "granite/config/scenario_schema.hpp"
 
 #include "granite/contact/single_contact.hpp"
+#include "granite/config/settings.hpp"
+#include "granite/solver/compatible_forces.hpp"
+#include "granite/solver/relaxation.hpp"
 #include "granite/solver/sweep_order.hpp"
 
 namespace granite::config {
@@ -82,15 +85,10 @@ std::vector<Field> cylinder_fields() {
               "live inside, touching the mantle and the caps from within")};
 }
 
-SchemaPtr model_choice() {
-  std::vector<std::string> names;
-  for (const contact::ModelName& entry : contact::kModelNames) names.emplace_back(entry.name);
-  return choice(std::move(names));
-}
-
-SchemaPtr ordering_choice() {
-  std::vector<std::string> names;
-  for (const solver::OrderingName& entry : solver::kOrderingNames) names.emplace_back(entry.name);
+// contact.compatible: off, or a law of solver::kContactLawNames.
+SchemaPtr compatible_choice() {
+  std::vector<std::string> names{"off"};
+  for (const std::string& name : names_of(solver::kContactLawNames)) names.push_back(name);
   return choice(std::move(names));
 }
 
@@ -125,7 +123,7 @@ Field group_field() {
 
 // A size distribution (docs/particle_sources.md); drawn per particle id.
 SchemaPtr size_distribution() {
-  const Field by = opt("by", choice({"number", "mass"}), "number", "",
+  const Field by = opt("by", choice(names_of(kSizeByMassNames)), "number", "",
                        "number: the distribution of the particle count; mass: of their mass "
                        "(the fraction of the mass in each size: more small spheres by number)");
   const auto bounds = [](const char* what) {
@@ -306,12 +304,11 @@ SchemaPtr build() {
               opt("periodic", bool3(), "[false, false, false]", "",
                   "periodicity per axis: bodies leaving through one face re-enter through the "
                   "other"),
-              opt("outflow", list(choice({"x-", "x+", "y-", "y+", "z-", "z+"})),
-                  "[x-, x+, y-, y+, z-, z+]", "",
+              opt("outflow", list(choice(names_of(kFaceNames))), "[x-, x+, y-, y+, z-, z+]", "",
                   "faces through which leaving particles are deleted and counted as outflow; a "
                   "particle leaving through another non-periodic face is lost (it went through "
                   "a wall): see on_lost"),
-              opt("on_lost", choice({"error", "warn", "ignore"}), "error", "",
+              opt("on_lost", choice(names_of(kLostPolicyNames)), "error", "",
                   "a lost particle (left through a non-periodic face that is not an outflow "
                   "face): error stops the run at that step naming it (exit 2), warn logs the "
                   "losses and continues, ignore only counts them (run.json particles.lost)"),
@@ -322,7 +319,7 @@ SchemaPtr build() {
                   "must be at least the ghost width 2 × largest radius + contact.threshold "
                   "wide: Granite chooses no thinner one, and refuses a run whose decomposition "
                   "is thinner (exit 2), or stops it if the largest radius grows past it"),
-              opt("balance", choice({"none", "static", "dynamic"}), "none", "",
+              opt("balance", choice(names_of(kBalanceModeNames)), "none", "",
                   "load balance (docs/load_balance.md): none keeps equally spaced cuts; static "
                   "moves the cuts of every cut axis once, before the first step, so that each "
                   "slab holds an equal share of the particles (weight 1 + contacts); dynamic "
@@ -339,7 +336,7 @@ SchemaPtr build() {
       opt("gravity", vec3(), "[0, 0, -9.81]", "m/s^2", "gravitational acceleration"),
       opt("contact",
           map({
-              opt("model", model_choice(), "mdp", "",
+              opt("model", choice(names_of(contact::kModelNames)), "mdp", "",
                   "single-contact model: mdp is the paper's analytic maximum-dissipation solver"),
               opt("golden_iterations", integer(1, 1000), "20", "",
                   "golden-section iterations of mdp_golden"),
@@ -362,7 +359,7 @@ SchemaPtr build() {
               opt("rebuild_every", integer(0), "0", "steps",
                   "with a skin: rebuild the neighbour lists at least every this many steps "
                   "(0: only when needed)"),
-              opt("locality_sort", choice({"morton", "none"}), "morton", "",
+              opt("locality_sort", choice(names_of(kLocalitySortNames)), "morton", "",
                   "morton: at every rebuild of the neighbour lists and ghosts (every step with "
                   "skin 0), each process sorts its particles along the Z-order curve over cells "
                   "of 2 x the largest radius + threshold + skin, ties by id, so that bodies near "
@@ -377,7 +374,7 @@ SchemaPtr build() {
                   "run's own overlaps), as a fraction of the smaller radius of the "
                   "pair; a larger overlap stops the run, since the error reduction would blast "
                   "the bodies apart"),
-              opt("compatible", choice({"off", "hooke", "hertz"}), "off", "",
+              opt("compatible", compatible_choice(), "off", "",
                   "compatible contact forces (Olsen & Kamrin; docs/compatible_forces.md): after "
                   "the relaxation, the unique non-negative contact forces with the same net "
                   "force on every body that an elastic no-tension contact network (hooke: f = k "
@@ -385,7 +382,7 @@ SchemaPtr build() {
                   "snapshots' /contacts; velocities and positions do not change. Frictionless "
                   "contacts only: needs contact.model frictionless or friction 0 for every "
                   "material; stiffness ratios from materials[].youngs_modulus"),
-              opt("compatible_steps", choice({"snapshots", "every_step"}), "snapshots", "",
+              opt("compatible_steps", choice(names_of(kCompatibleStepsNames)), "snapshots", "",
                   "steps with a compatible pass: snapshots = the steps whose state a snapshot "
                   "writes (every output.snapshot_interval and the run's last step: the forces "
                   "are only output there), every_step = all steps (costs a pass per step; its "
@@ -400,7 +397,7 @@ SchemaPtr build() {
           "", "", "contact model"),
       opt("solver",
           map({
-              opt("method", choice({"gauss_seidel", "apgd", "lemke"}), "gauss_seidel", "",
+              opt("method", choice(names_of(solver::kMethodNames)), "gauss_seidel", "",
                   "whole-step solver: gauss_seidel (block Gauss-Seidel in a rank, weighted "
                   "Jacobi between ranks, any contact.model), apgd (accelerated projected "
                   "gradient on the cone complementarity problem: needs contact.model ccp; "
@@ -412,12 +409,12 @@ SchemaPtr build() {
               opt("max_sweeps", integer(1), "100", "", "maximum relaxation sweeps per step"),
               opt("tolerance", real(0.0, inf, true), "1e-4", "",
                   "stop when the convergence measure (solver.convergence) is below this"),
-              opt("convergence", choice({"fc3d", "impulse_change"}), "fc3d", "",
+              opt("convergence", choice(names_of(solver::kConvergenceNames)), "fc3d", "",
                   "what solver.tolerance bounds: fc3d = Siconos' normalised error of the step's "
                   "contact problem (feasibility and complementarity, the FCLIB measure); "
                   "impulse_change = the largest relative impulse change of a sweep (cheaper, "
                   "but small also when the relaxation is merely slow)"),
-              opt("ordering", ordering_choice(), "detection", "",
+              opt("ordering", choice(names_of(solver::kOrderingNames)), "detection", "",
                   "order of the contacts in a sweep: detection; symmetric (forwards, then "
                   "backwards, alternating); gravity (by height along -g, lowest first); random "
                   "(shuffled each step from run.seed and the step number)"),

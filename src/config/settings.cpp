@@ -1,6 +1,5 @@
 // The resolved configuration read into typed settings (see settings.hpp).
 #include "granite/config/settings.hpp"
-#include "granite/solver/method.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,6 +8,12 @@
 namespace granite::config {
 
 namespace {
+
+// The value the schema's choice `node` names in `table` (the schema admits only its names).
+template <class E, std::size_t N>
+E named(const YAML::Node& node, const std::array<Named<E>, N>& table) {
+  return *value_named(table, node.as<std::string>());
+}
 
 Vec3 vec3(const YAML::Node& node) {
   return {node[0].as<double>(), node[1].as<double>(), node[2].as<double>()};
@@ -47,18 +52,10 @@ DomainSettings domain(const YAML::Node& d) {
   s.min = vec3(d["min"]);
   s.max = vec3(d["max"]);
   s.periodic = array<bool, 3>(d["periodic"]);
-  const std::string faces[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
-  for (const auto& face : d["outflow"])
-    for (int f = 0; f < 6; ++f) s.outflow[f] = s.outflow[f] || face.as<std::string>() == faces[f];
-  const std::string on_lost = d["on_lost"].as<std::string>();
-  s.on_lost = on_lost == "error"  ? LostPolicy::error
-              : on_lost == "warn" ? LostPolicy::warn
-                                  : LostPolicy::ignore;
+  for (const auto& face : d["outflow"]) s.outflow[named(face, kFaceNames)] = true;
+  s.on_lost = named(d["on_lost"], kLostPolicyNames);
   s.decomposition = array<int, 3>(d["decomposition"]);
-  const std::string balance = d["balance"].as<std::string>();
-  s.balance = balance == "none"     ? BalanceMode::none
-              : balance == "static" ? BalanceMode::static_cuts
-                                    : BalanceMode::dynamic;
+  s.balance = named(d["balance"], kBalanceModeNames);
   s.balance_every = d["balance_every"].as<int>();
   s.imbalance_threshold = d["imbalance_threshold"].as<double>();
   return s;
@@ -66,20 +63,17 @@ DomainSettings domain(const YAML::Node& d) {
 
 ContactSettings contact_settings(const YAML::Node& c) {
   ContactSettings s;
-  // The schema admits only names of contact::kModelNames.
-  contact::parse_model(c["model"].as<std::string>(), s.model.model);
+  s.model.model = named(c["model"], contact::kModelNames);
   s.model.golden_iterations = c["golden_iterations"].as<int>();
   s.model.friction_directions = c["friction_directions"].as<int>();
   s.threshold = c["threshold"].as<double>();
   s.skin = c["skin"] ? c["skin"].as<double>() : -1.0;  // absent: automatic
   s.rebuild_every = c["rebuild_every"].as<int>();
-  s.locality_sort = c["locality_sort"].as<std::string>() == "morton";
+  s.locality_sort = named(c["locality_sort"], kLocalitySortNames);
   s.error_reduction = c["error_reduction"].as<double>();
   s.max_initial_overlap = c["max_initial_overlap"].as<double>();
-  const std::string compatible = c["compatible"].as<std::string>();
-  if (compatible != "off")
-    s.compatible = compatible == "hooke" ? solver::ContactLaw::hooke : solver::ContactLaw::hertz;
-  s.compatible_every_step = c["compatible_steps"].as<std::string>() == "every_step";
+  s.compatible = value_named(solver::kContactLawNames, c["compatible"].as<std::string>());
+  s.compatible_every_step = named(c["compatible_steps"], kCompatibleStepsNames);
   s.compatible_tolerance = c["compatible_tolerance"].as<double>();
   s.compatible_max_iterations = c["compatible_max_iterations"].as<int>();
   return s;
@@ -129,7 +123,7 @@ SizeSettings size(const YAML::Node& p, body::MaterialIndex material,
     return s;
   }
   const std::string type = d["type"].as<std::string>();
-  s.by_mass = d["by"].as<std::string>() == "mass";
+  s.by_mass = named(d["by"], kSizeByMassNames);
   if (type == "mixture") {
     s.kind = SizeSettings::Kind::mixture;
     for (const auto& c : d["components"])
@@ -305,15 +299,10 @@ Settings settings_of(const YAML::Node& r) {
   const YAML::Node solver = r["solver"];
   s.solver = {solver["max_sweeps"].as<int>(), solver["tolerance"].as<double>(),
               solver["relaxation_weight"].as<double>(), solver["check_every"].as<int>()};
-  // The schema admits only these names.
-  s.solver.convergence = solver["convergence"].as<std::string>() == "fc3d"
-                             ? solver::Convergence::fc3d
-                             : solver::Convergence::impulse_change;
-  const std::string ordering = solver["ordering"].as<std::string>();
-  for (const solver::OrderingName& entry : solver::kOrderingNames)
-    if (entry.name == ordering) s.solver.ordering = entry.ordering;
+  s.solver.convergence = named(solver["convergence"], solver::kConvergenceNames);
+  s.solver.ordering = named(solver["ordering"], solver::kOrderingNames);
   s.solver.warm_start = solver["warm_start"].as<double>();
-  solver::parse_method(solver["method"].as<std::string>(), s.solver.method);
+  s.solver.method = named(solver["method"], solver::kMethodNames);
   s.solver.lemke_max_contacts = solver["lemke"]["max_contacts"].as<int>();
 
   // A material's index is its position in `materials` (the order build_simulation adds them).

@@ -23,31 +23,20 @@ std::string_view case_name(ContactCase c) {
 
 std::string model_names(std::string_view separator) {
   std::string text;
-  for (const ModelName& entry : kModelNames) {
+  for (const std::string& name : names_of(kModelNames)) {
     if (!text.empty()) text += separator;
-    text += entry.name;
+    text += name;
   }
   return text;
 }
 
 bool parse_model(std::string_view name, Model& model) {
-  for (const auto& [m, n] : kModelNames) {
-    if (n == name) {
-      model = m;
-      return true;
-    }
-  }
-  return false;
+  const std::optional<Model> named = value_named(kModelNames, name);
+  if (named) model = *named;
+  return named.has_value();
 }
 
-std::string_view model_name(Model model) {
-  for (const auto& [m, n] : kModelNames) {
-    if (m == model) {
-      return n;
-    }
-  }
-  return "unknown";
-}
+std::string_view model_name(Model model) { return name_of(kModelNames, model); }
 
 Impulse solve(const ModelSettings& settings, const Mat3& A, const Vec3& b, double mu) {
   return solve(settings, A, block_reduction(A), b, mu);

@@ -363,8 +363,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   RunSummary summary = step_to(steps, run, fixes, distributed);
   summary.initial_particles = initial_particles;
   summary.tolerance = settings.solver.tolerance;
-  summary.convergence =
-      settings.solver.convergence == solver::Convergence::fc3d ? "fc3d" : "impulse_change";
+  summary.convergence = name_of(solver::kConvergenceNames, settings.solver.convergence);
   const std::vector<PhaseSpread> spreads = phase_spreads(sim.timers(), comm);
   if (summary.failure.empty()) {
     log::info(closing_report(summary, spreads));

@@ -3,25 +3,12 @@
 
 namespace granite::solver {
 
-std::string_view method_name(Method method) {
-  switch (method) {
-  case Method::gauss_seidel:
-    return "gauss_seidel";
-  case Method::apgd:
-    return "apgd";
-  case Method::lemke:
-    return "lemke";
-  }
-  return "?";
-}
+std::string_view method_name(Method method) { return name_of(kMethodNames, method); }
 
 bool parse_method(std::string_view name, Method& method) {
-  for (const Method m : {Method::gauss_seidel, Method::apgd, Method::lemke})
-    if (method_name(m) == name) {
-      method = m;
-      return true;
-    }
-  return false;
+  const std::optional<Method> named = value_named(kMethodNames, name);
+  if (named) method = *named;
+  return named.has_value();
 }
 
 std::optional<contact::Model> required_model(Method method) {

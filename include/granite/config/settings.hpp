@@ -7,6 +7,7 @@
 #include "granite/body/global_body.hpp"
 #include "granite/body/prescribed_motion.hpp"
 #include "granite/contact/single_contact.hpp"
+#include "granite/core/names.hpp"
 #include "granite/core/types.hpp"
 #include "granite/solver/compatible_forces.hpp"
 #include "granite/solver/relaxation.hpp"
@@ -32,10 +33,39 @@ struct RunSettings {
 /// What a run does with a lost particle (one that left through a non-periodic face that is
 /// not an outflow face): stop, log and continue, or only count it.
 enum class LostPolicy { error, warn, ignore };
+inline constexpr std::array<Named<LostPolicy>, 3> kLostPolicyNames{{
+    {LostPolicy::error, "error"},
+    {LostPolicy::warn, "warn"},
+    {LostPolicy::ignore, "ignore"},
+}};
 
 /// domain.balance: the decomposition's cuts equal (none), moved once before the first step to
 /// balance the particles (static), or also during the run (dynamic); parallel/balance.hpp.
 enum class BalanceMode { none, static_cuts, dynamic };
+inline constexpr std::array<Named<BalanceMode>, 3> kBalanceModeNames{{
+    {BalanceMode::none, "none"},
+    {BalanceMode::static_cuts, "static"},
+    {BalanceMode::dynamic, "dynamic"},
+}};
+
+/// domain.outflow's face names: face 2·axis is the lower, 2·axis + 1 the upper.
+inline constexpr std::array<Named<int>, 6> kFaceNames{{
+    {0, "x-"},
+    {1, "x+"},
+    {2, "y-"},
+    {3, "y+"},
+    {4, "z-"},
+    {5, "z+"},
+}};
+
+/// Two-valued choices read into a flag: contact.locality_sort, contact.compatible_steps and a
+/// size distribution's `by`.
+inline constexpr std::array<Named<bool>, 2> kLocalitySortNames{{{true, "morton"}, {false, "none"}}};
+inline constexpr std::array<Named<bool>, 2> kCompatibleStepsNames{{
+    {false, "snapshots"},
+    {true, "every_step"},
+}};
+inline constexpr std::array<Named<bool>, 2> kSizeByMassNames{{{false, "number"}, {true, "mass"}}};
 
 struct DomainSettings {
   Vec3 min = Vec3::Zero(), max = Vec3::Zero();

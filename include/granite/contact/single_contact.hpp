@@ -3,6 +3,7 @@
 //   x* ∈ argmin ½ xᵀA x − xᵀb  s.t. ‖x_to‖ ≤ μ x_n,  a_nᵀx − b_n ≥ 0 ⊥ x_n ≥ 0,  a_nᵀx ≥ 0
 // with A SPD and a_n its first row. The post-impulse relative velocity is A x − b.
 // Every solver is a pure function (A, b, μ) -> impulse: no allocation, no global state.
+#include "granite/core/names.hpp"
 #include "granite/core/types.hpp"
 
 #include <array>
@@ -96,11 +97,7 @@ enum class Model { frictionless, mdp, mdp_golden, coulomb, coulomb_approx, ccp, 
 
 /// The one list of model names (configuration choices, parse_model, command-line help), in the
 /// order users see them: the paper's model first.
-struct ModelName {
-  Model model;
-  std::string_view name;
-};
-inline constexpr std::array<ModelName, 7> kModelNames{{
+inline constexpr std::array<Named<Model>, 7> kModelNames{{
     {Model::mdp, "mdp"},
     {Model::mdp_golden, "mdp_golden"},
     {Model::coulomb, "coulomb"},

@@ -24,6 +24,7 @@
 //   template <std::size_t K> void max(std::array<double, K>& partial);   global maxima
 // StepCompatibleOperator below is the form on a time step's contacts and bodies (serial or
 // distributed).
+#include "granite/core/names.hpp"
 #include "granite/solver/apgd_step.hpp"
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
@@ -35,18 +36,21 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace granite::solver {
 
 enum class ContactLaw { hooke, hertz };
+/// The names of contact.compatible (besides "off").
+inline constexpr std::array<Named<ContactLaw>, 2> kContactLawNames{{
+    {ContactLaw::hooke, "hooke"},
+    {ContactLaw::hertz, "hertz"},
+}};
 
 /// The exponent p of the contact law f = k c^{p−1} (Eq. 34): 2 for Hooke, 5/2 for Hertz.
 inline double contact_law_exponent(ContactLaw law) { return law == ContactLaw::hooke ? 2.0 : 2.5; }
-/// "hooke" or "hertz", the names of contact.compatible.
-inline const char* contact_law_name(ContactLaw law) {
-  return law == ContactLaw::hooke ? "hooke" : "hertz";
-}
+inline std::string_view contact_law_name(ContactLaw law) { return name_of(kContactLawNames, law); }
 
 /// Relative Hooke stiffness of a contact between materials with Young's moduli E_a, E_b: two
 /// springs in series, k ∝ (1/E_a + 1/E_b)⁻¹ (issue 17; gives the paper's §8.2.2 ratios 1/5,

@@ -10,23 +10,34 @@
 //                   velocities and the impulses in one pass over the contacts (fc3d_sums);
 //   impulse_change  the sweep's largest impulse change relative to the largest impulse.
 #include "granite/contact/single_contact.hpp"
+#include "granite/core/names.hpp"
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
 #include "granite/solver/exchange.hpp"
 #include "granite/solver/fc3d_error.hpp"
 #include "granite/solver/sweep_order.hpp"
 
+#include <array>
 #include <vector>
 
 namespace granite::solver {
 
 enum class Convergence { fc3d, impulse_change };
+inline constexpr std::array<Named<Convergence>, 2> kConvergenceNames{{
+    {Convergence::fc3d, "fc3d"},
+    {Convergence::impulse_change, "impulse_change"},
+}};
 
 /// The whole-step solver (solver.method): the non-linear block Gauss–Seidel below with any
 /// single-contact model, APGD on the cone complementarity problem (solver/apgd_step.hpp; the
 /// model must be ccp), or Lemke's method on Stewart–Trinkle's LCP (29) of the whole step
 /// (solver/polyhedral_lcp.hpp; the model must be polyhedral; one process, few contacts).
 enum class Method { gauss_seidel, apgd, lemke };
+inline constexpr std::array<Named<Method>, 3> kMethodNames{{
+    {Method::gauss_seidel, "gauss_seidel"},
+    {Method::apgd, "apgd"},
+    {Method::lemke, "lemke"},
+}};
 
 struct RelaxationSettings {
   contact::ModelSettings model{};

@@ -7,6 +7,7 @@
 //              of a pile travels down in one sweep (detection order without gravity);
 //   random     a shuffle drawn anew each step from (seed, step), so that a run and its restart
 //              visit the contacts alike.
+#include "granite/core/names.hpp"
 #include "granite/core/types.hpp"
 
 #include <array>
@@ -18,11 +19,7 @@ namespace granite::solver {
 
 enum class Ordering { detection, symmetric, gravity, random };
 
-struct OrderingName {
-  Ordering ordering;
-  std::string_view name;
-};
-inline constexpr std::array<OrderingName, 4> kOrderingNames{{
+inline constexpr std::array<Named<Ordering>, 4> kOrderingNames{{
     {Ordering::detection, "detection"},
     {Ordering::symmetric, "symmetric"},
     {Ordering::gravity, "gravity"},

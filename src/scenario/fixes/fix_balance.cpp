@@ -28,11 +28,7 @@ namespace {
 
 using config::BalanceMode;
 
-const char* mode_name(BalanceMode mode) {
-  return mode == BalanceMode::none          ? "none"
-         : mode == BalanceMode::static_cuts ? "static"
-                                            : "dynamic";
-}
+std::string_view mode_name(BalanceMode mode) { return name_of(config::kBalanceModeNames, mode); }
 
 std::string ratio(double value) {
   char text[32];

@@ -15,7 +15,6 @@
 namespace granite::scenario::detail {
 namespace {
 
-const char* const kFaces[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
 // Steps with losses that domain.on_lost: warn logs; later ones are only counted.
 constexpr std::uint64_t kLoggedLossSteps = 10;
 
@@ -42,11 +41,10 @@ public:
     std::string open;
     for (int f = 0; f < 6; ++f)
       if (domain_.outflow[f] && !domain_.periodic[f / 2])
-        open += std::string(open.empty() ? "" : " ") + kFaces[f];
-    static const char* const policies[3] = {"error", "warn", "ignore"};
+        open += std::string(open.empty() ? "" : " ") + std::string(name_of(config::kFaceNames, f));
     return "particles leaving the domain are deleted; outflow faces: " +
            (open.empty() ? std::string("none") : open) + " (others: lost, on_lost " +
-           policies[int(on_lost_)] + ")";
+           std::string(name_of(config::kLostPolicyNames, on_lost_)) + ")";
   }
   Phase phase() const override { return Phase::other; }
 
@@ -73,7 +71,8 @@ public:
       if (domain_.outflow[face]) {
         ++run.counters.deleted;
       } else if (lost++ == 0) {
-        first_lost = particle(p, i) + " left the domain through the " + kFaces[face] + " face";
+        first_lost = particle(p, i) + " left the domain through the " +
+                     std::string(name_of(config::kFaceNames, face)) + " face";
       }
       return true;
     });
