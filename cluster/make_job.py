@@ -16,6 +16,7 @@ import argparse
 import os
 import re
 import shlex
+import shutil
 import stat
 import sys
 
@@ -29,7 +30,9 @@ def parse_args(argv):
     p.add_argument("--output", required=True, help="run output directory (created)")
     p.add_argument("--script", help="job script to write (default: OUTPUT/granite.sbatch)")
     p.add_argument("--granite", default=None,
-                   help="granite binary (default: BUILD/granite next to this repository)")
+                   help="granite binary (default: `granite` on PATH, e.g. after `module load "
+                   "granite`; else the installation this kit belongs to; else build/granite of "
+                   "this checkout)")
     p.add_argument("--nodes", type=int, default=1)
     p.add_argument("--ntasks", type=int, default=1, help="MPI ranks in all")
     p.add_argument("--ntasks-per-node", type=int, default=None)
@@ -111,9 +114,22 @@ def q(s):
     return shlex.quote(str(s))
 
 
+def default_granite(repo):
+    """The granite a job runs without --granite: the one on PATH (an installed Granite, e.g.
+    after `module load granite`); else, for the kit installed as PREFIX/share/granite/cluster
+    (repo = PREFIX/share/granite), PREFIX/bin/granite; else the checkout's build/granite."""
+    on_path = shutil.which("granite")
+    if on_path:
+        return os.path.abspath(on_path)
+    installed = os.path.normpath(os.path.join(repo, "..", "..", "bin", "granite"))
+    if os.path.basename(os.path.dirname(repo)) == "share" and os.access(installed, os.X_OK):
+        return installed
+    return os.path.join(repo, "build", "granite")
+
+
 def render(args, script_path):
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    granite = os.path.abspath(args.granite or os.path.join(repo, "build", "granite"))
+    granite = os.path.abspath(args.granite or default_granite(repo))
     run_info = os.path.join(repo, "scripts", "run_info.py")
     config = os.path.abspath(args.config)
     output = os.path.abspath(args.output)

@@ -226,7 +226,9 @@ def cmd_write(argv):
     p.add_argument("--partition")
     p.add_argument("--launcher", choices=["srun", "mpirun"], default="srun")
     p.add_argument("--launcher-args", default="")
-    p.add_argument("--granite", default=None)
+    p.add_argument("--granite", default=None,
+                   help="granite binary (default: as make_job.py: `granite` on PATH, else the "
+                   "installation or checkout this kit belongs to)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="granite --set override for every point (e.g. run.end_time=0.01)")
     p.add_argument("--env", action="append", default=[])
@@ -255,7 +257,10 @@ def cmd_write(argv):
                     f"{pt['dims']}, balance {pt['balance']}, from {os.path.abspath(a.config)}\n")
             yaml.safe_dump(pt["config"], f, sort_keys=False, default_flow_style=None)
         if a.check:
-            granite = a.granite or os.path.join(repo, "build", "granite")
+            granite = a.granite or make_job.default_granite(repo)
+            if not os.access(granite, os.X_OK):
+                raise StudyError(f"--check: no granite executable {granite} (give --granite, "
+                                 "module load granite, or build this checkout)")
             r = subprocess.run([granite, "check", cfg_path] + sum((["--set", s] for s in a.set), []),
                                capture_output=True, text=True)
             if r.returncode != 0:

@@ -15,6 +15,7 @@ GRANITE_PACKAGES=(
   python3-paraview xvfb  # ParaView (pvbatch, XDMF reader; xvfb-run: a display for pvbatch)
   clang-format  # version 14: ctest format_check
   slurm-wlm munge
+  lmod  # ctest install_end_to_end: `module load granite` from an installed prefix
 )
 
 # OpenMPI refuses to run as root without these; --oversubscribe is passed where needed.
