@@ -356,7 +356,12 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   log::info(memory_estimate_line(memory, comm));
   nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted, carried);
   record["particle_sources"] = sources;
-  run.record = &record;
+  run.publish_record = [&] {
+    if (!comm.is_root()) return;
+    nlohmann::ordered_json now = record;
+    add_record_sections(fixes, now);
+    io::write_run_record(output_dir, now);
+  };
   io::on_root_collectively(comm, [&] { io::write_run_record(output_dir, record); });
 
   for (const auto& fix : fixes) fix->start(run);
@@ -377,7 +382,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   complete_record(record, summary, spreads, settings.run, sim.statistics());
   record["memory"] = {{"estimated_bytes_largest_rank", comm::max(memory.total(), comm)},
                       {"peak_resident_bytes", peak}};
-  for (const auto& fix : fixes) fix->add_to_record(record);
+  add_record_sections(fixes, record);
   io::on_root_collectively(comm, [&] { io::write_run_record(output_dir, record); });
   if (!summary.failure.empty()) throw RunFailure(summary.failure);
   return summary;

@@ -38,6 +38,9 @@ TEST(FclibExport, SettledPackingMatchesEngineRelaxation) {
   p.model.model = contact::Model::coulomb;
   p.max_sweeps = 100;  // cheap while settling
   p.tolerance = 1e-4;
+  p.convergence = solver::Convergence::impulse_change;  // settled as the test was designed:
+  p.warm_start = 0.0;                                   // cold, in lattice order
+  p.locality_sort = false;
   const auto mat = sim.materials().add({2650.0, 0.5});
   const double spacing = 2.2 * kR, L = kNx * spacing;
   sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, mat);

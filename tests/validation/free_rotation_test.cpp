@@ -27,6 +27,7 @@ struct Drift {
 Drift spin(double dt, double T) {
   timestep::Simulation sim;
   sim.parameters().dt = dt;
+  sim.parameters().gravity = Vec3::Zero();  // a free body
   sim.materials().add({1000.0, 0.0});
   body::ParticleInit init;
   init.radius = 0.1;

@@ -2,7 +2,8 @@
 // Typed settings of a scenario: the validated configuration (docs/config.md) read once into
 // plain structs, one per section of the schema (config/scenario_schema.cpp), so that the scenario
 // code reads members instead of looking keys up by string. Every value comes from the resolved
-// YAML (defaults filled in by the schema); the structs restate no default. Material names are
+// YAML (defaults filled in by the schema); the structs restate no default (their members are
+// zero until settings_of fills them). Material names are
 // resolved to indices into `materials` here, once.
 #include "granite/body/global_body.hpp"
 #include "granite/body/prescribed_motion.hpp"
@@ -72,19 +73,19 @@ struct DomainSettings {
   std::array<bool, 3> periodic{};
   std::array<bool, 6> outflow{};       // face 2·axis (lower) and 2·axis + 1 (upper)
   std::array<int, 3> decomposition{};  // subdomains per axis; 0: chosen by Granite
-  LostPolicy on_lost = LostPolicy::error;
-  BalanceMode balance = BalanceMode::none;
-  int balance_every = 100;           // steps between load measurements (dynamic)
-  double imbalance_threshold = 1.1;  // rebalance when max/mean load exceeds it (dynamic)
+  LostPolicy on_lost{};
+  BalanceMode balance{};
+  int balance_every = 0;             // steps between load measurements (dynamic)
+  double imbalance_threshold = 0.0;  // rebalance when max/mean load exceeds it (dynamic)
 };
 
 struct ContactSettings {
   contact::ModelSettings model;  // model and golden_iterations
   double threshold = 0.0;        // m
-  double skin = -1.0;            // m: neighbour-list skin (0: full search every step; < 0:
+  double skin = 0.0;             // m: neighbour-list skin (0: full search every step; < 0:
                                  // automatic, scenario::neighbour_skin)
   int rebuild_every = 0;         // steps; 0: rebuilt only when needed
-  bool locality_sort = true;     // contact.locality_sort: morton (true) or none
+  bool locality_sort = false;    // contact.locality_sort: morton (true) or none
   double error_reduction = 0.0;
   double max_initial_overlap = 0.0;              // fraction of the smaller radius of a pair
   std::optional<solver::ContactLaw> compatible;  // contact.compatible; none: off
@@ -98,10 +99,10 @@ struct SolverSettings {
   double tolerance = 0.0;
   double relaxation_weight = 0.0;
   int check_every = 0;  // sweeps
-  solver::Convergence convergence = solver::Convergence::fc3d;
-  solver::Ordering ordering = solver::Ordering::detection;
-  double warm_start = 1.0;  // in [0, 1]
-  solver::Method method = solver::Method::gauss_seidel;
+  solver::Convergence convergence{};
+  solver::Ordering ordering{};
+  double warm_start = 0.0;  // in [0, 1]
+  solver::Method method{};
   int lemke_max_contacts = 0;  // solver.lemke.max_contacts
 };
 
@@ -257,7 +258,7 @@ struct OutputSettings {
   std::string directory;
   bool thermo_file = false;
   double snapshot_interval = 0.0;  // s
-  bool snapshot_initial = true;    // a snapshot of the state before the first step
+  bool snapshot_initial = false;   // a snapshot of the state before the first step
   int compression = 0;
   bool contacts = false;  // /contacts in every snapshot
   std::vector<std::int64_t> export_fclib_steps;

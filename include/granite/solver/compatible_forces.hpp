@@ -79,7 +79,7 @@ Eigen::VectorXd relative_stiffness(ContactLaw law, const collision::ContactList&
 struct CompatibleSettings {
   // Stop when ‖Bᵀf − F̃‖∞ ≤ tolerance·‖F̃‖∞ and the Lagrangian's projected gradient (in the
   // scaled problem: F̃ and k̃ divided by their largest entries) is ≤ tolerance.
-  double tolerance = 1e-10;
+  double tolerance = 1e-8;
   int max_outer_iterations = 60;
   int max_inner_iterations = 20000;  // per subproblem
   double initial_penalty = 10.0;     // μ₀ (> 1, Alg. 17.4)

@@ -111,7 +111,7 @@ public:
 
 struct Parameters {
   double dt = 1e-4;                // s, > 0
-  Vec3 gravity = Vec3::Zero();     // m/s²
+  Vec3 gravity{0.0, 0.0, -9.81};   // m/s²
   double contact_threshold = 0.0;  // m, >= 0: contacts with gap < threshold are detected
   // Neighbour lists (collision/neighbour_list.hpp): 0 searches every step in full; > 0 (m)
   // searches candidates within threshold + skin, rebuilt when a particle has moved more than
@@ -122,20 +122,19 @@ struct Parameters {
   // Locality (body/locality_sort.hpp): on every step that rebuilds the lists and ghosts (every
   // step with skin 0), before the migration, the owned particles are sorted along the Z-order
   // curve over cells of 2 r_max + threshold + skin, so that the halo plan, the lists and the
-  // contacts follow that order. Off here (tests index particles across steps); the
-  // configuration's contact.locality_sort turns it on.
-  bool locality_sort = false;
-  double error_reduction = 0.1;    // ε ∈ [0, 1]: fraction of a penetration removed per step
+  // contacts follow that order. A caller that indexes particles across steps turns it off.
+  bool locality_sort = true;
+  double error_reduction = 0.2;    // ε ∈ [0, 1]: fraction of a penetration removed per step
   contact::ModelSettings model{};  // single-contact model (default mdp)
   int max_sweeps = 100;            // >= 1
-  double tolerance = 1e-8;         // value of the convergence measure that ends the relaxation
-  solver::Convergence convergence = solver::Convergence::impulse_change;
+  double tolerance = 1e-4;         // value of the convergence measure that ends the relaxation
+  solver::Convergence convergence = solver::Convergence::fc3d;
   int check_every = 1;  // >= 1: sweeps between convergence tests (one reduction each)
   solver::Ordering ordering = solver::Ordering::detection;  // solver/sweep_order.hpp
-  std::uint64_t ordering_seed = 0;                          // for Ordering::random
+  std::uint64_t ordering_seed = 1;                          // for Ordering::random (run.seed)
   // Warm start: each contact starts from this fraction ([0, 1]) of its previous impulse
   // (solver/contact_history.hpp); 0 = from zero impulses.
-  double warm_start = 0.0;
+  double warm_start = 1.0;
   // Gauss–Seidel, or APGD on the CCP (requires model ccp; then max_sweeps counts iterations and
   // tolerance is the CCP error).
   solver::Method method = solver::Method::gauss_seidel;

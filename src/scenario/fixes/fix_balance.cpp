@@ -106,15 +106,16 @@ public:
               " (whole run); " + cuts_text(run.distributed->decomposition()));
   }
 
-  void add_to_record(nlohmann::ordered_json& record) const override {
+  std::vector<RecordSection> record_sections() const override {
     nlohmann::ordered_json cuts = nlohmann::ordered_json::array();
     for (const auto& axis : run_.distributed->decomposition().cuts()) cuts.push_back(axis);
-    record["balance"] = {{"mode", mode_name(mode_)},
-                         {"rebalances", rebalances_},
-                         {"particles_max_over_mean", particles_},
-                         {"relaxation_max_over_mean", relaxation_},
-                         {"last_load_max_over_mean", last_load_},
-                         {"cuts_m", cuts}};
+    return {{"balance",
+             {{"mode", mode_name(mode_)},
+              {"rebalances", rebalances_},
+              {"particles_max_over_mean", particles_},
+              {"relaxation_max_over_mean", relaxation_},
+              {"last_load_max_over_mean", last_load_},
+              {"cuts_m", cuts}}}};
   }
 
   bool has_state() const override { return mode_ != BalanceMode::none; }

@@ -58,18 +58,18 @@ public:
 
   void finish(RunContext&) override { log::info(summary()); }
 
-  void add_to_record(nlohmann::ordered_json& record) const override {
+  std::vector<RecordSection> record_sections() const override {
     const double passes = figures_[kPasses];
-    record["relaxation"]["compatible"] = {
-        {"law", law_},
-        {"steps", every_step_ ? "every_step" : "snapshots"},
-        {"tolerance", tolerance_},
-        {"passes", std::uint64_t(passes)},
-        {"unconverged", std::uint64_t(figures_[kUnconverged])},
-        {"mean_outer_iterations", passes > 0 ? figures_[kOuter] / passes : 0.0},
-        {"mean_inner_iterations", passes > 0 ? figures_[kInner] / passes : 0.0},
-        {"max_relative_violation", figures_[kViolation]},
-        {"max_stationarity", figures_[kStationarity]}};
+    return {{"relaxation.compatible",
+             {{"law", law_},
+              {"steps", every_step_ ? "every_step" : "snapshots"},
+              {"tolerance", tolerance_},
+              {"passes", std::uint64_t(passes)},
+              {"unconverged", std::uint64_t(figures_[kUnconverged])},
+              {"mean_outer_iterations", passes > 0 ? figures_[kOuter] / passes : 0.0},
+              {"mean_inner_iterations", passes > 0 ? figures_[kInner] / passes : 0.0},
+              {"max_relative_violation", figures_[kViolation]},
+              {"max_stationarity", figures_[kStationarity]}}}};
   }
 
   bool has_state() const override { return true; }

@@ -95,16 +95,17 @@ public:
                                             : ""));
   }
 
-  void add_to_record(nlohmann::ordered_json& record) const override {
+  std::vector<RecordSection> record_sections() const override {
     const double requested = pour_.target(time_);
-    record["particle_sources"].push_back(
-        {{"source", source_},
-         {"type", "pour"},
-         {"requested", requested},
-         {"unit", pour_.settings().rate > 0.0 ? "particles" : "kg"},
-         {"inserted", pour_.inserted()},
-         {"inserted_mass_kg", pour_.inserted_mass()},
-         {"shortfall", pour_.inserted_amount() < requested}});
+    return {{"particle_sources",
+             {{"source", source_},
+              {"type", "pour"},
+              {"requested", requested},
+              {"unit", pour_.settings().rate > 0.0 ? "particles" : "kg"},
+              {"inserted", pour_.inserted()},
+              {"inserted_mass_kg", pour_.inserted_mass()},
+              {"shortfall", pour_.inserted_amount() < requested}},
+             true}};
   }
 
   bool has_state() const override { return true; }

@@ -7,7 +7,6 @@
 #include "fix_factories.hpp"
 
 #include "granite/comm/collectives.hpp"
-#include "granite/io/run_record.hpp"
 #include "granite/scenario/progress.hpp"
 #include "granite/scenario/run.hpp"
 
@@ -71,9 +70,9 @@ public:
     clear_status();
   }
 
-  void add_to_record(nlohmann::ordered_json& record) const override {
-    record["progress"] = progress_json(report_, unix_seconds_now(), interval_seconds_);
-    record["last_checkpoint"] = checkpoint_json(checkpoint_);
+  std::vector<RecordSection> record_sections() const override {
+    return {{"progress", progress_json(report_, unix_seconds_now(), interval_seconds_)},
+            {"last_checkpoint", checkpoint_json(checkpoint_)}};
   }
 
   std::string thermo_text() const override { return thermo_text_; }
@@ -98,12 +97,7 @@ private:
     clear_status();  // the thermo line follows on stdout
     thermo_text_ = progress_text(report_);
     checkpoint_ = run.checkpoint;
-    if (run.record && run.comm.is_root()) {
-      nlohmann::ordered_json& record = *run.record;
-      record["progress"] = progress_json(report_, unix_seconds_now(), interval_seconds_);
-      record["last_checkpoint"] = checkpoint_json(run.checkpoint);
-      io::write_run_record(run.output_dir, record);
-    }
+    if (run.publish_record) run.publish_record();
   }
 
   void show_status(std::int64_t step, double elapsed) {

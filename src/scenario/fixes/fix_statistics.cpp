@@ -42,18 +42,19 @@ public:
     });
   }
 
-  void add_to_record(nlohmann::ordered_json& record) const override {
+  std::vector<RecordSection> record_sections() const override {
     const FlowSummary a = statistics_.averages();
-    record["statistics"] = {{"samples", a.samples},
-                            {"average_from", a.average_from},
-                            {"particles", a.particles},
-                            {"solid_fraction_bed", a.solid_fraction},
-                            {"solid_fraction_channel", a.channel_fraction},
-                            {"contacts", a.contacts},
-                            {"contacts_per_particle", a.contacts_per_particle},
-                            {"max_penetration_m", a.max_penetration},
-                            {"max_penetration_percent_radius", a.max_penetration_percent},
-                            {"particle_count_drift", a.particle_drift}};
+    return {{"statistics",
+             {{"samples", a.samples},
+              {"average_from", a.average_from},
+              {"particles", a.particles},
+              {"solid_fraction_bed", a.solid_fraction},
+              {"solid_fraction_channel", a.channel_fraction},
+              {"contacts", a.contacts},
+              {"contacts_per_particle", a.contacts_per_particle},
+              {"max_penetration_m", a.max_penetration},
+              {"max_penetration_percent_radius", a.max_penetration_percent},
+              {"particle_count_drift", a.particle_drift}}}};
   }
 
   bool has_state() const override { return true; }

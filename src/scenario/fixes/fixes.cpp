@@ -153,6 +153,26 @@ void check_fix_order(const Fixes& fixes) {
                                  fixes[j]->name() + ", which it must follow (runs_after)");
 }
 
+void add_record_sections(const Fixes& fixes, nlohmann::ordered_json& record) {
+  std::map<std::string, std::string> provider;  // section path -> fix
+  for (const auto& fix : fixes)
+    for (RecordSection& section : fix->record_sections()) {
+      const std::size_t dot = section.path.find('.');
+      nlohmann::ordered_json& at =
+          dot == std::string::npos
+              ? record[section.path]
+              : record[section.path.substr(0, dot)][section.path.substr(dot + 1)];
+      if (section.append) {
+        at.push_back(std::move(section.value));
+        continue;
+      }
+      if (const auto [it, fresh] = provider.emplace(section.path, fix->name()); !fresh)
+        throw std::logic_error("fixes " + it->second + " and " + fix->name() +
+                               " both provide the run-record section " + section.path);
+      at = std::move(section.value);
+    }
+}
+
 std::map<std::string, std::string> fix_states(const Fixes& fixes) {
   std::map<std::string, std::string> states;
   for (const auto& fix : fixes)

@@ -284,6 +284,7 @@ TEST(NeighbourList, TheLocalitySortKeepsTheContactsOfAStep) {
   // full search over steps with rebuilds and deletions.
   for (const double skin : {0.0, 1.2e-3}) {
     timestep::Simulation plain = falling_gas(skin);
+    plain.parameters().locality_sort = false;    // the engine's default is on
     for (int s = 0; s < 100; ++s) plain.step();  // fallen and colliding: many contacts
     timestep::Simulation sorted = plain;
     sorted.parameters().locality_sort = true;

@@ -9,10 +9,11 @@
 #include "granite/scenario/build.hpp"
 #include "granite/timestep/simulation.hpp"
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,10 +56,20 @@ struct RunContext {
   // "PATH (step N)": the checkpoint written last, or the one the run restarted from; "" before.
   std::string last_checkpoint{};
   CheckpointRecord checkpoint{};  // the same, for run.json
-  // The run record (rank 0 writes it); the progress fix rewrites it at every thermo line.
-  nlohmann::ordered_json* record = nullptr;
+  // Writes OUTPUT/run.json (rank 0) with every fix's record sections as they stand; the
+  // progress fix calls it at every thermo line. Not collective.
+  std::function<void()> publish_record{};
   // The run's MPI hooks (decomposition, ghosts); the balance fix moves its cuts.
   parallel::DistributedDomain* distributed = nullptr;
+};
+
+/// A section of the run record (OUTPUT/run.json) that a fix provides: `path` is a top-level key
+/// ("balance") or two keys joined by a dot ("relaxation.compatible"); with `append`, `value` is
+/// added to the end of the array at `path` (a pour's entry in "particle_sources").
+struct RecordSection {
+  std::string path;
+  nlohmann::ordered_json value;
+  bool append = false;
 };
 
 /// Where the run stands after a step.
@@ -84,8 +95,10 @@ public:
                            const StepEnd& end) = 0;
   /// After the last step, once the run's closing report is printed.
   virtual void finish(RunContext&) {}
-  /// Adds what it measured to the run record (OUTPUT/run.json), e.g. a summary section.
-  virtual void add_to_record(nlohmann::ordered_json& record) const { (void)record; }
+  /// The run-record sections it provides, e.g. a summary of what it measured; the run puts
+  /// them into OUTPUT/run.json (add_record_sections in fixes.hpp) at the end and whenever the
+  /// record is published. A fix writes nothing into the record itself.
+  virtual std::vector<RecordSection> record_sections() const { return {}; }
 
   /// A column of the thermo line (as LAMMPS's thermo pulls f_ID): the thermo fix asks the
   /// fixes it names for their text of this step's line, after they ran. Empty: none.

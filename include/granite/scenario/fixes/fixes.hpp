@@ -35,6 +35,10 @@ std::map<std::string, std::string> fix_states(const Fixes& fixes);
 /// that its runs_after() names; make_fixes() checks its list with it.
 void check_fix_order(const Fixes& fixes);
 
+/// Puts every fix's record_sections() into `record`, in the order of the fixes. Throws
+/// std::logic_error if two fixes provide the same section (appending to an array excepted).
+void add_record_sections(const Fixes& fixes, nlohmann::ordered_json& record);
+
 /// The fix called `name`, or nullptr.
 Fix* find_fix(const Fixes& fixes, const std::string& name);
 
