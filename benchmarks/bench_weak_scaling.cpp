@@ -11,6 +11,7 @@
 //
 // usage: bench_weak_scaling [nx ny nz steps]   (default 40 40 12 20: 19 200 spheres per rank)
 #include "granite/parallel/distributed_domain.hpp"
+#include "granite/timestep/simulation.hpp"
 #include "granite/comm/collectives.hpp"
 #include "granite/scenario/run_report.hpp"
 
@@ -58,7 +59,7 @@ int main(int argc, char** argv) {
                                    Vec3((rank * nx + i + 0.5) * d, (j + 0.5) * d, (k + 0.5) * d),
                                    0.5 * d, Vec3(u(rng), u(rng), u(rng)), id++);
   parallel::DistributedDomain domain(MPI_COMM_WORLD, decomposition, p.contact_threshold, {});
-  sim.set_hooks(&domain);
+  sim.set_domain(&domain);
 
   for (int s = 0; s < 3; ++s) sim.step();  // settle the lattice into contact
   sim.timers() = PhaseTimers{};

@@ -1,9 +1,8 @@
-// The distributed step's hooks (see include/granite/parallel/distributed_domain.hpp).
+// The distributed step's domain (see include/granite/parallel/distributed_domain.hpp).
 #include "granite/parallel/distributed_domain.hpp"
 
 #include "granite/comm/collectives.hpp"
 #include "granite/parallel/balance.hpp"
-#include "granite/parallel/contact_ownership.hpp"
 #include "granite/parallel/migration.hpp"
 
 #include <algorithm>
@@ -113,17 +112,6 @@ std::size_t DistributedDomain::refresh_ghosts(body::Particles& particles,
   return owned;
 }
 
-void DistributedDomain::retain_responsible_contacts(collision::ContactList& contacts,
-                                                    const body::Particles& particles,
-                                                    std::size_t owned) {
-  parallel::retain_responsible_contacts(contacts, particles, owned);
-}
-
-void DistributedDomain::weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts,
-                                             std::size_t owned, std::size_t particle_count) {
-  parallel::weigh_ghost_contacts(contacts, owned, particle_count, settings_.relaxation_weight);
-}
-
 namespace {
 
 constexpr int kHistoryTag = 300;
@@ -159,22 +147,6 @@ void DistributedDomain::hand_over_history(solver::ContactHistory& history,
       received.push_back(
           {{w.first, w.second, w.ordinal}, Vec3(w.impulse[0], w.impulse[1], w.impulse[2])});
   history.insert(received);
-}
-
-void DistributedDomain::reduce(timestep::StepStatistics& s) {
-  std::vector<std::uint64_t> counts = {s.particles, s.contacts, s.failed_contacts};
-  comm::sum_in_place(counts, comm_);
-  s.particles = counts[0];
-  s.contacts = counts[1];
-  s.failed_contacts = counts[2];
-  std::vector<double> sums = {s.kinetic_energy, s.normal_impulse_sum, s.global_normal_impulse_sum};
-  comm::sum_in_place(sums, comm_);
-  s.kinetic_energy = sums[0];
-  s.normal_impulse_sum = sums[1];
-  s.global_normal_impulse_sum = sums[2];
-  s.max_penetration = comm::max(s.max_penetration, comm_);
-  s.residual = comm::max(s.residual, comm_);  // local in fc3d mode
-  s.converged = comm::all_ok(s.converged, comm_);
 }
 
 void DistributedDomain::end_step(body::Particles& particles, std::size_t owned) {

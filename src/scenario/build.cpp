@@ -32,6 +32,7 @@ void set_parameters(const config::Settings& s, timestep::Parameters& p) {
   p.lemke_max_contacts = s.solver.lemke_max_contacts;
   p.ordering_seed = s.run.seed;
   p.warm_start = s.solver.warm_start;
+  p.relaxation_weight = s.solver.relaxation_weight;
   p.compatible = s.contact.compatible;
   p.compatible_settings.tolerance = s.contact.compatible_tolerance;
   p.compatible_settings.max_outer_iterations = s.contact.compatible_max_iterations;
@@ -76,8 +77,7 @@ double neighbour_skin(const config::Settings& s) {
 }
 
 parallel::ParallelSettings parallel_settings(const config::Settings& s, double skin) {
-  return {s.solver.relaxation_weight, skin,
-          parallel::GhostWidth{largest_radius(s), s.contact.threshold, skin}.value()};
+  return {skin, parallel::GhostWidth{largest_radius(s), s.contact.threshold, skin}.value()};
 }
 
 double largest_radius(const config::Settings& s) {

@@ -10,6 +10,7 @@
 #include "granite/io/checkpoint.hpp"
 #include "granite/io/snapshot.hpp"
 #include "granite/parallel/distributed_domain.hpp"
+#include "granite/timestep/simulation.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/initial_state.hpp"
 #include "granite/scenario/run_assembly.hpp"

@@ -3,6 +3,7 @@
 
 #include "granite/comm/collectives.hpp"
 #include "granite/core/error.hpp"
+#include "granite/parallel/contact_ownership.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -97,7 +98,7 @@ void throw_if_offenders(const Offenders& local, const std::string& origin,
   comm::throw_if_any_failed(message, comm);
 }
 
-void check_initial_state(timestep::Simulation& sim, parallel::DistributedDomain* hooks,
+void check_initial_state(timestep::Simulation& sim, parallel::DistributedDomain* distributed,
                          const Domain& domain, double max_overlap, const std::string& origin,
                          const comm::Communicator& comm) {
   body::Particles& particles = sim.particles();
@@ -120,19 +121,19 @@ void check_initial_state(timestep::Simulation& sim, parallel::DistributedDomain*
     // bodies are all inside their subdomains). A restart that takes back its neighbour lists
     // gets the ghosts of the lists' build.
     const auto& restoring = sim.restoring_neighbour_lists();
-    if (hooks && restoring)
-      owned = hooks->restore_ghosts(particles, restoring->ghost_width);
-    else if (hooks)
-      owned = hooks->synchronise_in_place(particles);
+    if (distributed && restoring)
+      owned = distributed->restore_ghosts(particles, restoring->ghost_width);
+    else if (distributed)
+      owned = distributed->synchronise_in_place(particles);
   } catch (const InputError& e) {
     throw InputError(origin + ": " + e.what());
   }
   collision::ContactDetection detection;
   collision::ContactList contacts;
   detection.detect(particles, sim.globals(), sim.materials(), 0.0, contacts);
-  if (hooks) hooks->retain_responsible_contacts(contacts, particles, owned);
+  parallel::retain_responsible_contacts(contacts, particles, owned);
   const Offenders overlapping = overlaps(particles, contacts, max_overlap);
-  if (hooks) hooks->end_step(particles, owned);
+  if (distributed) distributed->end_step(particles, owned);
   throw_if_offenders(overlapping, origin,
                      "overlap(s) beyond contact.max_initial_overlap = " + number(max_overlap),
                      "allow them with a larger contact.max_initial_overlap", comm);

@@ -10,6 +10,7 @@
 #include "granite/io/checkpoint.hpp"
 #include "granite/io/run_record.hpp"
 #include "granite/parallel/distributed_domain.hpp"
+#include "granite/timestep/simulation.hpp"
 #include "granite/scenario/build.hpp"
 #include "granite/scenario/engine_state.hpp"
 #include "granite/scenario/fixes/fixes.hpp"

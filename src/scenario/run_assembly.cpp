@@ -27,7 +27,7 @@ Run::Run(const config::ScenarioConfig& cfg, const comm::Communicator& comm,
       cfg.settings, sim, rng,
       build_particles ? context.owns : OwnsPosition([](const Vec3&) { return false; }), fills);
   sim.parameters().skin = skin;
-  sim.set_hooks(&distributed);
+  sim.set_domain(&distributed);
 }
 
 }  // namespace granite::scenario

@@ -4,7 +4,7 @@
 
 #include "granite/body/locality_sort.hpp"
 #include "granite/solver/method.hpp"
-#include "granite/timestep/local_hooks.hpp"
+#include "granite/parallel/contact_ownership.hpp"
 #include "granite/core/error.hpp"
 #include "granite/solver/apgd_step.hpp"
 #include "granite/solver/contact_problem_export.hpp"
@@ -74,6 +74,9 @@ void Simulation::validate() const {
                          std::to_string(materials_[body::MaterialIndex(m)].friction));
   if (!(p.warm_start >= 0.0 && p.warm_start <= 1.0))
     throw InputError("warm start fraction must be in [0, 1], got " + std::to_string(p.warm_start));
+  if (!(p.relaxation_weight > 0.0 && p.relaxation_weight <= 1.0))
+    throw InputError("relaxation weight must be in (0, 1], got " +
+                     std::to_string(p.relaxation_weight));
   for (auto m : particles_.material)
     if (m >= materials_.size())
       throw InputError("a particle refers to material " + std::to_string(m) + " but only " +
@@ -126,7 +129,7 @@ const StepStatistics& Simulation::step() {
   return stats_;
 }
 
-// Between steps every particle is owned (the hooks drop the ghosts at the end of a step).
+// Between steps every particle is owned (the domain drops the ghosts at the end of a step).
 // With a skin the neighbour list survives deletions (remove_particles() keeps the index map)
 // but not insertions.
 std::size_t Simulation::synchronise() {
@@ -139,7 +142,7 @@ std::size_t Simulation::synchronise() {
   bool ghosts_deleted = false;
   if (p.skin > 0.0) {
     ScopedPhase t(timers_, Phase::communication);
-    rebuild = hooks().agree_on_rebuild(particles_, rebuild);
+    rebuild = domain().agree_on_rebuild(particles_, rebuild);
   }
   neighbours_.set_rebuilding(rebuild);
   if (rebuild && p.locality_sort) {  // every particle is owned here
@@ -150,12 +153,12 @@ std::size_t Simulation::synchronise() {
   {
     ScopedPhase t(timers_, Phase::communication);
     if (rebuild)
-      owned_ = hooks().synchronise(particles_);
+      owned_ = domain().synchronise(particles_);
     else if (const auto& restoring = neighbours_.restoring())
-      owned_ = hooks().restore_ghosts(particles_, restoring->ghost_width);
+      owned_ = domain().restore_ghosts(particles_, restoring->ghost_width);
     else
-      owned_ = hooks().refresh_ghosts(particles_, neighbours_.deleted_map(),
-                                      neighbours_.ghost_map(), ghosts_deleted);
+      owned_ = domain().refresh_ghosts(particles_, neighbours_.deleted_map(),
+                                       neighbours_.ghost_map(), ghosts_deleted);
   }
   {
     ScopedPhase t(timers_, Phase::detection);
@@ -164,13 +167,13 @@ std::size_t Simulation::synchronise() {
   return owned_count();
 }
 
-StepHooks& Simulation::hooks() const {
-  static LocalHooks local;  // stateless: shared by every Simulation without hooks
-  return hooks_ ? *hooks_ : local;
+parallel::StepDomain& Simulation::domain() const {
+  static parallel::LocalDomain local;  // stateless: shared by every Simulation without a domain
+  return domain_ ? *domain_ : local;
 }
 
 Simulation::NeighbourState Simulation::neighbour_state() const {
-  return neighbours_.restart_state(particles_, parameters_.skin, hooks().ghost_width());
+  return neighbours_.restart_state(particles_, parameters_.skin, domain().ghost_width());
 }
 
 void Simulation::restore_neighbour_lists(const NeighbourState& state) {
@@ -187,7 +190,7 @@ void Simulation::detect_contacts(std::size_t owned) {
   } else {
     detection_.detect(particles_, globals_, materials_, p.contact_threshold, contacts_);
   }
-  hooks().retain_responsible_contacts(contacts_, particles_, owned);
+  parallel::retain_responsible_contacts(contacts_, particles_, owned);
 }
 
 void Simulation::set_up_contacts(std::size_t owned) {
@@ -200,7 +203,7 @@ void Simulation::set_up_contacts(std::size_t owned) {
     impulses_.assign(contacts_.size(), Vec3::Zero());
     solver::build_sweep_order(p.ordering, contacts_.point, p.gravity, p.ordering_seed, steps_,
                               order_);
-    hooks().weigh_ghost_contacts(solver_contacts_, owned, particles_.size());
+    parallel::weigh_ghost_contacts(solver_contacts_, owned, particles_.size(), p.relaxation_weight);
   }
   if (contact_problem_observer_) contact_problem_observer_(solver_contacts_, states_);
 }
@@ -305,7 +308,7 @@ solver::RelaxationResult Simulation::relax_contacts_lemke(std::size_t owned) {
 void Simulation::warm_start() {
   if (parameters_.warm_start <= 0.0) return;
   // Contacts whose relaxing process changed take their history along.
-  hooks().hand_over_history(history_, contacts_, particles_, owned_);
+  domain().hand_over_history(history_, contacts_, particles_, owned_);
   if (history_.size() == 0) return;
   history_.warm_start(contacts_, particles_, solver_contacts_, parameters_.warm_start, impulses_);
   solver::apply_impulses(solver_contacts_, impulses_, states_);
@@ -346,13 +349,13 @@ void Simulation::collect_statistics(const solver::RelaxationResult& relaxation, 
     if (contacts_.involves_global(j)) s.global_normal_impulse_sum += impulses_[j][0];
   }
   for (std::size_t i = 0; i < owned; ++i) s.kinetic_energy += particles_.kinetic_energy(i);
-  hooks().reduce(s);
+  reduce(s, exchange());
   stats_ = s;
 }
 
 void Simulation::end_step(std::size_t owned) {
   ScopedPhase t(timers_, Phase::other);
-  hooks().end_step(particles_, owned);
+  domain().end_step(particles_, owned);
 }
 
 std::size_t Simulation::remove_particles(

@@ -1,9 +1,10 @@
-// The compatible pass of a distributed step (StepHooks::exchange_sums and max) at 1-4 ranks:
+// The compatible pass of a distributed step (the exchange's exchange_sums and max) at 1-4 ranks:
 // a 14-sphere close-packed square pyramid (3 × 3, 2 × 2, 1) resting on a floor inside four
 // walls, cut by the subdomains, one step from rest. The plain (frictionless) step leaves every
 // sphere at rest, so F̃ is each sphere's weight impulse whatever the ranks did, and the
 // compatible forces, unique for Hooke, must equal those of the serial Simulation.
 #include "granite/parallel/distributed_domain.hpp"
+#include "granite/timestep/simulation.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -86,8 +87,8 @@ TEST(CompatibleRanks, PyramidForcesAgreeWithTheSerialPass) {
   timestep::Simulation serial, distributed;
   build(serial, [](const Vec3&) { return true; });
   build(distributed, [&](const Vec3& x) { return decomposition.owner_of(x) == rank; });
-  parallel::DistributedDomain hooks(MPI_COMM_WORLD, decomposition, 1e-9, {});
-  distributed.set_hooks(&hooks);
+  parallel::DistributedDomain ranks(MPI_COMM_WORLD, decomposition, 1e-9, {});
+  distributed.set_domain(&ranks);
   serial.step();
   distributed.step();
   ASSERT_TRUE(serial.statistics().compatible_converged);

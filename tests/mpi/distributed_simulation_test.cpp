@@ -5,7 +5,9 @@
 // weight); the hybrid relaxation converges to the analytic three-sphere result across a
 // subdomain boundary.
 #include "granite/parallel/distributed_domain.hpp"
+#include "granite/timestep/simulation.hpp"
 #include "../support/contact_audit.hpp"
+#include "../support/forwarding_domain.hpp"
 #include "granite/parallel/balance.hpp"
 #include "granite/comm/collectives.hpp"
 
@@ -103,7 +105,7 @@ TEST(DistributedSimulation, OneRankReproducesTheSerialSimulationBitForBit) {
   populate(serial, s, bodies, [](const Vec3&) { return true; });
   populate(hooked, s, bodies, [](const Vec3&) { return true; });
   DistributedDomain self(MPI_COMM_SELF, Decomposition(s.domain, {1, 1, 1}, s.periodic), 0.0, {});
-  hooked.set_hooks(&self);
+  hooked.set_domain(&self);
   for (int step = 0; step < 100; ++step) {
     serial.step();
     hooked.step();
@@ -114,14 +116,14 @@ TEST(DistributedSimulation, OneRankReproducesTheSerialSimulationBitForBit) {
   EXPECT_GT(serial.statistics().contacts, 0u);
 }
 
-// Wraps the real hooks and, after every synchronise() or refresh, checks each ghost against its
+// Wraps the real domain and, after every synchronise() or refresh, checks each ghost against its
 // owner's state (gathered from all ranks): every migrated field bit for bit (id, velocity,
 // orientation, mass, inertia, force, ...), the position equal to the owner's up to a periodic
 // shift, and the derived inverses.
-class GhostChecker final : public granite::test_support::ForwardingHooks {
+class GhostChecker final : public granite::test_support::ForwardingDomain {
 public:
   GhostChecker(DistributedDomain& inner, MPI_Comm comm, const Box& domain) :
-      ForwardingHooks(inner), inner_(inner), comm_(comm), domain_(domain) {}
+      ForwardingDomain(inner), inner_(inner), comm_(comm), domain_(domain) {}
   std::size_t synchronise(body::Particles& p) override { return check(p, inner_.synchronise(p)); }
   std::size_t refresh_ghosts(body::Particles& p, const std::vector<std::int64_t>& owned_map,
                              std::vector<std::int64_t>& ghost_map, bool& deleted) override {
@@ -203,7 +205,7 @@ void check_conservation_and_ghosts(double skin, int balance_every = 0) {
   sim.parameters().skin = skin;
   DistributedDomain domain(comm, d, 0.0, settings);
   GhostChecker checker(domain, comm, s.domain);
-  sim.set_hooks(&checker);
+  sim.set_domain(&checker);
   std::size_t migrated = 0, deleted = 0, rebuilds = 0, rebalances = 0;
   std::vector<BodyId> previous = all_ids(sim.particles(), comm);
   for (int step = 0; step < 150; ++step) {
@@ -299,8 +301,8 @@ TEST(LoadBalance, StaticBalanceOfALopsidedSceneIsUnderTenPercentAndKeepsEveryCon
   populate(sim, s, bodies,
            [&](const Vec3& x) { return domain.decomposition().owner_of(x) == rank_of(comm); });
   sim.parameters().contact_threshold = threshold;
-  granite::test_support::ContactAudit audit(domain, comm, sim);
-  sim.set_hooks(&audit);
+  sim.set_domain(&domain);
+  granite::test_support::ContactAudit audit(comm, sim);
 
   const std::vector<std::uint64_t> ones(sim.particles().size(), 1);
   const DistributedDomain::Rebalance r = domain.rebalance(sim.particles().position, ones);
@@ -341,7 +343,7 @@ TEST(DistributedSimulation, FastBodyCrossesSeveralSubdomainsAndAPeriodicBoundary
   timestep::Simulation sim;
   populate(sim, s, {{x0, v}}, [&](const Vec3& x) { return d.owner_of(x) == rank; });
   DistributedDomain domain(comm, d, 0.0, {});
-  sim.set_hooks(&domain);
+  sim.set_domain(&domain);
   const int steps = 7;
   for (int step = 0; step < steps; ++step) sim.step();
   sim.step();  // migration of the last move happens at the start of a step; it moves again
@@ -376,7 +378,7 @@ TEST(DistributedSimulation, RestingLayerCarriesExactlyItsWeight) {
   timestep::Simulation sim;
   populate(sim, s, bodies, [&](const Vec3& x) { return d.owner_of(x) == rank; });
   DistributedDomain domain(comm, d, 1e-4, {});
-  sim.set_hooks(&domain);
+  sim.set_domain(&domain);
   timestep::StepStatistics stats;
   for (int step = 0; step < 20; ++step) stats = sim.step();
   const double mass = 2650.0 * 4.0 / 3.0 * M_PI * std::pow(s.radius, 3);
@@ -406,8 +408,9 @@ TEST(DistributedSimulation, ThreeSpheresAcrossASubdomainBoundaryShareTheMomentum
   for (const double omega : {1.0, 0.5}) {  // plain and under-relaxed Jacobi between ranks
     timestep::Simulation sim;
     populate(sim, s, bodies, [&](const Vec3& x) { return d.owner_of(x) == rank; });
-    DistributedDomain domain(comm, d, 1e-4, {omega});
-    sim.set_hooks(&domain);
+    DistributedDomain domain(comm, d, 1e-4, {});
+    sim.parameters().relaxation_weight = omega;
+    sim.set_domain(&domain);
     const auto& stats = sim.step();
     EXPECT_TRUE(stats.converged) << "omega " << omega;
     for (std::size_t i = 0; i < sim.particles().size(); ++i)
@@ -449,7 +452,7 @@ PileResult settle_pile(MPI_Comm comm, int steps) {
     sim.globals().add(body::HalfSpace{s.domain.max, -Vec3::Unit(a)}, wall);
   }
   DistributedDomain domain(comm, d, 1e-4, {});
-  sim.set_hooks(&domain);
+  sim.set_domain(&domain);
   PileResult result;
   for (int step = 0; step < steps; ++step)
     result.kinetic_energy.push_back(sim.step().kinetic_energy);
@@ -518,7 +521,7 @@ TEST(DistributedSimulation, WarmStartFollowsContactsToTheirNewRank) {
     sim.parameters().convergence = solver::Convergence::fc3d;
     sim.parameters().contact_threshold = 1e-4;
     DistributedDomain domain(comm, d, 1e-4, {});
-    sim.set_hooks(&domain);
+    sim.set_domain(&domain);
     Run result;
     int owner = -1;
     for (int step = 0; step < 60; ++step) {  // x from 0.15 to 0.27 m: crosses x = 0.2 (2, 4
@@ -580,7 +583,7 @@ TEST(DistributedSimulation, ApgdIsIndependentOfTheDecomposition) {
     sim.parameters().method = solver::Method::apgd;
     sim.parameters().contact_threshold = 1e-4;
     DistributedDomain domain(comm, d, 1e-4, {});
-    sim.set_hooks(&domain);
+    sim.set_domain(&domain);
     std::vector<double> figures;
     for (int step = 0; step < 3; ++step) {
       const auto& st = sim.step();

@@ -1,10 +1,11 @@
 #pragma once
-// Test support for MPI runs: ContactAudit, a StepHooks wrapper that compares each step's contacts over all ranks with a full search of
-// all ranks' owned particles gathered on every rank.
+// Test support for MPI runs: ContactAudit, an observer of a simulation's contact problems that
+// compares each step's contacts over all ranks with a full search of all ranks' owned particles
+// gathered on every rank.
 #include "granite/collision/detection.hpp"
 #include "granite/parallel/body_record.hpp"
 #include "granite/parallel/distributed_domain.hpp"
-#include "forwarding_hooks.hpp"
+#include "granite/timestep/simulation.hpp"
 #include "gather_all.hpp"
 
 #include <mpi.h>
@@ -36,16 +37,19 @@ inline std::vector<KeyedContact> keyed(const collision::ContactList& c, const bo
   return out;
 }
 
-// Wraps the run's hooks: after each step's contact responsibility, the contacts kept on all
-// ranks are compared with a full search (linked cells, no skin) of all ranks' owned particles
-// gathered on every rank: same keys, gaps within 1e-15 m.
-class ContactAudit final : public ForwardingHooks {
+// Watches `sim`'s steps (as its contact-problem observer, after the step's contact
+// responsibility and setup): the contacts kept on all ranks are compared with a full search
+// (linked cells, no skin) of all ranks' owned particles gathered on every rank: same keys, gaps
+// within 1e-15 m. Collective: every rank audits every step.
+class ContactAudit final {
 public:
-  ContactAudit(parallel::DistributedDomain& inner, MPI_Comm comm, const timestep::Simulation& sim) :
-      ForwardingHooks(inner), inner_(inner), comm_(comm), sim_(sim) {}
-  void retain_responsible_contacts(collision::ContactList& contacts, const body::Particles& p,
-                                   std::size_t owned) override {
-    inner_.retain_responsible_contacts(contacts, p, owned);
+  ContactAudit(MPI_Comm comm, timestep::Simulation& sim) : comm_(comm), sim_(sim) {
+    sim.set_contact_problem_observer([this](const auto&, const auto&) { audit(); });
+  }
+  void audit() {
+    const body::Particles& p = sim_.particles();
+    const collision::ContactList& contacts = sim_.contacts();
+    const std::size_t owned = sim_.owned_count();
     std::vector<parallel::BodyRecord> mine;
     for (std::size_t i = 0; i < owned; ++i) mine.push_back(parallel::pack(p, i));
     body::Particles everyone;
@@ -75,7 +79,6 @@ private:
     });
     return v;
   }
-  parallel::DistributedDomain& inner_;
   MPI_Comm comm_;
   const timestep::Simulation& sim_;
 };

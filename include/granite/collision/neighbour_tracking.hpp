@@ -40,7 +40,7 @@ public:
   }
   bool rebuilding() const { return rebuilding_; }
 
-  /// For refreshing the ghosts between rebuilds (StepHooks::refresh_ghosts): the deletions
+  /// For refreshing the ghosts between rebuilds (parallel::StepDomain::refresh_ghosts): the deletions
   /// since the last step as a map of the list's owned indices, and the ghosts' map (out).
   const std::vector<std::int64_t>& deleted_map() const { return deleted_map_; }
   std::vector<std::int64_t>& ghost_map() { return ghost_map_; }

@@ -1,6 +1,7 @@
 #pragma once
-// The MPI side of a time step (paper §3.1 with preclik14's parallelisation): plugs into
-// timestep::Simulation as its StepHooks.
+// The MPI side of a time step (paper §3.1 with preclik14's parallelisation): the step's
+// domain (step_domain.hpp) of a distributed run, holding the communicator, the decomposition
+// and the halo plan; timestep::Simulation holds it (set_domain).
 //   synchronise:  migrate owned bodies whose centre left the subdomain, rebuild the ghosts
 //                 (halo width = 2·max radius + contact threshold + skin, so every contact of
 //                 an owned body sees its partner; a subdomain thinner than that width along an
@@ -8,15 +9,12 @@
 //   agree_on_rebuild / refresh_ghosts: with a skin, synchronise only when some rank asks for
 //                 it or a body crossed a periodic face (its position is wrapped only by a
 //                 migration); in between, the ghosts are refreshed by the last plan;
-//   retain_responsible_contacts / weigh_ghost_contacts: one rank per contact, and the weight
-//                 ω for contacts with a ghost body (contact_ownership.hpp);
 //   exchange:     the solvers' seam (HaloExchange): after every sweep the Jacobi part of
 //                 the hybrid relaxation (Halo::exchange_corrections; since contacts with a
 //                 ghost body update their impulse with the weight ω, the exchange sums plain
 //                 increments and the converged velocities carry every impulse exactly once),
 //                 the convergence tests' reductions, APGD's products and scalars, the
 //                 compatible pass's sums on scratch bodies and maxima;
-//   reduce:       step statistics summed / maximised over ranks;
 //   end_step:     the ghosts are dropped (the next synchronise rebuilds them).
 #include "granite/comm/communicator.hpp"
 #include "granite/core/error.hpp"
@@ -24,7 +22,7 @@
 #include "granite/parallel/decomposition.hpp"
 #include "granite/parallel/halo.hpp"
 #include "granite/parallel/halo_exchange.hpp"
-#include "granite/timestep/simulation.hpp"
+#include "granite/parallel/step_domain.hpp"
 
 namespace granite::parallel {
 
@@ -37,13 +35,12 @@ public:
 };
 
 struct ParallelSettings {
-  double relaxation_weight = 1.0;  // ω: impulse-update weight of contacts with a ghost body
   double skin =
       0.0;  // m: the neighbour-list skin (timestep::Parameters::skin), added to the ghost width
   double balance_width = 0.0;  // m: the ghost width the decomposition was chosen for
 };
 
-class DistributedDomain final : public timestep::StepHooks {
+class DistributedDomain final : public StepDomain {
 public:
   DistributedDomain(const comm::Communicator& comm, const Decomposition& decomposition,
                     double contact_threshold, const ParallelSettings& settings);
@@ -62,14 +59,9 @@ public:
   double ghost_width() const override { return ghost_width_; }
   std::size_t refresh_ghosts(body::Particles& particles, const std::vector<std::int64_t>& owned_map,
                              std::vector<std::int64_t>& ghost_map, bool& ghosts_deleted) override;
-  void retain_responsible_contacts(collision::ContactList& contacts,
-                                   const body::Particles& particles, std::size_t owned) override;
-  void weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts, std::size_t owned,
-                            std::size_t particle_count) override;
   solver::Exchange& exchange() override { return halo_exchange_; }
   void hand_over_history(solver::ContactHistory& history, const collision::ContactList& contacts,
                          const body::Particles& particles, std::size_t owned) override;
-  void reduce(timestep::StepStatistics& stats) override;
   void end_step(body::Particles& particles, std::size_t owned) override;
 
   int rank() const { return comm_.rank(); }

@@ -74,8 +74,8 @@ double largest_radius(const config::Settings& settings);
 inline constexpr double kAutoSkinRadii = 0.8;
 double neighbour_skin(const config::Settings& settings);
 
-/// The distributed step's settings (Jacobi weight, check interval) of a configuration, with
-/// the run's neighbour-list `skin`.
+/// The distributed domain's settings of a configuration (the ghost width it is chosen for),
+/// with the run's neighbour-list `skin`.
 parallel::ParallelSettings parallel_settings(const config::Settings& settings, double skin);
 
 }  // namespace granite::scenario

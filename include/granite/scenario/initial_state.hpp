@@ -43,10 +43,11 @@ void throw_if_offenders(const Offenders& local, const std::string& origin,
                         const comm::Communicator& comm);
 
 /// Collective: the three checks on `sim`'s particles (all owned, between steps) and, through
-/// the hooks' synchronise, that the subdomains hold the ghost width of the largest one; the overlaps
-/// found with the run's contact detection, across ranks through `hooks` (ghosts are added and
-/// dropped again; nullptr in a serial run). `origin` names the state, e.g. "initial state".
-void check_initial_state(timestep::Simulation& sim, parallel::DistributedDomain* hooks,
+/// the domain's synchronise, that the subdomains hold the ghost width of the largest one; the
+/// overlaps found with the run's contact detection, across ranks through `distributed` (ghosts
+/// are added and dropped again; nullptr in a serial run). `origin` names the state, e.g.
+/// "initial state".
+void check_initial_state(timestep::Simulation& sim, parallel::DistributedDomain* distributed,
                          const Domain& domain, double max_overlap, const std::string& origin,
                          const comm::Communicator& comm);
 

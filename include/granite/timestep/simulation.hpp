@@ -23,6 +23,7 @@
 #include "granite/contact/single_contact.hpp"
 #include "granite/core/error.hpp"
 #include "granite/core/timer.hpp"
+#include "granite/parallel/step_domain.hpp"
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/compatible_forces.hpp"
 #include "granite/solver/contact_history.hpp"
@@ -44,69 +45,6 @@ namespace granite::timestep {
 class StepFailure : public RunFailure {
 public:
   using RunFailure::RunFailure;
-};
-
-/// Extension points for a distributed run (implemented by parallel::DistributedDomain, which
-/// holds the parallel policy: ownership, ghosts, contact responsibility, the Jacobi weight).
-/// Without hooks a Simulation is a plain serial run; with them, step() becomes
-///   owned = synchronise(particles)   -- particles [0, owned) are owned, the rest ghosts
-///           (with a skin: only when agree_on_rebuild() says so; between rebuilds
-///           owned = refresh_ghosts(particles), the same ghosts in the same places)
-///   detection; retain_responsible_contacts(contacts, particles, owned)
-///   setup; weigh_ghost_contacts(solver contacts, owned, particle count)
-///   relaxation, APGD, the compatible pass: through exchange() (solver/exchange.hpp)
-///   integrate; statistics over owned bodies; reduce(stats); end_step(particles, owned)
-class StepHooks {
-public:
-  virtual ~StepHooks() = default;
-  /// Brings the particles up to date with the other processes (owned bodies first, then
-  /// ghosts); returns the number of owned particles.
-  virtual std::size_t synchronise(body::Particles& particles) = 0;
-  /// With a skin (Parameters::skin > 0), before each step (`particles` all owned): whether the
-  /// neighbour lists are rebuilt (and synchronise() called) this step; `wanted`: this process
-  /// asks for it. The same answer on every process (one reduction).
-  virtual bool agree_on_rebuild(const body::Particles& particles, bool wanted) = 0;
-  /// Between rebuilds: appends the ghosts of the last synchronise() or refresh again, in the
-  /// same order, with their owners' current state (no migration: an owned body stays owned
-  /// even if its centre has left the subdomain); returns the number of owned particles.
-  /// `owned_map`: empty, or (bodies were deleted since) for each owned index of the last
-  /// synchronise or refresh the present index or -1; the deleted bodies' ghosts vanish too.
-  /// `ghost_map` (out): for each ghost of the last synchronise or refresh, its offset among
-  /// the new ghosts or -1. Returns (in `ghosts_deleted`) whether any ghost vanished here.
-  virtual std::size_t refresh_ghosts(body::Particles& particles,
-                                     const std::vector<std::int64_t>& owned_map,
-                                     std::vector<std::int64_t>& ghost_map,
-                                     bool& ghosts_deleted) = 0;
-  /// Keeps, in order, only the detected contacts this process is responsible for (each
-  /// contact is relaxed by exactly one process).
-  virtual void retain_responsible_contacts(collision::ContactList& contacts,
-                                           const body::Particles& particles, std::size_t owned) = 0;
-  /// Sets the impulse-update weight (solver::SolverContact::weight) of contacts with a ghost
-  /// body; body indices >= particle_count are global bodies.
-  virtual void weigh_ghost_contacts(std::vector<solver::SolverContact>& contacts, std::size_t owned,
-                                    std::size_t particle_count) = 0;
-  /// The step's solvers talk to the other processes through this (solver/exchange.hpp).
-  virtual solver::Exchange& exchange() = 0;
-  /// A restart with neighbour lists (Simulation::restore_neighbour_lists): the ghosts of the
-  /// last build again, chosen by the bodies' neighbour_reference and the ghost `width` of that
-  /// build, with their current state (no migration); returns the number of owned particles.
-  virtual std::size_t restore_ghosts(body::Particles& particles, double width) = 0;
-  /// The ghost width of the last synchronise() (m), for restore_ghosts() on a restart.
-  virtual double ghost_width() const = 0;
-  /// Warm start across processes, before a relaxation: the history this process no longer
-  /// needs for `contacts` (solver::ContactHistory::unclaimed, bodies [0, owned) owned) goes
-  /// to the neighbouring processes, and what they send joins `history`. Called on every
-  /// process alike when warm starting; one process: nothing to hand over.
-  virtual void hand_over_history(solver::ContactHistory& history,
-                                 const collision::ContactList& contacts,
-                                 const body::Particles& particles, std::size_t owned) {
-    (void)history, (void)contacts, (void)particles, (void)owned;
-  }
-  /// Combines this process's statistics with the other processes'.
-  virtual void reduce(StepStatistics& stats) = 0;
-  /// Last action of a step, after the statistics (e.g. dropping the ghosts, which the next
-  /// synchronise() rebuilds).
-  virtual void end_step(body::Particles& particles, std::size_t owned) = 0;
 };
 
 struct Parameters {
@@ -135,6 +73,9 @@ struct Parameters {
   // Warm start: each contact starts from this fraction ([0, 1]) of its previous impulse
   // (solver/contact_history.hpp); 0 = from zero impulses.
   double warm_start = 1.0;
+  // ω ∈ (0, 1]: the impulse-update weight of contacts with a ghost body, the Jacobi part of the
+  // hybrid relaxation (parallel/contact_ownership.hpp; no effect on one rank).
+  double relaxation_weight = 1.0;
   // Gauss–Seidel, or APGD on the CCP (requires model ccp; then max_sweeps counts iterations and
   // tolerance is the CCP error).
   solver::Method method = solver::Method::gauss_seidel;
@@ -165,7 +106,7 @@ public:
   const body::MaterialTable& materials() const { return materials_; }
 
   /// Advances by one step of parameters().dt. The first step (and the first after
-  /// set_hooks()) calls validate() and so throws InputError on invalid parameters.
+  /// set_domain()) calls validate() and so throws InputError on invalid parameters.
   const StepStatistics& step();
   /// Throws InputError if a parameter is out of range or a particle or global body refers to
   /// an undefined material. step() checks only once, so call validate() after changing
@@ -179,10 +120,12 @@ public:
   void set_contact_problem_observer(ContactProblemObserver observer) {
     contact_problem_observer_ = std::move(observer);
   }
-  /// Installs (or with nullptr removes) the distributed-run hooks; not owned by the Simulation.
-  /// The next step() validates again (hooks are installed once the simulation is assembled).
-  void set_hooks(StepHooks* hooks) {
-    hooks_ = hooks;
+  /// The step's domain (parallel/step_domain.hpp): a distributed run's DistributedDomain,
+  /// which holds the communicator and the halo plan, or with nullptr the one-rank LocalDomain;
+  /// not owned by the Simulation. The next step() validates again (the domain is set once the
+  /// simulation is assembled).
+  void set_domain(parallel::StepDomain* domain) {
+    domain_ = domain;
     validated_ = false;
   }
   /// Particles [0, owned_count()) are owned by this process: during a step those the
@@ -198,7 +141,7 @@ public:
   NeighbourState neighbour_state() const;
   /// A restart on the same decomposition from a state with valid lists: the next step decides
   /// from the references whether to rebuild, as the uninterrupted run does; if not, it takes
-  /// back the ghosts and lists of the last build (StepHooks::restore_ghosts, lists built at
+  /// back the ghosts and lists of the last build (parallel::StepDomain::restore_ghosts, lists built at
   /// the references), so the continuation is bit for bit the uninterrupted run.
   void restore_neighbour_lists(const NeighbourState& state);
   /// The state restore_neighbour_lists() took, until the next step uses it.
@@ -268,10 +211,10 @@ private:
   void integrate_bodies();
   void collect_statistics(const solver::RelaxationResult& relaxation, std::size_t owned);
   void end_step(std::size_t owned);
-  /// The hooks given, or the one-rank ones (timestep/local_hooks.hpp): one code path.
-  StepHooks& hooks() const;
+  /// The domain given, or the one-rank LocalDomain: one code path.
+  parallel::StepDomain& domain() const;
   /// The exchange of the step's solvers.
-  solver::Exchange& exchange() const { return hooks().exchange(); }
+  solver::Exchange& exchange() const { return domain().exchange(); }
 
   Parameters parameters_{};
   body::Particles particles_;
@@ -292,7 +235,7 @@ private:
   std::vector<double> compatible_impulses_;
   solver::CompatibleResult compatible_result_;
 
-  StepHooks* hooks_ = nullptr;  // none: LocalHooks
+  parallel::StepDomain* domain_ = nullptr;  // none: LocalDomain
   bool validated_ = false;
   bool stepping_ = false;  // inside step(): owned_ holds
   std::size_t owned_ = 0;

@@ -1,5 +1,7 @@
 #pragma once
 // What one step reports (thermo output, tests, benchmarks).
+#include "granite/solver/exchange.hpp"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -30,5 +32,10 @@ struct StepStatistics {
   double compatible_violation = 0.0;     // ‖Bᵀf − F̃‖∞ / ‖F̃‖∞
   double compatible_stationarity = 0.0;  // projected gradient of the scaled problem
 };
+
+/// This process's statistics combined with the other processes' through the step's exchange:
+/// counts and sums summed, the penetration and the residual maximised, converged on every
+/// process. The compatible figures are global already.
+void reduce(StepStatistics& stats, solver::Exchange& exchange);
 
 }  // namespace granite::timestep

@@ -15,6 +15,7 @@
 #include "granite/core/log.hpp"
 #include "granite/parallel/balance.hpp"
 #include "granite/parallel/distributed_domain.hpp"
+#include "granite/timestep/simulation.hpp"
 
 #include <nlohmann/json.hpp>
 

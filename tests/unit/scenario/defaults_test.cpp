@@ -1,6 +1,6 @@
 // Every default is declared once (issue 36): a configuration that sets nothing but the required
 // keys gives the engine exactly the values a default-constructed timestep::Parameters,
-// contact::ModelSettings, solver::CompatibleSettings and parallel::ParallelSettings hold, so a
+// contact::ModelSettings and solver::CompatibleSettings hold, so a
 // coupling code that builds a Simulation itself runs what `granite run` runs. The one key
 // without an engine value is contact.skin (absent: 0.8 × the largest radius, computed from the
 // particles; the engine's 0 is "no neighbour lists").
@@ -63,9 +63,7 @@ TEST(Defaults, TheConfigurationsAreTheEngines) {
   EXPECT_EQ(got.lemke_max_contacts, engine.lemke_max_contacts) << "solver.lemke.max_contacts";
   EXPECT_EQ(got.ordering_seed, engine.ordering_seed) << "run.seed";
 
-  const parallel::ParallelSettings parallel = scenario::parallel_settings(cfg.settings, 0.0);
-  EXPECT_EQ(parallel.relaxation_weight, parallel::ParallelSettings{}.relaxation_weight)
-      << "solver.relaxation_weight";
+  EXPECT_EQ(got.relaxation_weight, engine.relaxation_weight) << "solver.relaxation_weight";
 }
 
 // The engine's defaults are those of the documented configuration, not of a test: the values

@@ -59,7 +59,7 @@ struct RunContext {
   // Writes OUTPUT/run.json (rank 0) with every fix's record sections as they stand; the
   // progress fix calls it at every thermo line. Not collective.
   std::function<void()> publish_record{};
-  // The run's MPI hooks (decomposition, ghosts); the balance fix moves its cuts.
+  // The run's distributed domain (decomposition, ghosts); the balance fix moves its cuts.
   parallel::DistributedDomain* distributed = nullptr;
 };
 
