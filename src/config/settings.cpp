@@ -19,6 +19,9 @@ Vec3 vec3(const YAML::Node& node) {
   return {node[0].as<double>(), node[1].as<double>(), node[2].as<double>()};
 }
 
+// v / |v|, or the zero vector as given (the checks refuse it with the line that gave it).
+Vec3 unit(const Vec3& v) { return v.norm() > 0.0 ? Vec3(v.normalized()) : v; }
+
 template <class T, std::size_t N>
 std::array<T, N> array(const YAML::Node& node) {
   std::array<T, N> values{};
@@ -158,7 +161,7 @@ RegionSettings region(const YAML::Node& r) {
   }
   s.cylinder = true;
   s.center = vec3(r["center"]);
-  s.axis = vec3(r["axis"]).normalized();  // a zero axis is refused by load_scenario
+  s.axis = unit(vec3(r["axis"]));  // a zero axis is refused by check_settings
   s.radius = r["radius"].as<double>();
   s.half_length = r["half_length"].as<double>();
   return s;
@@ -244,8 +247,8 @@ MeasurementSettings measurements(const YAML::Node& m) {
     out.body_forces = BodyForceSettings{f["interval"].as<double>(), vec3(f["torque_point"])};
   if (const YAML::Node f = m["mass_flow"]) {
     out.mass_flow = MassFlowSettings{f["interval"].as<double>(), {}};
-    for (const auto& plane : f["planes"])  // a zero normal is refused by load_scenario
-      out.mass_flow->planes.push_back({vec3(plane["point"]), vec3(plane["normal"]).normalized()});
+    for (const auto& plane : f["planes"])  // a zero normal is refused by check_settings
+      out.mass_flow->planes.push_back({vec3(plane["point"]), unit(vec3(plane["normal"]))});
   }
   if (const YAML::Node g = m["grid"])
     out.grid = GridSettings{g["interval"].as<double>(), vec3(g["min"]), vec3(g["max"]),

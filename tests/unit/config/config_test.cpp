@@ -256,4 +256,83 @@ TEST(Config, ReferenceDocumentMatchesSchema) {
       << "regenerate with: ./build/granite check --schema > docs/config.md";
 }
 
+// The checks across keys run on the typed settings (config/checks.cpp) and name the user's line
+// and column. kValid ends at line 19; what is appended starts at line 20 (a particles entry
+// continues the list).
+TEST(Config, CrossKeyChecksNameTheLine) {
+  const std::string lattice = "  - type: lattice\n"
+                              "    min: [0, 0, 0]\n"
+                              "    max: [0.1, 0.1, 0.1]\n"
+                              "    spacing: 0.01\n";
+  const std::string pour = "  - type: pour\n"
+                           "    region: {type: box, min: [0, 0, 0.5], max: [1, 1, 1]}\n"
+                           "    rate: 100\n"
+                           "    radius: 0.005\n"
+                           "    material: glass\n";
+  const std::string inflow =
+      "inflow:\n  piston: PISTON\n  layer_every: 0.01\n"
+      "  layer: {min: [0, 0, 0], max: [0.1, 0.1, 0.1], spacing: 0.02, radius: 0.005, "
+      "material: glass}\n";
+  const struct {
+    const char* name;
+    std::string text;
+    const char* expected;
+  } cases[] = {
+      {"spacing", kValid + lattice + "    radius: 0.006\n    material: glass\n",
+       ":24:13: particles[1].radius: expected at most spacing/2 (spheres would overlap)"},
+      {"lattice_max",
+       kValid + replace(lattice, "max: [0.1, 0.1, 0.1]", "max: [0.1, -0.1, 0.1]") +
+           "    radius: 0.001\n    material: glass\n",
+       ":22:10: particles[1].max: expected each component >= min"},
+      {"size_range",
+       kValid + lattice +
+           "    size: {type: uniform, min: 0.002, max: 0.001}\n    material: glass\n",
+       ":24:44: particles[1].size.max: expected > min"},
+      {"size_by_mass",
+       kValid + lattice +
+           "    size: {type: uniform, min: 0.00002, max: 0.004, by: mass}\n    material: glass\n",
+       ":24:46: particles[1].size.max: by mass, expected at most 100 x min (got 200 x)"},
+      {"pour_window", kValid + pour + "    start: 0.5\n    end: 0.2\n",
+       ":26:10: particles[1].end: expected > start"},
+      {"region_box", kValid + replace(pour, "max: [1, 1, 1]", "max: [1, 1, 0.5]") + "    end: 1\n",
+       ":21:48: particles[1].region.max: expected each component > min"},
+      {"region_axis",
+       kValid +
+           replace(pour, "{type: box, min: [0, 0, 0.5], max: [1, 1, 1]}",
+                   "{type: cylinder, center: [0.5, 0.5, 0.5], axis: [0, 0, 0], radius: 0.1, "
+                   "half_length: 0.1}") +
+           "    end: 1\n",
+       ":21:61: particles[1].region.axis: expected a non-zero vector"},
+      {"fixed_moves",
+       replace(kValid, "    radius: 0.01\n",
+               "    radius: 0.01\n    fixed: true\n    velocity: [1, 0, 0]\n"),
+       ":20:15: particles[0].velocity: a fixed particle source takes no velocity"},
+      {"domain", replace(kValid, "max: [1, 1, 1]", "max: [1, 0, 1]"),
+       ":6:8: domain.max: expected each component > domain.min"},
+      {"piston_index", kValid + replace(inflow, "PISTON", "3"),
+       ":21:11: inflow.piston: expected the index of an entry of `bodies` (there are 1)"},
+      {"piston_still", kValid + replace(inflow, "PISTON", "0"),
+       ":21:11: inflow.piston: bodies[0] must be a plane with a non-zero velocity"},
+      {"method", kValid + std::string("solver: {method: apgd}\n"),
+       ":20:18: solver.method: apgd solves the cone complementarity model; it needs "
+       "contact.model: ccp (got mdp)"},
+      {"grid_cells",
+       kValid + std::string("measurements:\n  grid: {interval: 0.01, min: [0, 0, 0], max: [1, 1, "
+                            "1], cells: [200, 200, 200]}\n"),
+       ":21:65: measurements.grid.cells: 8e+06 cells in all, more than 10^6"},
+      {"grid_interval",
+       kValid + std::string("measurements:\n  grid: {interval: 1.0e300, min: [0, 0, 0], max: [1, "
+                            "1, 1], cells: [2, 2, 2]}\n"),
+       ":21:20: measurements.grid.interval: 1e+300 s is 1e+304 steps of run.dt, more than the "
+       "2^53 a run can count"},
+      {"statistics_region",
+       kValid + std::string("statistics: {interval: 0.01, region_max: [2, 1, 1]}\n"),
+       ":20:42: statistics.region_max: expected each component <= domain.max"},
+  };
+  for (const auto& c : cases) {
+    const std::string message = error_of(c.name, c.text);
+    EXPECT_NE(message.find(c.expected), std::string::npos) << c.name << ": " << message;
+  }
+}
+
 }  // namespace
