@@ -34,6 +34,9 @@ double sum(double value, const Communicator& comm) {
 std::int64_t max(std::int64_t value, const Communicator& comm) {
   return reduce(value, MPI_INT64_T, MPI_MAX, comm);
 }
+std::int64_t min(std::int64_t value, const Communicator& comm) {
+  return reduce(value, MPI_INT64_T, MPI_MIN, comm);
+}
 double max(double value, const Communicator& comm) {
   return reduce(value, MPI_DOUBLE, MPI_MAX, comm);
 }
@@ -105,6 +108,31 @@ std::string first_failure(const std::string& message, const Communicator& comm) 
 void throw_if_any_failed(const std::string& message, const Communicator& comm) {
   const std::string text = first_failure(message, comm);
   if (!text.empty()) throw InputError(text);
+}
+
+std::vector<unsigned char> all_to_all_bytes(const std::vector<std::size_t>& send_bytes,
+                                            const unsigned char* send, const Communicator& comm) {
+  const int size = comm.size();
+  if (int(send_bytes.size()) != size)
+    throw std::logic_error("all_to_all: one part per rank expected");
+  std::vector<int> send_counts(size), recv_counts(size), send_displs(size, 0), recv_displs(size, 0);
+  std::size_t total = 0;
+  for (int r = 0; r < size; ++r) {
+    total += send_bytes[std::size_t(r)];
+    if (total > std::size_t(INT_MAX)) throw std::overflow_error("all_to_all: more than 2 GB");
+    send_counts[r] = int(send_bytes[std::size_t(r)]);
+  }
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm.native());
+  for (int r = 1; r < size; ++r) {
+    send_displs[r] = send_displs[r - 1] + send_counts[r - 1];
+    recv_displs[r] = recv_displs[r - 1] + recv_counts[r - 1];
+  }
+  const std::size_t received_bytes =
+      std::size_t(recv_displs[size - 1]) + std::size_t(recv_counts[size - 1]);
+  std::vector<unsigned char> received(received_bytes);
+  MPI_Alltoallv(send, send_counts.data(), send_displs.data(), MPI_BYTE, received.data(),
+                recv_counts.data(), recv_displs.data(), MPI_BYTE, comm.native());
+  return received;
 }
 
 }  // namespace granite::comm

@@ -13,32 +13,13 @@ namespace granite::parallel {
 namespace {
 constexpr int kMigrationTag = 200;
 
-// Delivers records to arbitrary ranks with MPI_Alltoall(v); used only when some body jumped
-// past the neighbour subdomains.
+// Delivers records to arbitrary ranks (all-to-all); used only when some body jumped past the
+// neighbour subdomains.
 void deliver_far(const std::vector<std::pair<int, BodyRecord>>& far, body::Particles& particles,
-                 MPI_Comm comm) {
-  int size = 1;
-  MPI_Comm_size(comm, &size);
-  std::vector<int> send_counts(size, 0), recv_counts(size, 0), send_displs(size, 0),
-      recv_displs(size, 0);
-  std::vector<std::pair<int, BodyRecord>> sorted = far;
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<BodyRecord> send;
-  for (const auto& [target, record] : sorted) {
-    send_counts[target] += int(sizeof(BodyRecord));
-    send.push_back(record);
-  }
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
-  for (int r = 1; r < size; ++r) {
-    send_displs[r] = send_displs[r - 1] + send_counts[r - 1];
-    recv_displs[r] = recv_displs[r - 1] + recv_counts[r - 1];
-  }
-  std::vector<BodyRecord> recv(std::size_t(recv_displs[size - 1] + recv_counts[size - 1]) /
-                               sizeof(BodyRecord));
-  MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_BYTE, recv.data(),
-                recv_counts.data(), recv_displs.data(), MPI_BYTE, comm);
-  for (const BodyRecord& r : recv) unpack(r, particles);
+                 const comm::Communicator& comm) {
+  std::vector<std::vector<BodyRecord>> send(std::size_t(comm.size()));
+  for (const auto& [target, record] : far) send[std::size_t(target)].push_back(record);
+  for (const BodyRecord& r : comm::all_to_all(send, comm)) unpack(r, particles);
 }
 
 }  // namespace

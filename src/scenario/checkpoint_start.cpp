@@ -4,6 +4,7 @@
 
 #include "granite/comm/collectives.hpp"
 #include "granite/core/error.hpp"
+#include "granite/parallel/unique_ids.hpp"
 #include "granite/timestep/finite_state.hpp"
 
 #include <algorithm>
@@ -48,12 +49,11 @@ void validate_restart_state(const std::string& file, const io::CheckpointState& 
       problem = "particle " + std::to_string(p.id[i]) + " has material " +
                 std::to_string(p.material[i]) + " but " + run.config_file + " defines " +
                 std::to_string(run.sim.materials().size()) + " materials";
-  if (problem.empty()) {
-    std::vector<BodyId> ids(p.id.begin(), p.id.begin() + std::ptrdiff_t(p.size()));
-    std::sort(ids.begin(), ids.end());
-    const auto twice = std::adjacent_find(ids.begin(), ids.end());
-    if (twice != ids.end()) problem = "particle id " + std::to_string(*twice) + " appears twice";
-  }
+  // Over all ranks (a restart on as many ranks keeps each row on the rank that wrote it).
+  const std::optional<BodyId> twice = parallel::first_duplicate_id(
+      std::vector<BodyId>(p.id.begin(), p.id.begin() + std::ptrdiff_t(p.size())), run.comm);
+  if (problem.empty() && twice)
+    problem = "particle id " + std::to_string(*twice) + " appears twice";
   if (problem.empty()) problem = timestep::non_finite_state(run.sim);
   problem = comm::first_failure(problem, run.comm);
   if (!problem.empty()) throw InputError(file + ": invalid checkpoint: " + problem);

@@ -26,7 +26,7 @@ parallel::Decomposition decomposition_of(const config::Settings& settings, const
 
 /// A checkpoint's clock and particles before use (the initial-state checks then look at the
 /// domain and overlaps): step >= 0, a finite time >= 0, radii > 0, materials of the
-/// configuration, unique ids (among each rank's particles), a finite state. Collective: every
+/// configuration, unique ids (over all ranks: parallel/unique_ids.hpp), a finite state. Collective: every
 /// rank throws the lowest rank's line, "FILE: invalid checkpoint: ...".
 void validate_restart_state(const std::string& file, const io::CheckpointState& state,
                             const RunContext& run);

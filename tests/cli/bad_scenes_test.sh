@@ -85,6 +85,27 @@ PY
 expect 0 "^done: " 2 "$tmp/overlap.yaml" --restart "$tmp/allowed/checkpoint.h5" \
   --set run.end_time=4.0e-4
 
+# Ids are unique across ranks: two spheres on either side of the cut z = 0.05 of a 2-rank run,
+# its checkpoint forged so that both have id 0, restarted on 2 ranks: each rank holds one
+# particle with id 0, which a per-rank check does not see; the distributed check (ids sent to
+# the rank of id modulo the rank count) refuses it on every rank with one line.
+scene twins "  - {type: sphere, position: [0.05, 0.05, 0.025], radius: 0.005, material: glass}
+  - {type: sphere, position: [0.05, 0.05, 0.075], radius: 0.005, material: glass}" "" "" \
+  ", decomposition: [1, 1, 2]"
+mpiexec -n 2 --oversubscribe "$granite" run "$tmp/twins.yaml" --output "$tmp/twins" >/dev/null 2>&1 \
+  || fail "the 2-rank run of twins.yaml failed"
+/usr/bin/python3 - "$tmp/twins/checkpoint.h5" <<'PY' || fail "cannot forge the checkpoint's ids"
+import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    ids = f["particles/id"]
+    values = ids[...]
+    assert sorted(values) == [0, 1], values
+    values[values == 1] = 0
+    ids[...] = values
+PY
+expect 2 "twins/checkpoint.h5: invalid checkpoint: particle id 0 appears twice" \
+  2 "$tmp/twins.yaml" --restart "$tmp/twins/checkpoint.h5" --set run.end_time=4.0e-4
+
 # An inflow layer created over a particle at rest: the piston (x = 0, 1 m/s) travels
 # layer_every = 4 mm in 4 steps, then the layer's one sphere appears at (0.052, 0.042, 0.042).
 scene layer "  - {type: sphere, position: [0.052, 0.042, 0.0425], radius: 0.001, material: glass}" \

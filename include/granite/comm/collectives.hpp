@@ -7,6 +7,7 @@
 #include "granite/core/error.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <type_traits>
@@ -26,6 +27,7 @@ double max(double value, const Communicator& comm);
 std::int64_t max(std::int64_t value, const Communicator& comm);
 double min(double value, const Communicator& comm);
 int min(int value, const Communicator& comm);
+std::int64_t min(std::int64_t value, const Communicator& comm);
 /// Element-wise, in place.
 void sum_in_place(std::vector<double>& values, const Communicator& comm);
 void sum_in_place(std::vector<std::uint64_t>& values, const Communicator& comm);
@@ -60,6 +62,29 @@ void broadcast_container(Container& values, const Communicator& comm, int root =
   values.resize(std::size_t(size));
   broadcast_bytes(values.data(), values.size() * sizeof(typename Container::value_type), comm,
                   root);
+}
+
+/// All-to-all of bytes: `send_bytes[r]` bytes of `send` (consecutive, in rank order) go to
+/// rank r; returns what every rank sent to this one, in rank order.
+std::vector<unsigned char> all_to_all_bytes(const std::vector<std::size_t>& send_bytes,
+                                            const unsigned char* send, const Communicator& comm);
+
+/// All-to-all: `send[r]` goes to rank r (send.size() == comm.size()); returns what every rank
+/// sent to this one, in rank order (MPI_Alltoallv). Each rank sends at most 2 GB.
+template <class T>
+std::vector<T> all_to_all(const std::vector<std::vector<T>>& send, const Communicator& comm) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  std::vector<std::size_t> bytes;
+  std::vector<unsigned char> flat;
+  for (const std::vector<T>& part : send) {
+    bytes.push_back(part.size() * sizeof(T));
+    const auto* first = reinterpret_cast<const unsigned char*>(part.data());
+    flat.insert(flat.end(), first, first + bytes.back());
+  }
+  const std::vector<unsigned char> received = all_to_all_bytes(bytes, flat.data(), comm);
+  std::vector<T> out(received.size() / sizeof(T));
+  if (!out.empty()) std::memcpy(out.data(), received.data(), received.size());
+  return out;
 }
 
 /// Every rank passes its own error message ("" = success); returns on every rank the message
