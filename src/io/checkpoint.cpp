@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <numeric>
+#include <optional>
 #include <system_error>
 
 namespace granite::io {
@@ -33,8 +34,9 @@ using detail::Slab;
 
 constexpr const char* kFormatName = "granite-checkpoint";
 // 2: /particles/group, /fixes/<name>; 3: /particles/fixed; 4: /particles/neighbour_reference;
-// 5: /engine/<name> (format 4 kept the engine's state under /fixes, read back as such)
-constexpr std::int32_t kFormatVersion = 5;
+// 5: /engine/<name> (format 4 kept the engine's state under /fixes, read back as such);
+// 6: the root attribute largest_radius (before: found by reading every radius)
+constexpr std::int32_t kFormatVersion = 6;
 constexpr std::int32_t kOldestVersionRead = 4;
 
 // --- the /particles rows read back --------------------------------------------------------------
@@ -58,6 +60,8 @@ void write_file(const std::string& file_name, const std::string& path,
   // The header dataset has `ranks` rows on every rank; only rank 0's values are written.
   std::vector<std::int64_t> rank_counts = comm::gather(local, comm);
   rank_counts.resize(std::size_t(ranks), 0);
+  // What a --from on another decomposition needs before reading any row (0 without particles).
+  const double largest_radius = comm::max(particles.max_radius(), comm);
 
   const std::string what = "file " + file_name;
   detail::write_parallel_file(file_name, path, comm, [&](hid_t root) {
@@ -126,6 +130,8 @@ void write_file(const std::string& file_name, const std::string& path,
     detail::write_attribute(root, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &state.time);
     detail::write_attribute(root, "ranks", H5T_STD_I32LE, H5T_NATIVE_INT32, &ranks32);
     detail::write_attribute(root, "particle_count", H5T_STD_I64LE, H5T_NATIVE_INT64, &total);
+    detail::write_attribute(root, "largest_radius", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                            &largest_radius);
     detail::write_string_attribute(root, "granite_version", build_info::version());
     detail::write_string_attribute(root, "git_commit", build_info::git_commit());
   });
@@ -203,6 +209,7 @@ std::string read_format(hid_t file) {
 struct Header {
   std::vector<std::int64_t> rank_counts;  // its size is the writer's rank count
   std::int64_t total = 0;
+  std::optional<double> largest_radius;  // format 6 on
   CheckpointState state;
 };
 
@@ -229,6 +236,8 @@ Header read_header(const std::string& path) {
   header.state.step = read_attribute<std::int64_t>(root, "step", H5T_NATIVE_INT64);
   header.state.time = read_attribute<double>(root, "time", H5T_NATIVE_DOUBLE);
   header.total = read_attribute<std::int64_t>(root, "particle_count", H5T_NATIVE_INT64);
+  if (version >= 6)
+    header.largest_radius = read_attribute<double>(root, "largest_radius", H5T_NATIVE_DOUBLE);
   const auto ranks = read_attribute<std::int32_t>(root, "ranks", H5T_NATIVE_INT32);
   header.rank_counts = read_state<std::vector<std::int64_t>>(root, "rank_counts", H5T_NATIVE_INT64);
   header.state.global_anchors =
@@ -416,7 +425,11 @@ double checkpoint_largest_radius(const std::string& path, const comm::Communicat
   comm::on_root(comm, [&] {
     try {
       const Header header = read_header(path);
-      const RowReader reader(path);
+      if (header.largest_radius) {
+        largest = *header.largest_radius;
+        return;
+      }
+      const RowReader reader(path);  // format 5: every radius
       for (std::int64_t first = 0; first < header.total;
            first += std::int64_t(detail::kChunkRows)) {
         const auto count =

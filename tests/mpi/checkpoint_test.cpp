@@ -350,7 +350,36 @@ TEST_F(CheckpointTest, AnOlderFormatVersionIsTheSameInputErrorOnEveryRank) {
   ASSERT_EQ(rewritten, 1) << "could not rewrite format_version";
   expect_input_error_everywhere(path, "version 1",
                                 "unsupported checkpoint format version 1 (this build reads "
-                                "versions 4 to 5)");
+                                "versions 4 to 6)");
+}
+
+// The largest radius is a root attribute (format 6), so that --from chooses its decomposition
+// without reading a row; a format-5 file (no attribute) gives the same by reading every radius.
+TEST_F(CheckpointTest, TheLargestRadiusIsAnAttribute) {
+  const std::string path = dir_ + "/largest.h5";
+  const Particles mine = bodies_of(world_rank(), world_size());
+  write_checkpoint(path, mine, make_state(), MPI_COMM_WORLD);
+  const Particles all = all_bodies(world_size());
+  const double expected = all.max_radius();
+  ASSERT_GT(expected, 0.0);
+  EXPECT_EQ(granite::io::checkpoint_largest_radius(path, MPI_COMM_WORLD), expected);
+  int rewritten = 0;
+  if (world_rank() == 0) {  // back to format 5: no attribute
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    double stored = 0.0;
+    const hid_t attribute = H5Aopen(file, "largest_radius", H5P_DEFAULT);
+    const bool read = attribute >= 0 && H5Aread(attribute, H5T_NATIVE_DOUBLE, &stored) >= 0 &&
+                      H5Aclose(attribute) >= 0;
+    EXPECT_EQ(stored, expected);
+    const hid_t version = H5Aopen(file, "format_version", H5P_DEFAULT);
+    const std::int32_t five = 5;
+    rewritten = file >= 0 && read && H5Adelete(file, "largest_radius") >= 0 && version >= 0 &&
+                H5Awrite(version, H5T_NATIVE_INT32, &five) >= 0 && H5Aclose(version) >= 0 &&
+                H5Fclose(file) >= 0;
+  }
+  MPI_Bcast(&rewritten, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  ASSERT_EQ(rewritten, 1) << "could not make a format-5 file";
+  EXPECT_EQ(granite::io::checkpoint_largest_radius(path, MPI_COMM_WORLD), expected);
 }
 
 TEST_F(CheckpointTest, UnwritableDestinationIsAnInputErrorOnEveryRank) {
