@@ -9,6 +9,7 @@
 
 #include "granite/core/build_info.hpp"
 #include "granite/core/error.hpp"
+#include "granite/parallel/body_record.hpp"
 
 #include <hdf5.h>
 
@@ -364,7 +365,7 @@ void write_checkpoint(const std::string& path, const body::Particles& particles,
 }
 
 CheckpointState read_checkpoint(const std::string& path, body::Particles& particles,
-                                const std::function<bool(const Vec3&)>& owns,
+                                const std::function<int(const Vec3&)>& owner,
                                 const comm::Communicator& comm, CheckpointRows rows_wanted) {
   const int rank = comm.rank();
   const int ranks = comm.size();
@@ -380,16 +381,21 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
   });
   broadcast(header, comm);
 
-  // The same decomposition: this rank's own rows. Otherwise: every row, filtered by `owns`.
+  // The same decomposition: this rank's own rows. Otherwise: its share of the rows, each body
+  // then sent to its owner.
   const bool same_ranks =
       rows_wanted == CheckpointRows::as_written && header.rank_counts.size() == std::size_t(ranks);
-  const auto first_row = same_ranks
-                             ? std::accumulate(header.rank_counts.begin(),
-                                               header.rank_counts.begin() + rank, std::int64_t(0))
-                             : std::int64_t(0);
-  const auto row_count = same_ranks ? header.rank_counts[std::size_t(rank)] : header.total;
+  std::int64_t first_row = 0, row_count = 0;
+  if (same_ranks) {
+    first_row = std::accumulate(header.rank_counts.begin(), header.rank_counts.begin() + rank,
+                                std::int64_t(0));
+    row_count = header.rank_counts[std::size_t(rank)];
+  } else {
+    first_row = header.total * rank / ranks;
+    row_count = header.total * (rank + 1) / ranks - first_row;
+  }
 
-  const std::size_t size_before = particles.size();
+  body::Particles share;  // the rows read here (same_ranks: this rank's own bodies)
   std::string message;
   try {
     const RowReader reader(path);
@@ -404,18 +410,28 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
                            " in row " + std::to_string(first + std::int64_t(i)) + " (expected " +
                            std::to_string(rank) + ")");
         }
-        if (same_ranks || owns(rows.bodies[i].position)) particles.add_exact(rows.bodies[i]);
+        share.add_exact(rows.bodies[i]);
       }
     }
   } catch (const std::exception& error) {
     message = cannot_read(path, error.what());
   }
-  try {
-    comm::throw_if_any_failed(message, comm);
-  } catch (const InputError&) {
-    particles.remove_if([&](std::size_t i) { return i >= size_before; });
-    throw;
+  comm::throw_if_any_failed(message, comm);  // before the exchange: every rank or none
+  header.state.rows_read = row_count;
+  if (same_ranks) {
+    for (std::size_t i = 0; i < share.size(); ++i)
+      parallel::unpack(parallel::pack(share, i), particles);
+    return header.state;
   }
+  std::vector<std::vector<parallel::BodyRecord>> send(static_cast<std::size_t>(ranks));
+  for (std::size_t i = 0; i < share.size(); ++i) {
+    const int to = owner(share.position[i]);
+    if (to < 0 || to >= ranks) throw std::logic_error("read_checkpoint: owner out of range");
+    send[std::size_t(to)].push_back(parallel::pack(share, i));
+  }
+  // Shares are consecutive row ranges in rank order, so what arrives is in file order.
+  for (const parallel::BodyRecord& record : comm::all_to_all(send, comm))
+    parallel::unpack(record, particles);
   return header.state;
 }
 

@@ -24,20 +24,28 @@ const std::byte* take(const std::byte* in, T& value) {
   return in + sizeof flat;
 }
 
-// The fields of particle i with the record's flag, the position (and the neighbour reference,
-// if the record has it) moved by `shift`.
+// The fields of particle i with the record's flag, as stored.
 template <class Record>
-Record pack_fields(const body::Particles& p, std::size_t i, const Vec3& shift) {
+Record pack_fields(const body::Particles& p, std::size_t i) {
   Record r;
   std::byte* out = r.bytes.data();
   body::for_each_particle_field([&](const auto& field) {
     if (field.has(Record::flag)) out = put((p.*field.array)[i], out);
   });
+  return r;
+}
+
+// The same, the position moved by `shift`.
+template <class Record>
+Record pack_fields(const body::Particles& p, std::size_t i, const Vec3& shift) {
+  Record r = pack_fields<Record>(p, i);
   constexpr std::size_t position = detail::record_offset<Record::flag>(&body::Particles::position);
   put(Vec3(p.position[i] + shift), r.bytes.data() + position);  // the periodic image
   return r;
 }
 }  // namespace
+
+BodyRecord pack(const body::Particles& p, std::size_t i) { return pack_fields<BodyRecord>(p, i); }
 
 BodyRecord pack(const body::Particles& p, std::size_t i, const Vec3& shift) {
   BodyRecord r = pack_fields<BodyRecord>(p, i, shift);

@@ -61,8 +61,9 @@ ForcesSummary compute_forces(const config::ScenarioConfig& cfg, const ForcesRequ
   parallel::DistributedDomain& distributed = assembly.distributed;
 
   // The stored state: particles by position (any rank count), clock, global-body positions.
-  const io::CheckpointState state =
-      io::read_checkpoint(file, sim.particles(), run.owns, comm, io::CheckpointRows::by_position);
+  const io::CheckpointState state = io::read_checkpoint(
+      file, sim.particles(), [&](const Vec3& x) { return distributed.decomposition().owner_of(x); },
+      comm, io::CheckpointRows::by_position);
   detail::refuse_changed_configuration(
       file, state, cfg,
       "granite forces solves the checkpoint's own scene; only run.end_time, run.thermo_every, "

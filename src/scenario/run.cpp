@@ -84,11 +84,17 @@ void refuse_unfinished_run(const std::string& dir, const std::string& config_fil
   comm::throw_if_any_failed(problem, comm);
 }
 
+// The rank whose subdomain holds a position (a checkpoint's rows go there).
+std::function<int(const Vec3&)> owner_of(const RunContext& run) {
+  const parallel::Decomposition& decomposition = run.distributed->decomposition();
+  return [&decomposition](const Vec3& x) { return decomposition.owner_of(x); };
+}
+
 // Continues from a checkpoint: particles, clock, global bodies and every fix's state.
 nlohmann::ordered_json restore(const std::string& restart, const config::ScenarioConfig& cfg,
                                RunContext& run, const Fixes& fixes) {
   const io::CheckpointState state =
-      io::read_checkpoint(restart, run.sim.particles(), run.owns, run.comm);
+      io::read_checkpoint(restart, run.sim.particles(), owner_of(run), run.comm);
   // --restart continues the same run bit for bit: a changed configuration is refused.
   detail::refuse_changed_configuration(
       restart, state, cfg,
@@ -120,7 +126,7 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
 // run record's "from" section.
 BodyId carry_over(const std::string& from, RunContext& run, BodyId next_id,
                   nlohmann::ordered_json& record) {
-  const io::CheckpointState state = io::read_checkpoint(from, run.sim.particles(), run.owns,
+  const io::CheckpointState state = io::read_checkpoint(from, run.sim.particles(), owner_of(run),
                                                         run.comm, io::CheckpointRows::by_position);
   detail::validate_restart_state(from, state, run);
   const body::Particles& p = run.sim.particles();

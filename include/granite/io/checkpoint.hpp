@@ -36,6 +36,8 @@ struct CheckpointState {
   std::map<std::string, std::string> fixes;   // restart state of each end-of-step object
   std::map<std::string, std::string> engine;  // the engine's (scenario/engine_state.hpp)
   std::string config;                         // the resolved configuration text
+  // read_checkpoint(): the /particles rows this rank read (not stored).
+  std::int64_t rows_read = 0;
 };
 
 /// Collective. Writes every rank's particles and `state` to `path` atomically.
@@ -45,19 +47,21 @@ void write_checkpoint(const std::string& path, const body::Particles& particles,
 /// Which rows read_checkpoint() gives a rank.
 enum class CheckpointRows {
   as_written,  // the rows it wrote when the rank counts match (a restart), else by_position
-  by_position  // those for which owns(position) is true (a new decomposition or domain)
+  by_position  // those whose position owner() gives to it (a new decomposition or domain)
 };
 
 /// Collective. Reads the checkpoint at `path` and appends bodies to `particles`:
 /// - as_written and the file was written by as many ranks as `comm` has: each rank gets back
-///   exactly the rows it wrote, in the same order, bit for bit (`owns` is not called);
-/// - otherwise each rank reads every row and appends those for which owns(position) is true
-///   (the caller's predicate must give every body to exactly one rank).
-/// Returns the state (the same on every rank). Any problem with the file (missing, not a
-/// Granite checkpoint, truncated, corrupted, inconsistent) is an InputError naming the file,
-/// thrown on every rank with the same message; `particles` is then left as it was.
+///   exactly the rows it wrote, in the same order, bit for bit (`owner` is not called);
+/// - otherwise each rank reads its share of the rows (a contiguous range of about N/P rows)
+///   and sends each body to owner(position), the rank that takes it (every rank must give the
+///   same answer); each rank appends the bodies it receives, in file order, bit for bit.
+/// Returns the state (the same on every rank, but rows_read). Any problem with the file
+/// (missing, not a Granite checkpoint, truncated, corrupted, inconsistent) is an InputError
+/// naming the file, thrown on every rank with the same message; `particles` is then left as it
+/// was.
 CheckpointState read_checkpoint(const std::string& path, body::Particles& particles,
-                                const std::function<bool(const Vec3&)>& owns,
+                                const std::function<int(const Vec3&)>& owner,
                                 const comm::Communicator& comm,
                                 CheckpointRows rows = CheckpointRows::as_written);
 

@@ -72,7 +72,10 @@ static_assert(std::is_trivially_copyable_v<BodyRecord>);
 static_assert(std::is_trivially_copyable_v<GhostState>);
 
 /// Record of particle i, its position moved by `shift` (periodic images).
-BodyRecord pack(const body::Particles& particles, std::size_t i, const Vec3& shift = Vec3::Zero());
+BodyRecord pack(const body::Particles& particles, std::size_t i, const Vec3& shift);
+/// Particle i exactly as stored (no shift: every bit, a −0 included), e.g. a checkpoint's row
+/// on its way to the rank that owns it.
+BodyRecord pack(const body::Particles& particles, std::size_t i);
 /// Appends the record as a new particle, bit for bit (same id, orientation not renormalised).
 void unpack(const BodyRecord& record, body::Particles& particles);
 
