@@ -395,7 +395,7 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
     row_count = header.total * (rank + 1) / ranks - first_row;
   }
 
-  body::Particles share;  // the rows read here (same_ranks: this rank's own bodies)
+  std::vector<body::ParticleInit> share;  // the rows read here
   std::string message;
   try {
     const RowReader reader(path);
@@ -410,7 +410,7 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
                            " in row " + std::to_string(first + std::int64_t(i)) + " (expected " +
                            std::to_string(rank) + ")");
         }
-        share.add_exact(rows.bodies[i]);
+        share.push_back(rows.bodies[i]);
       }
     }
   } catch (const std::exception& error) {
@@ -419,15 +419,16 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
   comm::throw_if_any_failed(message, comm);  // before the exchange: every rank or none
   header.state.rows_read = row_count;
   if (same_ranks) {
-    for (std::size_t i = 0; i < share.size(); ++i)
-      parallel::unpack(parallel::pack(share, i), particles);
+    for (const body::ParticleInit& row : share) particles.add_exact(row);
     return header.state;
   }
+  body::Particles read;  // for packing
+  for (const body::ParticleInit& row : share) read.add_exact(row);
   std::vector<std::vector<parallel::BodyRecord>> send(static_cast<std::size_t>(ranks));
-  for (std::size_t i = 0; i < share.size(); ++i) {
-    const int to = owner(share.position[i]);
+  for (std::size_t i = 0; i < read.size(); ++i) {
+    const int to = owner(read.position[i]);
     if (to < 0 || to >= ranks) throw std::logic_error("read_checkpoint: owner out of range");
-    send[std::size_t(to)].push_back(parallel::pack(share, i));
+    send[std::size_t(to)].push_back(parallel::pack(read, i));
   }
   // Shares are consecutive row ranges in rank order, so what arrives is in file order.
   for (const parallel::BodyRecord& record : comm::all_to_all(send, comm))

@@ -6,6 +6,7 @@ namespace granite::parallel {
 void retain_responsible_contacts(collision::ContactList& contacts, const body::Particles& particles,
                                  std::size_t owned) {
   const std::size_t n = particles.size();
+  if (owned == n) return;  // no ghosts (one rank): every contact is this process's
   contacts.retain([&](std::size_t j) {
     const std::size_t a = contacts.body1[j], b = contacts.body2[j];
     if (b >= n) return a < owned;  // with a global body: the particle's owner

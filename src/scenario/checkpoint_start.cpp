@@ -4,6 +4,7 @@
 
 #include "granite/comm/collectives.hpp"
 #include "granite/core/error.hpp"
+#include "granite/parallel/distributed_domain.hpp"
 #include "granite/parallel/unique_ids.hpp"
 #include "granite/timestep/finite_state.hpp"
 
@@ -31,6 +32,11 @@ parallel::Decomposition decomposition_of(const config::Settings& settings, const
     }
   skin = std::max(skin, 0.0);
   return parallel::Decomposition({domain.min, domain.max}, dims, domain.periodic);
+}
+
+std::function<int(const Vec3&)> owner_of(const RunContext& run) {
+  const parallel::Decomposition& decomposition = run.distributed->decomposition();
+  return [&decomposition](const Vec3& x) { return decomposition.owner_of(x); };
 }
 
 void validate_restart_state(const std::string& file, const io::CheckpointState& state,

@@ -24,6 +24,10 @@ namespace granite::scenario::detail {
 parallel::Decomposition decomposition_of(const config::Settings& settings, const Domain& domain,
                                          int ranks, double carried_radius, double& skin);
 
+/// The rank whose subdomain (of the run's decomposition as it is now) holds a position: where
+/// io::read_checkpoint sends a stored particle.
+std::function<int(const Vec3&)> owner_of(const RunContext& run);
+
 /// A checkpoint's clock and particles before use (the initial-state checks then look at the
 /// domain and overlaps): step >= 0, a finite time >= 0, radii > 0, materials of the
 /// configuration, unique ids (over all ranks: parallel/unique_ids.hpp), a finite state. Collective: every

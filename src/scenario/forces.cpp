@@ -62,8 +62,7 @@ ForcesSummary compute_forces(const config::ScenarioConfig& cfg, const ForcesRequ
 
   // The stored state: particles by position (any rank count), clock, global-body positions.
   const io::CheckpointState state = io::read_checkpoint(
-      file, sim.particles(), [&](const Vec3& x) { return distributed.decomposition().owner_of(x); },
-      comm, io::CheckpointRows::by_position);
+      file, sim.particles(), detail::owner_of(run), comm, io::CheckpointRows::by_position);
   detail::refuse_changed_configuration(
       file, state, cfg,
       "granite forces solves the checkpoint's own scene; only run.end_time, run.thermo_every, "

@@ -99,8 +99,8 @@ void throw_if_offenders(const Offenders& local, const std::string& origin,
 }
 
 void check_initial_state(timestep::Simulation& sim, parallel::DistributedDomain* distributed,
-                         const Domain& domain, double max_overlap, const std::string& origin,
-                         const comm::Communicator& comm) {
+                         const Domain& domain, std::optional<double> max_overlap,
+                         const std::string& origin, const comm::Communicator& comm) {
   body::Particles& particles = sim.particles();
   throw_if_offenders(outside_domain(particles, particles.size(), domain), origin,
                      "particle(s) with the centre outside the domain",
@@ -128,15 +128,19 @@ void check_initial_state(timestep::Simulation& sim, parallel::DistributedDomain*
   } catch (const InputError& e) {
     throw InputError(origin + ": " + e.what());
   }
-  collision::ContactDetection detection;
-  collision::ContactList contacts;
-  detection.detect(particles, sim.globals(), sim.materials(), 0.0, contacts);
-  parallel::retain_responsible_contacts(contacts, particles, owned);
-  const Offenders overlapping = overlaps(particles, contacts, max_overlap);
+  Offenders overlapping;
+  if (max_overlap) {
+    collision::ContactDetection detection;
+    collision::ContactList contacts;
+    detection.detect(particles, sim.globals(), sim.materials(), 0.0, contacts);
+    parallel::retain_responsible_contacts(contacts, particles, owned);
+    overlapping = overlaps(particles, contacts, *max_overlap);
+  }
   if (distributed) distributed->end_step(particles, owned);
-  throw_if_offenders(overlapping, origin,
-                     "overlap(s) beyond contact.max_initial_overlap = " + number(max_overlap),
-                     "allow them with a larger contact.max_initial_overlap", comm);
+  if (max_overlap)
+    throw_if_offenders(overlapping, origin,
+                       "overlap(s) beyond contact.max_initial_overlap = " + number(*max_overlap),
+                       "allow them with a larger contact.max_initial_overlap", comm);
 }
 
 void check_new_layer(const timestep::Simulation& sim, const std::vector<Sphere>& layer,

@@ -31,7 +31,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <limits>
+#include <optional>
 
 namespace granite::scenario {
 
@@ -84,17 +84,11 @@ void refuse_unfinished_run(const std::string& dir, const std::string& config_fil
   comm::throw_if_any_failed(problem, comm);
 }
 
-// The rank whose subdomain holds a position (a checkpoint's rows go there).
-std::function<int(const Vec3&)> owner_of(const RunContext& run) {
-  const parallel::Decomposition& decomposition = run.distributed->decomposition();
-  return [&decomposition](const Vec3& x) { return decomposition.owner_of(x); };
-}
-
 // Continues from a checkpoint: particles, clock, global bodies and every fix's state.
 nlohmann::ordered_json restore(const std::string& restart, const config::ScenarioConfig& cfg,
                                RunContext& run, const Fixes& fixes) {
   const io::CheckpointState state =
-      io::read_checkpoint(restart, run.sim.particles(), owner_of(run), run.comm);
+      io::read_checkpoint(restart, run.sim.particles(), detail::owner_of(run), run.comm);
   // --restart continues the same run bit for bit: a changed configuration is refused.
   detail::refuse_changed_configuration(
       restart, state, cfg,
@@ -126,8 +120,8 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
 // run record's "from" section.
 BodyId carry_over(const std::string& from, RunContext& run, BodyId next_id,
                   nlohmann::ordered_json& record) {
-  const io::CheckpointState state = io::read_checkpoint(from, run.sim.particles(), owner_of(run),
-                                                        run.comm, io::CheckpointRows::by_position);
+  const io::CheckpointState state = io::read_checkpoint(
+      from, run.sim.particles(), detail::owner_of(run), run.comm, io::CheckpointRows::by_position);
   detail::validate_restart_state(from, state, run);
   const body::Particles& p = run.sim.particles();
   const std::int64_t local_max =
@@ -349,8 +343,8 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
                                                    : cfg.file + ": initial state";
   // A restart's overlaps are the run's own dynamics (a dense flow holds some beyond 1 % of a
   // radius): judging them again would make a run unable to continue from its own checkpoint.
-  const double max_overlap = restart.empty() ? settings.contact.max_initial_overlap
-                                             : std::numeric_limits<double>::infinity();
+  const std::optional<double> max_overlap =
+      restart.empty() ? std::optional(settings.contact.max_initial_overlap) : std::nullopt;
   check_initial_state(sim, &distributed, domain, max_overlap, origin, comm);
 
   const std::int64_t steps = planned_steps(settings.run);

@@ -11,6 +11,7 @@
 #include "granite/timestep/simulation.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,12 +45,13 @@ void throw_if_offenders(const Offenders& local, const std::string& origin,
 
 /// Collective: the three checks on `sim`'s particles (all owned, between steps) and, through
 /// the domain's synchronise, that the subdomains hold the ghost width of the largest one; the
-/// overlaps found with the run's contact detection, across ranks through `distributed` (ghosts
-/// are added and dropped again; nullptr in a serial run). `origin` names the state, e.g.
-/// "initial state".
+/// overlaps beyond `max_overlap` found with the run's contact detection, across ranks through
+/// `distributed` (ghosts are added and dropped again; nullptr in a serial run); no overlap
+/// check without `max_overlap` (a restart: the run's own overlaps). `origin` names the state,
+/// e.g. "initial state".
 void check_initial_state(timestep::Simulation& sim, parallel::DistributedDomain* distributed,
-                         const Domain& domain, double max_overlap, const std::string& origin,
-                         const comm::Communicator& comm);
+                         const Domain& domain, std::optional<double> max_overlap,
+                         const std::string& origin, const comm::Communicator& comm);
 
 /// Collective: a new inflow layer of spheres (every rank passes all of them; consecutive ids)
 /// against itself, the global bodies and this rank's other particles (ids below the layer's).
