@@ -395,7 +395,11 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
     row_count = header.total * (rank + 1) / ranks - first_row;
   }
 
-  std::vector<body::ParticleInit> share;  // the rows read here
+  // The rows read here, checked as they are added (add_exact): this rank's own straight into
+  // `particles` (same_ranks), otherwise into `share` for their owners.
+  const std::size_t size_before = particles.size();
+  body::Particles share;
+  body::Particles& into = same_ranks ? particles : share;
   std::string message;
   try {
     const RowReader reader(path);
@@ -410,25 +414,25 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
                            " in row " + std::to_string(first + std::int64_t(i)) + " (expected " +
                            std::to_string(rank) + ")");
         }
-        share.push_back(rows.bodies[i]);
+        into.add_exact(rows.bodies[i]);
       }
     }
   } catch (const std::exception& error) {
     message = cannot_read(path, error.what());
   }
-  comm::throw_if_any_failed(message, comm);  // before the exchange: every rank or none
-  header.state.rows_read = row_count;
-  if (same_ranks) {
-    for (const body::ParticleInit& row : share) particles.add_exact(row);
-    return header.state;
+  try {
+    comm::throw_if_any_failed(message, comm);  // before the exchange: every rank or none
+  } catch (const InputError&) {
+    particles.remove_if([&](std::size_t i) { return i >= size_before; });
+    throw;
   }
-  body::Particles read;  // for packing
-  for (const body::ParticleInit& row : share) read.add_exact(row);
+  header.state.rows_read = row_count;
+  if (same_ranks) return header.state;
   std::vector<std::vector<parallel::BodyRecord>> send(static_cast<std::size_t>(ranks));
-  for (std::size_t i = 0; i < read.size(); ++i) {
-    const int to = owner(read.position[i]);
+  for (std::size_t i = 0; i < share.size(); ++i) {
+    const int to = owner(share.position[i]);
     if (to < 0 || to >= ranks) throw std::logic_error("read_checkpoint: owner out of range");
-    send[std::size_t(to)].push_back(parallel::pack(read, i));
+    send[std::size_t(to)].push_back(parallel::pack(share, i));
   }
   // Shares are consecutive row ranges in rank order, so what arrives is in file order.
   for (const parallel::BodyRecord& record : comm::all_to_all(send, comm))
