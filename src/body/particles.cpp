@@ -38,11 +38,17 @@ void Particles::add_exact(const ParticleInit& row) {
   next_id_ = std::max(next_id_, row.id + 1);
 }
 
-BodyId Particles::add_sphere(const MaterialTable& materials, MaterialIndex mat, const Vec3& pos,
-                             double r, const Vec3& vel, BodyId body, std::int32_t tag, bool fixed) {
+namespace {
+void check_material(const MaterialTable& materials, MaterialIndex mat) {
   if (mat >= materials.size())
     throw InputError("particle material index " + std::to_string(mat) + " is not defined (" +
                      std::to_string(materials.size()) + " materials)");
+}
+}  // namespace
+
+BodyId Particles::add_sphere(const MaterialTable& materials, MaterialIndex mat, const Vec3& pos,
+                             double r, const Vec3& vel, BodyId body, std::int32_t tag, bool fixed) {
+  check_material(materials, mat);
   ParticleInit init;
   init.id = body;
   init.position = pos;
@@ -50,6 +56,31 @@ BodyId Particles::add_sphere(const MaterialTable& materials, MaterialIndex mat, 
   init.radius = r;
   init.mass = sphere_mass(materials[mat].density, r);
   init.body_inertia = sphere_inertia(init.mass, r);
+  init.material = mat;
+  init.group = tag;
+  init.fixed = fixed ? 1 : 0;
+  return add(init);
+}
+
+BodyId Particles::add_shaped(const MaterialTable& materials, const ShapeTable& shapes,
+                             ShapeIndex shape, MaterialIndex mat, const Vec3& pos,
+                             const Quat& orientation, const Vec3& vel, BodyId body,
+                             std::int32_t tag, bool fixed) {
+  check_material(materials, mat);
+  if (shape < 0 || std::size_t(shape) >= shapes.size())
+    throw InputError("particle shape index " + std::to_string(shape) + " is not defined (" +
+                     std::to_string(shapes.size()) + " shapes)");
+  const Shape& s = shapes[shape];
+  const double density = materials[mat].density;
+  ParticleInit init;
+  init.id = body;
+  init.position = pos;
+  init.orientation = orientation;
+  init.velocity = vel;
+  init.radius = s.bounding_radius;
+  init.shape = shape;
+  init.mass = density * s.unit_mass.volume;
+  init.body_inertia = density * s.unit_mass.inertia;
   init.material = mat;
   init.group = tag;
   init.fixed = fixed ? 1 : 0;

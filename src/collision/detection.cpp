@@ -1,6 +1,7 @@
 #include "granite/collision/detection.hpp"
 
 #include "granite/collision/narrow_phase.hpp"
+#include "granite/collision/shape_contacts.hpp"
 
 #include <algorithm>
 
@@ -10,21 +11,33 @@ namespace {
 
 // The narrow phase of one particle pair i < j.
 void detect_pair(const body::Particles& particles, const body::MaterialTable& materials,
-                 double threshold, std::uint32_t i, std::uint32_t j, ContactList& contacts) {
+                 const body::ShapeTable& shapes, double threshold, std::uint32_t i, std::uint32_t j,
+                 ContactList& contacts) {
+  const double mu = materials.pair_friction(particles.material[i], particles.material[j]);
+  if (!shapes.empty() &&
+      (particles.shape[i] != body::kSphere || particles.shape[j] != body::kSphere)) {
+    shaped_pair_contacts(particles, shapes, threshold, i, j, mu, contacts);
+    return;
+  }
   const auto& x = particles.position;
   const auto& r = particles.radius;
   ContactGeometry g;
   if (sphere_sphere(x[i], r[i], x[j], r[j], threshold, g))
-    contacts.push_back(i, j, g.point, g.normal, g.gap,
-                       materials.pair_friction(particles.material[i], particles.material[j]));
+    contacts.push_back(i, j, g.point, g.normal, g.gap, mu);
 }
 
 // The narrow phase of particle i against global body k (skipped while inactive).
 void detect_global_pair(const body::Particles& particles, const body::GlobalBodies& globals,
-                        const body::MaterialTable& materials, double threshold, std::size_t i,
-                        std::size_t k, ContactList& contacts) {
+                        const body::MaterialTable& materials, const body::ShapeTable& shapes,
+                        double threshold, std::size_t i, std::size_t k, ContactList& contacts) {
   const body::GlobalBody& gb = globals[k];
   if (!gb.active) return;
+  if (particles.shape[i] != body::kSphere) {
+    shaped_global_contacts(particles, shapes, gb, threshold, BodyIndex(i),
+                           BodyIndex(particles.size() + k),
+                           materials.pair_friction(particles.material[i], gb.material), contacts);
+    return;
+  }
   constexpr std::size_t kMaxPerBody = 8;
   ContactGeometry found[kMaxPerBody];
   const std::size_t count =
@@ -39,17 +52,18 @@ void detect_global_pair(const body::Particles& particles, const body::GlobalBodi
 
 // Particles against global bodies (few of them; every process knows all).
 void detect_global(const body::Particles& particles, const body::GlobalBodies& globals,
-                   const body::MaterialTable& materials, double threshold, ContactList& contacts) {
+                   const body::MaterialTable& materials, const body::ShapeTable& shapes,
+                   double threshold, ContactList& contacts) {
   for (std::size_t i = 0; i < particles.size(); ++i)
     for (std::size_t k = 0; k < globals.size(); ++k)
-      detect_global_pair(particles, globals, materials, threshold, i, k, contacts);
+      detect_global_pair(particles, globals, materials, shapes, threshold, i, k, contacts);
 }
 
 }  // namespace
 
 void ContactDetection::detect(const body::Particles& particles, const body::GlobalBodies& globals,
-                              const body::MaterialTable& materials, double threshold,
-                              ContactList& contacts) {
+                              const body::MaterialTable& materials, const body::ShapeTable& shapes,
+                              double threshold, ContactList& contacts) {
   contacts.clear();
   contacts.num_particles = particles.size();
   if (particles.size() == 0) return;
@@ -58,15 +72,15 @@ void ContactDetection::detect(const body::Particles& particles, const body::Glob
   cells_.for_each_candidate_pair([&](std::uint32_t a, std::uint32_t b) {
     const std::uint32_t i = std::min(a, b), j = std::max(a, b);
     if (particles.fixed[i] != 0 && particles.fixed[j] != 0) return;  // neither can move
-    detect_pair(particles, materials, threshold, i, j, contacts);
+    detect_pair(particles, materials, shapes, threshold, i, j, contacts);
   });
-  detect_global(particles, globals, materials, threshold, contacts);
+  detect_global(particles, globals, materials, shapes, threshold, contacts);
 }
 
 void ContactDetection::detect(const NeighbourList& list, const body::Particles& particles,
                               const body::GlobalBodies& globals,
-                              const body::MaterialTable& materials, double threshold,
-                              ContactList& contacts) {
+                              const body::MaterialTable& materials, const body::ShapeTable& shapes,
+                              double threshold, ContactList& contacts) {
   contacts.clear();
   contacts.num_particles = particles.size();
   // Two passes over the candidates: first, which are within reach, without a branch per
@@ -85,7 +99,7 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
   }
   for (std::size_t h = 0; h < hits; ++h) {
     const auto [i, j] = pairs[within_reach_[h]];
-    detect_pair(particles, materials, threshold, i, j, contacts);
+    detect_pair(particles, materials, shapes, threshold, i, j, contacts);
   }
   // The bodies placed as at the build: their candidates; the others: every particle. Either
   // way in the order of a full search (by particle, then body).
@@ -99,7 +113,7 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
   if (!any_moved) {
     for (const auto& [i, k] : candidates)
       if (k < globals.size())
-        detect_global_pair(particles, globals, materials, threshold, i, k, contacts);
+        detect_global_pair(particles, globals, materials, shapes, threshold, i, k, contacts);
     return;
   }
   std::size_t c = 0;
@@ -110,7 +124,7 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
       const bool listed = c < candidates.size() && candidates[c] == pair;
       if (listed) ++c;
       if (listed || moved_[k] != 0)
-        detect_global_pair(particles, globals, materials, threshold, i, k, contacts);
+        detect_global_pair(particles, globals, materials, shapes, threshold, i, k, contacts);
     }
 }
 

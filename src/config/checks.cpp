@@ -190,10 +190,17 @@ void check_lattice(const std::string& file, const LatticeSettings& lattice, cons
     throw InputError(where(file, in(given, "max")) + ": " + path +
                      ".max: expected each component >= min");
   const bool distribution = lattice.size.kind != SizeSettings::Kind::fixed;
+  const bool shaped = lattice.size.shape != body::kSphere;
   if (2.0 * lattice.size.largest() > lattice.spacing)
-    throw InputError(where(file, in(given, distribution ? "size" : "radius")) + ": " + path +
-                     (distribution ? ".size: expected a largest radius" : ".radius: expected") +
-                     " at most spacing/2 (spheres would overlap)");
+    throw InputError(
+        where(file, in(given, shaped         ? "shape"
+                              : distribution ? "size"
+                                             : "radius")) +
+        ": " + path +
+        (shaped ? ".shape: expected a bounding radius (" + number(lattice.size.largest()) + " m)"
+         : distribution ? ".size: expected a largest radius"
+                        : ".radius: expected") +
+        " at most spacing/2 (particles would overlap)");
   if (lattice.fixed)
     for (const auto& [key, value] :
          {std::pair{"velocity", lattice.velocity}, std::pair{"perturbation", lattice.perturbation}})
@@ -214,6 +221,16 @@ void check_region(const std::string& file, const RegionSettings& region, const Y
                      ".region.axis: expected a non-zero vector");
 }
 
+// A fixed particle source takes no velocity.
+void check_at_rest(const std::string& file, const Vec3& velocity, const Vec3& angular_velocity,
+                   const YAML::Node& given, const std::string& path) {
+  for (const auto& [key, value] :
+       {std::pair{"velocity", velocity}, std::pair{"angular_velocity", angular_velocity}})
+    if (value.norm() > 0.0)
+      throw InputError(where(file, in(given, key)) + ": " + path + "." + key +
+                       ": a fixed particle source takes no " + key);
+}
+
 void check_sources(const ScenarioConfig& cfg, const YAML::Node& input) {
   const Settings& s = cfg.settings;
   const std::string& file = cfg.file;
@@ -230,13 +247,15 @@ void check_sources(const ScenarioConfig& cfg, const YAML::Node& input) {
       if (!(pour->end > pour->start))
         throw InputError(where(file, in(given, "end")) + ": " + path + ".end: expected > start");
       check_region(file, pour->region, given, path);
-    } else if (const auto* sphere = std::get_if<SphereSettings>(&s.particles[i]);
-               sphere && sphere->fixed) {
-      for (const auto& [key, value] : {std::pair{"velocity", sphere->velocity},
-                                       std::pair{"angular_velocity", sphere->angular_velocity}})
-        if (value.norm() > 0.0)
-          throw InputError(where(file, in(given, key)) + ": " + path + "." + key +
-                           ": a fixed particle source takes no " + key);
+    } else if (const auto* sphere = std::get_if<SphereSettings>(&s.particles[i])) {
+      if (sphere->fixed)
+        check_at_rest(file, sphere->velocity, sphere->angular_velocity, given, path);
+    } else if (const auto* shaped = std::get_if<BodySettings>(&s.particles[i])) {
+      if (shaped->orientation.coeffs().norm() == 0.0)
+        throw InputError(where(file, in(in(given, "orientation"), "axis")) + ": " + path +
+                         ".orientation.axis: expected a non-zero vector");
+      if (shaped->fixed)
+        check_at_rest(file, shaped->velocity, shaped->angular_velocity, given, path);
     }
   }
   if (!s.inflow) return;

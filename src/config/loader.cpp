@@ -128,9 +128,9 @@ YAML::Node parse_file(const std::string& path) {
 }
 
 // The checks that settings_of needs passed before it reads the configuration (names and the
-// presence of alternatives; the typed settings cannot hold a wrong one): material names unique
-// and known, `radius` or `size`, `count` or `solid_fraction`, `rate` or `mass_rate`. The
-// checks across keys run on the typed settings (checks.cpp).
+// presence of alternatives; the typed settings cannot hold a wrong one): material and shape
+// names unique and known, `radius`, `size` or `shape`, `count` or `solid_fraction`, `rate` or
+// `mass_rate`. The checks across keys run on the typed settings (checks.cpp).
 void check_references(const ScenarioConfig& cfg, const YAML::Node& input) {
   const YAML::Node& r = cfg.resolved;
   std::set<std::string> names;
@@ -147,12 +147,29 @@ void check_references(const ScenarioConfig& cfg, const YAML::Node& input) {
       throw InputError(where(cfg.file, in(given, "material")) + ": " + path +
                        ".material: unknown material '" + shown(name) + "'");
   };
-  // A generator's `radius` or `size`: exactly one, and a mixture's materials known.
+  std::set<std::string> shapes;
+  for (std::size_t i = 0; i < r["shapes"].size(); ++i) {
+    const auto name = r["shapes"][i]["name"].as<std::string>();
+    if (!shapes.insert(name).second)
+      throw InputError(where(cfg.file, in(in(in(input, "shapes"), i), "name")) + ": shapes[" +
+                       std::to_string(i) + "].name: duplicate shape name '" + shown(name) + "'");
+  }
+  const auto known_shape = [&](const YAML::Node& resolved, const YAML::Node& given,
+                               const std::string& path) {
+    const auto name = resolved["shape"].as<std::string>();
+    if (!shapes.count(name))
+      throw InputError(where(cfg.file, in(given, "shape")) + ": " + path +
+                       ".shape: unknown shape '" + shown(name) + "' (not in `shapes`)");
+  };
+  // A generator's `radius`, `size` or `shape`: exactly one, the shape and a mixture's
+  // materials known.
   const auto sized = [&](const YAML::Node& p, const YAML::Node& given, const std::string& path) {
-    if (bool(p["radius"]) == bool(p["size"]))
+    const int given_count = int(bool(p["radius"])) + int(bool(p["size"])) + int(bool(p["shape"]));
+    if (given_count != 1)
       throw InputError(where(cfg.file, given) + ": " + path +
-                       (p["radius"] ? ": give radius or size, not both"
-                                    : ": missing radius (or size, a distribution)"));
+                       (given_count > 1 ? ": give one of radius, size or shape"
+                                        : ": missing radius (or size, a distribution, or shape)"));
+    if (p["shape"]) known_shape(p, given, path);
     const YAML::Node d = p["size"];
     if (!d || d["type"].as<std::string>() != "mixture") return;
     for (std::size_t k = 0; k < d["components"].size(); ++k)
@@ -167,6 +184,7 @@ void check_references(const ScenarioConfig& cfg, const YAML::Node& input) {
       known(p, given, path);
       const std::string type = p["type"].as<std::string>();
       if (type == "lattice" || type == "random" || type == "pour") sized(p, given, path);
+      if (type == "body") known_shape(p, given, path);
       if (type != "random" && type != "pour") continue;
       const char* one = type == "pour" ? "rate" : "count";
       const char* other = type == "pour" ? "mass_rate" : "solid_fraction";

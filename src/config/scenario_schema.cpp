@@ -66,13 +66,16 @@ std::vector<Field> plane_fields() {
   return {req("point", vec3(), "m", "a point on the plane"),
           req("normal", vec3(), "", "outward normal (towards the particles); normalised on input")};
 }
+// A body's orientation {axis, angle} (global boxes and `type: body` particles).
+SchemaPtr rotation() {
+  return map({req("axis", vec3(), "", "rotation axis; normalised on input"),
+              req("angle", real(-inf), "deg", "rotation angle (right-hand rule)")});
+}
+
 std::vector<Field> box_fields() {
   return {req("center", vec3(), "m", "centre of the box"),
           req("half_extents", vec3(0.0), "m", "half edge lengths along the box's own axes"),
-          opt("orientation",
-              map({req("axis", vec3(), "", "rotation axis; normalised on input"),
-                   req("angle", real(-inf), "deg", "rotation angle (right-hand rule)")}),
-              kAbsent, "",
+          opt("orientation", rotation(), kAbsent, "",
               "the box's axes are x, y, z turned by this rotation; absent: axis-aligned")};
 }
 std::vector<Field> cylinder_fields() {
@@ -163,12 +166,31 @@ SchemaPtr size_distribution() {
   });
 }
 
-// `radius` (monodisperse) or `size` (a distribution): load_scenario wants exactly one.
+// `radius` (monodisperse), `size` (a distribution) or `shape`: load_scenario wants exactly one.
 std::vector<Field> size_fields() {
   return {opt("radius", real(0.0, inf, true), "", "m",
-              "sphere radius (monodisperse); give radius or size"),
+              "sphere radius (monodisperse); give radius, size or shape"),
           opt("size", size_distribution(), "", "",
-              "size distribution instead of one radius (docs/particle_sources.md)")};
+              "size distribution instead of one radius (docs/particle_sources.md)"),
+          opt("shape", text(), "", "",
+              "name of an entry of `shapes`: particles of that shape instead of spheres "
+              "(docs/shapes.md)"),
+          opt("orientation", choice({"identity", "random"}), "identity", "",
+              "a shaped particle's orientation: the shape's own frame, or uniform over "
+              "rotations (drawn per particle id)")};
+}
+
+// The `shapes` list (docs/shapes.md): each entry's name, selected by `type`.
+SchemaPtr shape_entry() {
+  const SchemaPtr part = map({req("radius", real(0.0, inf, true), "m", "radius of this sphere"),
+                              req("position", vec3(), "m", "its centre in the shape's frame")});
+  return tagged({
+      {"clump",
+       variant("a rigid union of spheres; parts may overlap (the overlap counts once in the mass)",
+               {req("name", text(), "", "name referenced by particle sources' `shape`"),
+                req("parts", list(part, 1), "",
+                    "the spheres; the frame is moved to the union's centre of mass")})},
+  });
 }
 
 std::vector<Field> lattice_fields() {
@@ -260,6 +282,16 @@ SchemaPtr particle_source() {
                     "mass of this sphere, overriding the material's density (its inertia is a "
                     "solid sphere's, 2/5 m r²; friction still from the material); default "
                     "density × 4/3 π r³"),
+                group_field(), fixed_field()})},
+      {"body",
+       variant("a single particle of a shape (docs/shapes.md)",
+               {req("shape", text(), "", "name of an entry of `shapes`"),
+                req("position", vec3(), "m", "centre of mass"),
+                opt("orientation", rotation(), kAbsent, "",
+                    "the shape's frame turned by this rotation; absent: the shape's own frame"),
+                req("material", text(), "", "name of an entry of `materials`"),
+                opt("velocity", vec3(), "[0, 0, 0]", "m/s", "initial velocity"),
+                opt("angular_velocity", vec3(), "[0, 0, 0]", "rad/s", "initial angular velocity"),
                 group_field(), fixed_field()})},
       {"random", variant("non-overlapping spheres at random positions in a box or a cylinder "
                          "(random sequential addition), avoiding global bodies and the "
@@ -455,6 +487,8 @@ SchemaPtr build() {
           "", "materials; a contact uses the smaller friction coefficient of its two bodies"),
       opt("bodies", list(global_body()), "", "",
           "global bodies (infinite mass) known to every process"),
+      opt("shapes", list(shape_entry()), "", "",
+          "shapes of non-spherical particles, referenced by name (docs/shapes.md)"),
       opt("particles", list(particle_source()), "", "", "initial particles"),
       opt("inflow",
           map({

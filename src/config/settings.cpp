@@ -118,8 +118,15 @@ body::PrescribedMotion motion(const YAML::Node& b) {
 
 // `radius` or `size` of a generator (load_scenario has checked that exactly one is given).
 SizeSettings size(const YAML::Node& p, body::MaterialIndex material,
-                  const MaterialIndices& materials) {
+                  const MaterialIndices& materials, const body::ShapeTable& shapes) {
   SizeSettings s;
+  s.random_orientation = p["orientation"].as<std::string>() == "random";
+  if (p["shape"]) {  // load_scenario has checked the name
+    s.shape = shapes.find(p["shape"].as<std::string>());
+    s.radius = shapes[s.shape].bounding_radius;
+    s.shape_volume = shapes[s.shape].unit_mass.volume;
+    return s;
+  }
   const YAML::Node d = p["size"];
   if (!d) {
     s.radius = p["radius"].as<double>();
@@ -169,11 +176,12 @@ RegionSettings region(const YAML::Node& r) {
 
 // The keys a random fill and a pour share.
 template <class Insertion>
-Insertion insertion(const YAML::Node& p, const MaterialIndices& materials) {
+Insertion insertion(const YAML::Node& p, const MaterialIndices& materials,
+                    const body::ShapeTable& shapes) {
   Insertion s;
   s.region = region(p["region"]);
   s.material = materials.at(p["material"].as<std::string>());
-  s.size = size(p, s.material, materials);
+  s.size = size(p, s.material, materials, shapes);
   s.velocity = vec3(p["velocity"]);
   s.perturbation = vec3(p["perturbation"]);
   s.attempts = p["attempts"].as<int>();
@@ -181,15 +189,17 @@ Insertion insertion(const YAML::Node& p, const MaterialIndices& materials) {
   return s;
 }
 
-RandomFillSettings random_fill(const YAML::Node& p, const MaterialIndices& materials) {
-  auto s = insertion<RandomFillSettings>(p, materials);
+RandomFillSettings random_fill(const YAML::Node& p, const MaterialIndices& materials,
+                               const body::ShapeTable& shapes) {
+  auto s = insertion<RandomFillSettings>(p, materials, shapes);
   if (p["count"]) s.count = p["count"].as<std::uint64_t>();
   if (p["solid_fraction"]) s.solid_fraction = p["solid_fraction"].as<double>();
   return s;
 }
 
-PourSettings pour(const YAML::Node& p, const MaterialIndices& materials) {
-  auto s = insertion<PourSettings>(p, materials);
+PourSettings pour(const YAML::Node& p, const MaterialIndices& materials,
+                  const body::ShapeTable& shapes) {
+  auto s = insertion<PourSettings>(p, materials, shapes);
   if (p["rate"]) s.rate = p["rate"].as<double>();
   if (p["mass_rate"]) s.mass_rate = p["mass_rate"].as<double>();
   s.start = p["start"].as<double>();
@@ -197,13 +207,14 @@ PourSettings pour(const YAML::Node& p, const MaterialIndices& materials) {
   return s;
 }
 
-LatticeSettings lattice(const YAML::Node& p, const MaterialIndices& materials) {
+LatticeSettings lattice(const YAML::Node& p, const MaterialIndices& materials,
+                        const body::ShapeTable& shapes) {
   LatticeSettings s;
   s.min = vec3(p["min"]);
   s.max = vec3(p["max"]);
   s.spacing = p["spacing"].as<double>();
   s.material = materials.at(p["material"].as<std::string>());
-  s.size = size(p, s.material, materials);
+  s.size = size(p, s.material, materials, shapes);
   s.velocity = vec3(p["velocity"]);
   s.perturbation = vec3(p["perturbation"]);
   s.group = p["group"].as<int>();
@@ -211,10 +222,26 @@ LatticeSettings lattice(const YAML::Node& p, const MaterialIndices& materials) {
   return s;
 }
 
-ParticleSource particle_source(const YAML::Node& p, const MaterialIndices& materials) {
-  if (p["type"].as<std::string>() == "lattice") return lattice(p, materials);
-  if (p["type"].as<std::string>() == "random") return random_fill(p, materials);
-  if (p["type"].as<std::string>() == "pour") return pour(p, materials);
+BodySettings shaped_body(const YAML::Node& p, const MaterialIndices& materials,
+                         const body::ShapeTable& shapes) {
+  BodySettings s;
+  s.shape = shapes.find(p["shape"].as<std::string>());  // load_scenario has checked the name
+  s.position = vec3(p["position"]);
+  s.orientation = orientation(p["orientation"]);
+  s.material = materials.at(p["material"].as<std::string>());
+  s.velocity = vec3(p["velocity"]);
+  s.angular_velocity = vec3(p["angular_velocity"]);
+  s.group = p["group"].as<int>();
+  s.fixed = p["fixed"].as<bool>();
+  return s;
+}
+
+ParticleSource particle_source(const YAML::Node& p, const MaterialIndices& materials,
+                               const body::ShapeTable& shapes) {
+  if (p["type"].as<std::string>() == "lattice") return lattice(p, materials, shapes);
+  if (p["type"].as<std::string>() == "random") return random_fill(p, materials, shapes);
+  if (p["type"].as<std::string>() == "pour") return pour(p, materials, shapes);
+  if (p["type"].as<std::string>() == "body") return shaped_body(p, materials, shapes);
   if (p["type"].as<std::string>() == "file")
     return FileSettings{p["path"].as<std::string>(), materials.at(p["material"].as<std::string>()),
                         p["group"].as<int>()};
@@ -320,10 +347,16 @@ Settings settings_of(const YAML::Node& r) {
     s.bodies.push_back(global_body(b, indices));
     s.motions.push_back(motion(b));
   }
-  for (const auto& p : r["particles"]) s.particles.push_back(particle_source(p, indices));
+  for (const auto& shape : r["shapes"]) {  // load_scenario has checked the names unique
+    std::vector<body::SpherePart> parts;
+    for (const auto& part : shape["parts"])
+      parts.push_back({part["radius"].as<double>(), vec3(part["position"])});
+    s.shapes.add_clump(shape["name"].as<std::string>(), std::move(parts));
+  }
+  for (const auto& p : r["particles"]) s.particles.push_back(particle_source(p, indices, s.shapes));
   if (const YAML::Node in = r["inflow"])
     s.inflow = InflowSettings{in["piston"].as<std::size_t>(), in["layer_every"].as<double>(),
-                              lattice(in["layer"], indices)};
+                              lattice(in["layer"], indices, s.shapes)};
   if (const YAML::Node st = r["statistics"]) s.statistics = statistics(st);
   s.measurements = measurements(r["measurements"]);
   s.output = output(r["output"]);

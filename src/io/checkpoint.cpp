@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <numeric>
 #include <optional>
+#include <string_view>
 #include <system_error>
 
 namespace granite::io {
@@ -36,8 +37,13 @@ using detail::Slab;
 constexpr const char* kFormatName = "granite-checkpoint";
 // 2: /particles/group, /fixes/<name>; 3: /particles/fixed; 4: /particles/neighbour_reference;
 // 5: /engine/<name> (format 4 kept the engine's state under /fixes, read back as such);
-// 6: the root attribute largest_radius (before: found by reading every radius)
-constexpr std::int32_t kFormatVersion = 6;
+// 6: the root attribute largest_radius (before: found by reading every radius);
+// 7: /particles/shape (before: every particle a sphere)
+constexpr std::int32_t kFormatVersion = 7;
+
+// The first format that stores a field's dataset; read from an earlier one, the field keeps
+// its ParticleInit default.
+std::int32_t first_format_of(std::string_view field) { return field == "shape" ? 7 : 0; }
 constexpr std::int32_t kOldestVersionRead = 4;
 
 // --- the /particles rows read back --------------------------------------------------------------
@@ -270,6 +276,7 @@ Header read_header(const std::string& path) {
   }
   detail::for_each_particle_dataset(
       body::kCheckpointed, [&](const char* name, auto, std::size_t columns) {
+        if (version < first_format_of(name)) return;
         const std::string dataset_path = std::string("/particles/") + name;
         Handle dataset = open_dataset(root, dataset_path);
         expect_shape(dataset.get(), dataset_path, hsize_t(header.total), hsize_t(columns));
@@ -288,6 +295,8 @@ public:
       using Layout = typename std::decay_t<decltype(field)>::Layout;
       using Scalar = typename Layout::Scalar;
       if (!field.has(body::kCheckpointed)) return;
+      // A field newer than the file (read_header has checked it is there from its format on).
+      if (first_format_of(field.name) > 0 && !exists(field.name)) return;
       std::vector<Scalar> flat;
       read(field.name, detail::ScalarType<Scalar>::memory(), Layout::components, first, count,
            flat);
@@ -305,6 +314,9 @@ public:
   }
 
 private:
+  bool exists(const char* name) const {
+    return H5Lexists(file_.get(), (std::string("/particles/") + name).c_str(), H5P_DEFAULT) > 0;
+  }
   template <class Container>
   void read(const char* name, hid_t memory_type, hsize_t columns, hsize_t first, hsize_t count,
             Container& out) const {

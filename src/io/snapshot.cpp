@@ -36,7 +36,7 @@ using detail::write_attribute;
 using detail::write_string_attribute;
 
 constexpr const char* kFormatName = "granite-snapshot";
-constexpr int kFormatVersion = 3;  // 2: /particles/group; 3: /particles/fixed
+constexpr int kFormatVersion = 4;  // 2: /particles/group; 3: /particles/fixed; 4: /particles/shape
 
 std::string xdmf_path_for(const std::string& h5_path) {
   std::filesystem::path path(h5_path);

@@ -2,6 +2,7 @@
 
 #include "granite/scenario/sources/lattice.hpp"
 #include "granite/scenario/sources/random_fill.hpp"
+#include "granite/scenario/sources/source_particle.hpp"
 
 #include "granite/core/counter_random.hpp"
 #include "granite/io/particle_file.hpp"
@@ -57,6 +58,9 @@ std::vector<std::string> material_names(const config::Settings& s) {
 struct LargestRadius {
   const config::Settings& settings;
   double operator()(const config::SphereSettings& p) const { return p.radius; }
+  double operator()(const config::BodySettings& p) const {
+    return settings.shapes[p.shape].bounding_radius;
+  }
   double operator()(const config::FileSettings& p) const {
     double r = 0.0;
     for (const io::ParticleRow& row : io::read_particle_file(p.path, material_names(settings)))
@@ -129,6 +133,7 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
   for (const config::MaterialSettings& m : s.materials)
     sim.materials().add({m.density, m.friction, m.youngs_modulus.value_or(1.0)});
   for (const body::GlobalBody& global : s.bodies) sim.globals().add(global);
+  sim.shapes() = s.shapes;
 
   BodyId next_id = 0;
   std::vector<Sphere> made;  // every source's spheres, on every rank (a random fill avoids them)
@@ -140,6 +145,17 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
       if (owns(sphere->position)) add_sphere(*sphere, id, sim);
       continue;
     }
+    if (const auto* shaped = std::get_if<config::BodySettings>(&source)) {
+      const BodyId id = next_id++;
+      made.push_back(
+          {shaped->position, s.shapes[shaped->shape].bounding_radius, shaped->material, id});
+      if (!owns(shaped->position)) continue;
+      sim.particles().add_shaped(sim.materials(), sim.shapes(), shaped->shape, shaped->material,
+                                 shaped->position, shaped->orientation, shaped->velocity, id,
+                                 shaped->group, shaped->fixed);
+      sim.particles().angular_velocity.back() = shaped->angular_velocity;
+      continue;
+    }
     if (const auto* fill = std::get_if<config::RandomFillSettings>(&source)) {
       const SizeSampler sizes(fill->size, fill->material, sim.materials());
       FillResult result = random_fill(*fill, sizes, s.run.seed, next_id, sim.globals(), made);
@@ -147,9 +163,7 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
         CounterStream draws(s.run.seed, StreamTag::velocity, std::uint64_t(p.id));
         Vec3 v = fill->velocity;
         for (int a = 0; a < 3; ++a) v[a] += fill->perturbation[a] * draws.uniform(-1.0, 1.0);
-        if (owns(p.centre))
-          sim.particles().add_sphere(sim.materials(), p.material, p.centre, p.radius, v, p.id,
-                                     fill->group);
+        if (owns(p.centre)) add_source_particle(sim, fill->size, s.run.seed, p, v, fill->group);
       }
       next_id += BodyId(result.spheres.size());
       if (report)
@@ -193,8 +207,8 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
       if (overlaps_global(sim.globals(), x, size.radius)) continue;
       made.push_back({x, size.radius, size.material, id});
       if (owns(x))
-        sim.particles().add_sphere(sim.materials(), size.material, x, size.radius, v, id,
-                                   lattice.group, lattice.fixed);
+        add_source_particle(sim, lattice.size, s.run.seed, made.back(), v, lattice.group,
+                            lattice.fixed);
     }
   }
   return next_id;

@@ -55,6 +55,11 @@ void validate_restart_state(const std::string& file, const io::CheckpointState& 
       problem = "particle " + std::to_string(p.id[i]) + " has material " +
                 std::to_string(p.material[i]) + " but " + run.config_file + " defines " +
                 std::to_string(run.sim.materials().size()) + " materials";
+  const auto shapes = std::int64_t(run.sim.shapes().size());
+  for (std::size_t i = 0; i < p.size() && problem.empty(); ++i)
+    if (p.shape[i] != body::kSphere && (p.shape[i] < 0 || p.shape[i] >= shapes))
+      problem = "particle " + std::to_string(p.id[i]) + " has shape " + std::to_string(p.shape[i]) +
+                " but " + run.config_file + " defines " + std::to_string(shapes) + " shapes";
   // Over all ranks (a restart on as many ranks keeps each row on the rank that wrote it).
   const std::optional<BodyId> twice = parallel::first_duplicate_id(
       std::vector<BodyId>(p.id.begin(), p.id.begin() + std::ptrdiff_t(p.size())), run.comm);

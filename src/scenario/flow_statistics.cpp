@@ -48,7 +48,7 @@ double FlowStatistics::free_volume(const body::GlobalBodies& globals) const {
   return double(free) * cell.prod();
 }
 
-double FlowStatistics::solid_fraction(const body::Particles& p) {
+double FlowStatistics::solid_fraction(const body::Particles& p, const body::ShapeTable& shapes) {
   if (column_width_ == 0.0) {
     std::vector<double> r{p.max_radius()};
     comm::max_in_place(r, comm_);
@@ -72,7 +72,7 @@ double FlowStatistics::solid_fraction(const body::Particles& p) {
     const std::size_t c = std::min(columns - 1, cx * ny + cy);
     column_top_[c] =
         std::max(column_top_[c], std::min(x[2] + p.radius[i], region_max_[2]) - region_min_[2]);
-    volume += 4.0 / 3.0 * M_PI * std::pow(p.radius[i], 3);
+    volume += body::volume_of(shapes, p.shape[i], p.radius[i]);
   }
   comm::max_in_place(column_top_, comm_);
   totals_.assign(1, volume);
@@ -92,7 +92,7 @@ FlowSample FlowStatistics::sample(const timestep::Simulation& sim,
   s.particles = st.particles;
   s.contacts = st.contacts;
   s.contacts_per_particle = st.particles ? double(st.contacts) / double(st.particles) : 0.0;
-  s.solid_fraction = solid_fraction(p);
+  s.solid_fraction = solid_fraction(p, sim.shapes());
   if (free_volume_ < 0.0) free_volume_ = free_volume(sim.globals());
   s.channel_fraction = free_volume_ > 0.0 ? solids_ / free_volume_ : 0.0;
   std::vector<double> energies{0.0, 0.0};

@@ -144,7 +144,7 @@ nlohmann::ordered_json report_fills(const std::vector<SourceReport>& fills) {
   for (const SourceReport& f : fills) {
     char fraction[96];
     std::snprintf(fraction, sizeof fraction, "solid fraction %.4g", f.reached_fraction);
-    std::string target = f.requested > 0 ? std::to_string(f.requested) + " spheres" : "";
+    std::string target = f.requested > 0 ? std::to_string(f.requested) + " particles" : "";
     if (f.requested == 0) {
       char text[64];
       std::snprintf(text, sizeof text, "solid fraction %.4g", f.requested_fraction);

@@ -24,9 +24,14 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
     c.r2 = contacts.witness2(j) - centre2;
     const BodyState& s1 = states[c.body1];
     const BodyState& s2 = states[c.body2];
-    // Eq. (2) from the spheres' lever arms ∓R n; a global body adds nothing.
-    c.A = sphere_contact_delassus(c.frame, s1, particles.radius[c.body1], s2,
-                                  c.body2 < n ? particles.radius[c.body2] : 0.0);
+    // Eq. (2): between spheres from their lever arms ∓R n (a global body adds nothing); with
+    // a shaped body (a clump's part is off its centre) from the lever arms themselves.
+    const bool shaped = particles.shape[c.body1] != body::kSphere ||
+                        (c.body2 < n && particles.shape[c.body2] != body::kSphere);
+    c.A = shaped ? delassus_diagonal(c.frame, s1.inverse_mass, s1.inverse_inertia, c.r1,
+                                     s2.inverse_mass, s2.inverse_inertia, c.r2)
+                 : sphere_contact_delassus(c.frame, s1, particles.radius[c.body1], s2,
+                                           c.body2 < n ? particles.radius[c.body2] : 0.0);
     c.reduction = contact::block_reduction(c.A);
     c.gap_term = signorini_gap_term(contacts.gap[j], dt, epsilon);
     c.mu = contacts.friction[j];

@@ -186,9 +186,10 @@ void Simulation::detect_contacts(std::size_t owned) {
   if (p.skin > 0.0) {
     const collision::NeighbourList& list =
         neighbours_.list_for_step(particles_, owned, globals_, p.contact_threshold, p.skin, steps_);
-    detection_.detect(list, particles_, globals_, materials_, p.contact_threshold, contacts_);
+    detection_.detect(list, particles_, globals_, materials_, shapes_, p.contact_threshold,
+                      contacts_);
   } else {
-    detection_.detect(particles_, globals_, materials_, p.contact_threshold, contacts_);
+    detection_.detect(particles_, globals_, materials_, shapes_, p.contact_threshold, contacts_);
   }
   parallel::retain_responsible_contacts(contacts_, particles_, owned);
 }

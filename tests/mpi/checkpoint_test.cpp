@@ -68,6 +68,7 @@ void add_body(Particles& p, std::int64_t id) {
   init.body_inertia = inertia * 1e-9;
   init.material = (id % 5 == 0) ? 4000000000u : std::uint32_t(id % 3);
   init.group = std::int32_t(id % 7) - 3 + (id % 4 == 0 ? 2000000000 : 0);
+  init.shape = id % 3 == 0 ? granite::body::kSphere : std::int32_t(id % 4);
   p.add(init);
   // Slightly off unit length: add() would renormalise it, the checkpoint must not.
   const Quat q(Eigen::AngleAxisd(0.3 + x / 5.0, Vec3(1.0, x, 2.0).normalized()));
@@ -121,7 +122,8 @@ bool same_body(const Particles& a, std::size_t i, const Particles& b, std::size_
          eq(a.torque[i], b.torque[j]) && eq(a.mass[i], b.mass[j]) &&
          eq(a.inverse_mass[i], b.inverse_mass[j]) && eq(a.body_inertia[i], b.body_inertia[j]) &&
          eq(a.inverse_body_inertia[i], b.inverse_body_inertia[j]) && eq(a.radius[i], b.radius[j]) &&
-         eq(a.material[i], b.material[j]) && eq(a.group[i], b.group[j]);
+         eq(a.material[i], b.material[j]) && eq(a.group[i], b.group[j]) &&
+         eq(a.shape[i], b.shape[j]);
 }
 
 void expect_same_state(const CheckpointState& read, const CheckpointState& written) {
@@ -356,7 +358,47 @@ TEST_F(CheckpointTest, AnOlderFormatVersionIsTheSameInputErrorOnEveryRank) {
   ASSERT_EQ(rewritten, 1) << "could not rewrite format_version";
   expect_input_error_everywhere(path, "version 1",
                                 "unsupported checkpoint format version 1 (this build reads "
-                                "versions 4 to 6)");
+                                "versions 4 to 7)");
+}
+
+// /particles/shape came with format 7: a format-6 file (no dataset) reads back every body as a
+// sphere (shape -1), the rest bit for bit; a format-7 file without it is refused on every rank.
+TEST_F(CheckpointTest, ShapesAreReadBackAndEveryBodyOfAFormat6FileIsASphere) {
+  const std::string path = dir_ + "/shapes.h5";
+  write_checkpoint(path, bodies_of(world_rank(), world_size()), make_state(), MPI_COMM_WORLD);
+  const Particles all = all_bodies(world_size());
+  Particles read;
+  read_checkpoint(
+      path, read, [](const Vec3&) { return world_rank(); }, MPI_COMM_WORLD);
+  const Particles mine = bodies_of(world_rank(), world_size());
+  ASSERT_EQ(read.size(), mine.size());
+  for (std::size_t i = 0; i < read.size(); ++i) EXPECT_TRUE(same_body(read, i, mine, i));
+  // Without the dataset: first as format 7 (refused), then as format 6 (spheres).
+  const auto rewrite = [&](std::int32_t version, bool drop) {
+    int done = 0;
+    if (world_rank() == 0) {
+      const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+      const hid_t attribute = H5Aopen(file, "format_version", H5P_DEFAULT);
+      done = file >= 0 && attribute >= 0 && H5Awrite(attribute, H5T_NATIVE_INT32, &version) >= 0 &&
+             H5Aclose(attribute) >= 0 &&
+             (!drop || H5Ldelete(file, "/particles/shape", H5P_DEFAULT) >= 0) &&
+             H5Fclose(file) >= 0;
+    }
+    MPI_Bcast(&done, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return done == 1;
+  };
+  ASSERT_TRUE(rewrite(7, true));
+  expect_input_error_everywhere(path, "format 7 without shapes", "/particles/shape");
+  ASSERT_TRUE(rewrite(6, false));
+  Particles spheres;
+  read_checkpoint(
+      path, spheres, [](const Vec3&) { return world_rank(); }, MPI_COMM_WORLD);
+  ASSERT_EQ(spheres.size(), mine.size());
+  for (std::size_t i = 0; i < spheres.size(); ++i) {
+    EXPECT_EQ(spheres.shape[i], granite::body::kSphere);
+    spheres.shape[i] = mine.shape[i];
+    EXPECT_TRUE(same_body(spheres, i, mine, i)) << "row " << i;
+  }
 }
 
 // The largest radius is a root attribute (format 6), so that --from chooses its decomposition

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <random>
 
 namespace {
@@ -50,7 +51,18 @@ struct Scene {
   contact::Model model = contact::Model::mdp;
   int max_sweeps = 200;
   double tolerance = 1e-10;
+  bool clumps = false;  // tetrahedral clumps of bounding radius `radius`, turned and spinning
 };
+
+// Four spheres of radius R/2 at the vertices of a regular tetrahedron of circumradius R/2 (a
+// clump of bounding radius R about its centre of mass).
+std::vector<body::SpherePart> tetrahedron(double R) {
+  const double c = 0.5 * R / std::sqrt(3.0);
+  return {{0.5 * R, Vec3(c, c, c)},
+          {0.5 * R, Vec3(c, -c, -c)},
+          {0.5 * R, Vec3(-c, c, -c)},
+          {0.5 * R, Vec3(-c, -c, c)}};
+}
 
 void populate(timestep::Simulation& sim, const Scene& s,
               const std::vector<std::pair<Vec3, Vec3>>& bodies,
@@ -64,10 +76,21 @@ void populate(timestep::Simulation& sim, const Scene& s,
   p.error_reduction = 0.2;
   const auto m = sim.materials().add({2650.0, s.friction});
   if (s.floor) sim.globals().add(body::HalfSpace{s.domain.min, Vec3::UnitZ()}, m);
-  for (std::size_t k = 0; k < bodies.size(); ++k)
-    if (owns(bodies[k].first))
+  const body::ShapeIndex clump =
+      s.clumps ? sim.shapes().add_clump("tetra", tetrahedron(s.radius)) : body::kSphere;
+  for (std::size_t k = 0; k < bodies.size(); ++k) {
+    if (!owns(bodies[k].first)) continue;
+    if (!s.clumps) {
       sim.particles().add_sphere(sim.materials(), m, bodies[k].first, s.radius, bodies[k].second,
                                  BodyId(k));
+      continue;
+    }
+    const Vec3 axis = Vec3(1.0, double(k % 3), double(k % 5) - 2.0).normalized();
+    sim.particles().add_shaped(sim.materials(), sim.shapes(), clump, m, bodies[k].first,
+                               Quat(Eigen::AngleAxisd(0.7 * double(k), axis)), bodies[k].second,
+                               BodyId(k));
+    sim.particles().angular_velocity.back() = (5.0 / s.radius) * bodies[k].second.cross(axis);
+  }
 }
 
 std::vector<BodyId> all_ids(const body::Particles& p, MPI_Comm comm) {
@@ -182,17 +205,22 @@ private:
 // ghosts removed on the peers).
 // With `balance_every` > 0, dynamic load balance every that many steps (weights 1 + contacts,
 // the cuts moved whenever that lowers the imbalance): bodies migrate to the moved cuts.
-void check_conservation_and_ghosts(double skin, int balance_every = 0) {
+// With `clumps`, the bodies are spinning tetrahedral clumps (about a radian per step) and every
+// step's contacts are audited against a full search (neighbour lists of bounding spheres stay
+// valid while the clumps turn); x is walled instead of periodic (the audit's search knows no
+// periodic images).
+void check_conservation_and_ghosts(double skin, int balance_every = 0, bool clumps = false) {
   const MPI_Comm comm = MPI_COMM_WORLD;
   Scene s;
+  s.clumps = clumps;
   s.domain = {Vec3(0, 0, 0), Vec3(0.4, 0.2, 0.2)};
-  s.periodic = {true, false, false};
+  s.periodic = {!clumps, false, false};
   s.dt = 2e-3;
   s.max_sweeps = 20;
   const Decomposition d(s.domain, choose_dims(size_of(comm), s.domain.max - s.domain.min),
                         s.periodic);
   const int rank = rank_of(comm);
-  // x is periodic; walls at y = 0 and z = 0 and 0.2; the face y = 0.2 is open (outflow).
+  // x is periodic (walled with clumps); walls at y = 0 and z = 0 and 0.2; the face y = 0.2 is open.
   const auto bodies = gas(300, s.domain, s.radius, 5);
   timestep::Simulation sim;
   populate(sim, s, bodies, [&](const Vec3& x) { return d.owner_of(x) == rank; });
@@ -200,12 +228,18 @@ void check_conservation_and_ghosts(double skin, int balance_every = 0) {
   sim.globals().add(body::HalfSpace{s.domain.min, Vec3::UnitY()}, wall);
   sim.globals().add(body::HalfSpace{s.domain.min, Vec3::UnitZ()}, wall);
   sim.globals().add(body::HalfSpace{s.domain.max, -Vec3::UnitZ()}, wall);
+  if (clumps) {
+    sim.globals().add(body::HalfSpace{s.domain.min, Vec3::UnitX()}, wall);
+    sim.globals().add(body::HalfSpace{s.domain.max, -Vec3::UnitX()}, wall);
+  }
   ParallelSettings settings;
   settings.skin = skin;
   sim.parameters().skin = skin;
   DistributedDomain domain(comm, d, 0.0, settings);
   GhostChecker checker(domain, comm, s.domain);
   sim.set_domain(&checker);
+  std::optional<granite::test_support::ContactAudit> audit;
+  if (clumps) audit.emplace(comm, sim);
   std::size_t migrated = 0, deleted = 0, rebuilds = 0, rebalances = 0;
   std::vector<BodyId> previous = all_ids(sim.particles(), comm);
   for (int step = 0; step < 150; ++step) {
@@ -251,10 +285,18 @@ void check_conservation_and_ghosts(double skin, int balance_every = 0) {
   if (balance_every > 0 && size_of(comm) > 1) {
     EXPECT_GT(rebalances, 0u) << "the cuts never moved: test too weak";
   }
+  if (audit) {
+    EXPECT_EQ(audit->mismatches_, 0u) << "steps whose contacts differ from a full search";
+    EXPECT_GT(audit->contacts_ - audit->global_contacts_, 0u) << "no clump pair touched: too weak";
+  }
 }
 
 TEST(DistributedSimulation, BodiesAreConservedAndGhostsAgreeWithOwnersEveryStep) {
   check_conservation_and_ghosts(0.0);
+}
+
+TEST(DistributedSimulation, SpinningClumpsAreConservedGhostsAgreeAndContactsMatchAFullSearch) {
+  check_conservation_and_ghosts(Scene{}.radius, 0, true);
 }
 
 TEST(DistributedSimulation, WithASkinBodiesAreConservedAndGhostsAgreeWithOwnersEveryStep) {

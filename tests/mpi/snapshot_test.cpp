@@ -316,7 +316,7 @@ void write_and_verify(const std::string& path, int compression, CountFunction co
   EXPECT_EQ(read_string_attribute(file, "granite_version"), granite::build_info::version());
   EXPECT_EQ(read_string_attribute(file, "git_commit"), granite::build_info::git_commit());
   EXPECT_EQ(read_string_attribute(file, "format"), "granite-snapshot");
-  EXPECT_EQ(read_scalar_attribute<std::int32_t>(file, "format_version", H5T_NATIVE_INT32), 3);
+  EXPECT_EQ(read_scalar_attribute<std::int32_t>(file, "format_version", H5T_NATIVE_INT32), 4);
   std::int32_t dims[3] = {0, 0, 0};
   const hid_t attribute = H5Aopen(file, "decomposition", H5P_DEFAULT);
   EXPECT_GE(attribute, 0);

@@ -19,7 +19,8 @@
 namespace granite::test_support {
 
 // A contact as (lower body id, other id or -1 - global body index, ordinal of a repeated
-// pair) -> gap: independent of the ranks and of the local indices.
+// pair) -> gap: independent of the ranks and of the local indices once sorted by gap within a
+// pair (a clump pair's contacts come in the order of the parts of its lower local index).
 struct KeyedContact {
   BodyId a, b;
   std::int32_t ordinal;
@@ -56,8 +57,8 @@ public:
     for (const auto& r : gather_all(mine, comm_)) parallel::unpack(r, everyone);
     collision::ContactDetection full;
     collision::ContactList all;
-    full.detect(everyone, sim_.globals(), sim_.materials(), sim_.parameters().contact_threshold,
-                all);
+    full.detect(everyone, sim_.globals(), sim_.materials(), sim_.shapes(),
+                sim_.parameters().contact_threshold, all);
     const auto expected = sorted(keyed(all, everyone));
     const auto found = sorted(gather_all(keyed(contacts, p), comm_));
     ++steps_;
@@ -75,8 +76,11 @@ public:
 private:
   static std::vector<KeyedContact> sorted(std::vector<KeyedContact> v) {
     std::sort(v.begin(), v.end(), [](const KeyedContact& x, const KeyedContact& y) {
-      return std::tie(x.a, x.b, x.ordinal) < std::tie(y.a, y.b, y.ordinal);
+      return std::tie(x.a, x.b, x.gap) < std::tie(y.a, y.b, y.gap);
     });
+    for (std::size_t k = 0; k < v.size(); ++k)
+      v[k].ordinal =
+          k > 0 && v[k].a == v[k - 1].a && v[k].b == v[k - 1].b ? v[k - 1].ordinal + 1 : 0;
     return v;
   }
   MPI_Comm comm_;

@@ -66,7 +66,8 @@ TEST(FclibExport, SettledPackingMatchesEngineRelaxation) {
   p.tolerance = 1e-12;
   collision::ContactDetection detection;
   collision::ContactList contacts;
-  detection.detect(sim.particles(), sim.globals(), sim.materials(), p.contact_threshold, contacts);
+  detection.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(),
+                   p.contact_threshold, contacts);
   std::vector<solver::BodyState> states;
   solver::predict_velocities(sim.particles(), sim.globals(), p.gravity, p.dt, states);
   std::vector<solver::SolverContact> solver_contacts;

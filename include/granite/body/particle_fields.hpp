@@ -145,7 +145,11 @@ inline constexpr std::tuple kParticleFields{
           return row.fixed != 0 ? Mat3::Zero() : Mat3(row.body_inertia.inverse());
         },
         "1/(kg m²)", "I0^-1 (0 if fixed)"),
-    stored("radius", &Particles::radius, &ParticleInit::radius, "m", "contact sphere radius",
+    stored("radius", &Particles::radius, &ParticleInit::radius, "m",
+           "contact sphere radius; a shaped body's bounding radius (from its centre of mass)",
+           kEverywhere),
+    stored("shape", &Particles::shape, &ParticleInit::shape, "",
+           "index into the configuration's `shapes` (docs/shapes.md); -1: a sphere of radius",
            kEverywhere),
     stored("material", &Particles::material, &ParticleInit::material, "",
            "index into the configuration's material table", kEverywhere),

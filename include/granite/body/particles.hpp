@@ -4,13 +4,15 @@
 // globally unique identifier. Removing bodies compacts the arrays preserving the order of the
 // survivors, so indices change but ids never do.
 //
-// Every particle's contact shape is a sphere of `radius`. Its mass properties are general:
-// a full body-frame inertia tensor I0, with the world-frame tensor I = R I0 R^T (R from the
-// orientation) used by the integrator and by the Delassus blocks.
+// A particle's contact shape is a sphere of `radius` (shape kSphere) or an entry of the shape
+// table (body/shape.hpp), whose bounding radius `radius` then is. Its mass properties are
+// general: a full body-frame inertia tensor I0, with the world-frame tensor I = R I0 R^T (R from
+// the orientation) used by the integrator and by the Delassus blocks.
 //
 // The arrays are listed, with their names in files and where they go (checkpoints, snapshots,
 // migration), in particle_fields.hpp; the storage operations below are generated from it.
 #include "granite/body/material.hpp"
+#include "granite/body/shape.hpp"
 #include "granite/core/types.hpp"
 
 #include <cstdint>
@@ -32,7 +34,8 @@ struct ParticleInit {
   Vec3 torque = Vec3::Zero();            // constant external torque, world frame
   double mass = 0.0;                     // > 0
   Mat3 body_inertia = Mat3::Identity();  // body-frame inertia tensor I0, SPD
-  double radius = 0.0;                   // contact sphere radius, > 0
+  double radius = 0.0;                   // contact sphere radius (a shape's bounding radius), > 0
+  ShapeIndex shape = kSphere;            // index into the ShapeTable, or kSphere
   MaterialIndex material = 0;
   std::int32_t group = 0;  // user tag (set by the particle source)
   std::int32_t fixed = 0;  // 1: never moves (zero inverse mass and inertia; a base or rough wall)
@@ -57,6 +60,14 @@ public:
   BodyId add_sphere(const MaterialTable& materials, MaterialIndex material, const Vec3& position,
                     double radius, const Vec3& velocity = Vec3::Zero(), BodyId id = -1,
                     std::int32_t group = 0, bool fixed = false);
+
+  /// Adds a homogeneous body of shape `shape` (an index into `shapes`) turned by `orientation`:
+  /// its mass and inertia from the material's density and the shape's unit-density mass
+  /// properties, its radius the shape's bounding radius. As add_sphere otherwise.
+  BodyId add_shaped(const MaterialTable& materials, const ShapeTable& shapes, ShapeIndex shape,
+                    MaterialIndex material, const Vec3& position, const Quat& orientation,
+                    const Vec3& velocity = Vec3::Zero(), BodyId id = -1, std::int32_t group = 0,
+                    bool fixed = false);
 
   /// Appends every body of `other` with all its fields, the derived ones as they are (copies
   /// of bodies added here before, such as a halo's ghosts: nothing is recomputed or checked).
@@ -100,7 +111,8 @@ public:
   std::vector<double> inverse_mass;
   std::vector<Mat3> body_inertia;          // I0
   std::vector<Mat3> inverse_body_inertia;  // I0^-1
-  std::vector<double> radius;
+  std::vector<double> radius;              // a shaped body's bounding radius
+  std::vector<ShapeIndex> shape;           // kSphere, or an index into the ShapeTable
   std::vector<MaterialIndex> material;
   std::vector<std::int32_t> group;  // user tag
   std::vector<std::int32_t> fixed;  // 1: zero inverse mass and inertia, never moves

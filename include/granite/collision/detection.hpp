@@ -17,15 +17,17 @@ namespace granite::collision {
 class ContactDetection {
 public:
   /// Clears `contacts` and fills it by a full search. threshold >= 0 (m).
+  /// `shapes`: the table of the particles' shape indices (shape_contacts.hpp).
   void detect(const body::Particles& particles, const body::GlobalBodies& globals,
-              const body::MaterialTable& materials, double threshold, ContactList& contacts);
+              const body::MaterialTable& materials, const body::ShapeTable& shapes,
+              double threshold, ContactList& contacts);
   /// The same contacts from the candidates of `list`, built on these particles (same indices)
   /// with the same threshold, while !list.stale(). A global body placed as at the build is
   /// tested against its candidate particles only, one that has moved since against every
   /// particle (NeighbourList::global_moved).
   void detect(const NeighbourList& list, const body::Particles& particles,
               const body::GlobalBodies& globals, const body::MaterialTable& materials,
-              double threshold, ContactList& contacts);
+              const body::ShapeTable& shapes, double threshold, ContactList& contacts);
 
 private:
   LinkedCells cells_;

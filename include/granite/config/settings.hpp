@@ -7,6 +7,7 @@
 // resolved to indices into `materials` here, once.
 #include "granite/body/global_body.hpp"
 #include "granite/body/prescribed_motion.hpp"
+#include "granite/body/shape.hpp"
 #include "granite/contact/single_contact.hpp"
 #include "granite/core/names.hpp"
 #include "granite/core/types.hpp"
@@ -132,6 +133,11 @@ struct SizeSettings {
   double median = 0.0, sigma = 0.0;  // lognormal: exp(mu) in m and the deviation of ln r
   bool by_mass = false;  // the distribution is of mass, not of number (the fraction of mass)
   std::vector<SizeComponent> components;  // mixture
+  // `shape`: every particle has this shape (kind fixed, radius its bounding radius), turned
+  // uniformly at random (stream of its id) or not at all.
+  body::ShapeIndex shape = body::kSphere;
+  double shape_volume = 0.0;  // m³, of `shape`
+  bool random_orientation = false;
   /// The largest radius it can draw (the truncation for normal and lognormal).
   double largest() const;
 };
@@ -161,6 +167,17 @@ struct SphereSettings {
   Vec3 velocity = Vec3::Zero(), angular_velocity = Vec3::Zero();
   double mass = 0.0;  // kg; 0: from the material's density
   int group = 0;      // tag of the particle
+  bool fixed = false;
+};
+
+/// One particle of a shape (`type: body`).
+struct BodySettings {
+  body::ShapeIndex shape = 0;  // index in Settings::shapes
+  Vec3 position = Vec3::Zero();
+  Quat orientation = Quat::Identity();
+  body::MaterialIndex material = 0;  // index in Settings::materials
+  Vec3 velocity = Vec3::Zero(), angular_velocity = Vec3::Zero();
+  int group = 0;
   bool fixed = false;
 };
 
@@ -205,8 +222,8 @@ struct FileSettings {
   int group = 0;                     // rows without a group
 };
 
-using ParticleSource =
-    std::variant<LatticeSettings, SphereSettings, RandomFillSettings, PourSettings, FileSettings>;
+using ParticleSource = std::variant<LatticeSettings, SphereSettings, RandomFillSettings,
+                                    PourSettings, FileSettings, BodySettings>;
 
 struct InflowSettings {
   std::size_t piston = 0;    // index in Settings::bodies
@@ -274,6 +291,7 @@ struct Settings {
   std::vector<MaterialSettings> materials;
   std::vector<body::GlobalBody> bodies;         // material: index in `materials`
   std::vector<body::PrescribedMotion> motions;  // of each body (Kind::none: velocity constant)
+  body::ShapeTable shapes;                      // `shapes`, in their order
   std::vector<ParticleSource> particles;
   std::optional<InflowSettings> inflow;
   std::optional<StatisticsSettings> statistics;

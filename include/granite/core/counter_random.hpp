@@ -17,7 +17,7 @@ inline std::uint64_t mix64(std::uint64_t x) {
 }
 
 /// What a stream draws: separate tags give independent streams for the same seed and id.
-enum class StreamTag : std::uint64_t { size = 1, position = 2, velocity = 3 };
+enum class StreamTag : std::uint64_t { size = 1, position = 2, velocity = 3, orientation = 4 };
 
 class CounterStream {
 public:

@@ -65,7 +65,7 @@ public:
   void restore(const std::string& text);
 
 private:
-  double solid_fraction(const body::Particles& particles);
+  double solid_fraction(const body::Particles& particles, const body::ShapeTable& shapes);
   double free_volume(const body::GlobalBodies& globals) const;
   std::vector<const FlowSample*> averaged() const;
 

@@ -104,6 +104,9 @@ public:
   const body::GlobalBodies& globals() const { return globals_; }
   body::MaterialTable& materials() { return materials_; }
   const body::MaterialTable& materials() const { return materials_; }
+  /// The particles' shapes (body/shape.hpp); empty when every particle is a sphere.
+  body::ShapeTable& shapes() { return shapes_; }
+  const body::ShapeTable& shapes() const { return shapes_; }
 
   /// Advances by one step of parameters().dt. The first step (and the first after
   /// set_domain()) calls validate() and so throws InputError on invalid parameters.
@@ -220,6 +223,7 @@ private:
   body::Particles particles_;
   body::GlobalBodies globals_;
   body::MaterialTable materials_;
+  body::ShapeTable shapes_;
 
   collision::ContactDetection detection_;
   collision::NeighbourTracking neighbours_;  // the lists and their policy, with a skin

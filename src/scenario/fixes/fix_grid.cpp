@@ -55,7 +55,7 @@ public:
       const double r = p.radius[i], m = p.mass[i];
       const Vec3& v = p.velocity[i];
       cell[count] += 1.0;
-      cell[volume] += 4.0 / 3.0 * kPi * r * r * r;
+      cell[volume] += body::volume_of(run.sim.shapes(), p.shape[i], r);
       cell[mass] += m;
       cell[px] += m * v[0];
       cell[py] += m * v[1];

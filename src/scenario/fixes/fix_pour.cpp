@@ -9,6 +9,7 @@
 #include "granite/core/log.hpp"
 #include "granite/scenario/sources/pour.hpp"
 #include "granite/scenario/sources/random_fill.hpp"
+#include "granite/scenario/sources/source_particle.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -45,7 +46,7 @@ public:
   PourFix(const config::PourSettings& settings, std::size_t source, BodyId first_id,
           std::uint64_t seed, double dt) :
       pour_(settings, first_id, seed),
-      source_(source), dt_(dt), name_("pour_" + std::to_string(source)) {}
+      source_(source), seed_(seed), dt_(dt), name_("pour_" + std::to_string(source)) {}
 
   const char* name() const override { return name_.c_str(); }
   // The measurements see the step's particles, not the poured ones.
@@ -76,8 +77,8 @@ public:
         pour_.insert(t, run.sim.steps(), run.sim.materials(), run.sim.globals(), existing);
     for (const Sphere& s : placed)
       if (run.owns(s.centre))
-        run.sim.particles().add_sphere(run.sim.materials(), s.material, s.centre, s.radius,
-                                       pour_.velocity(s.id), s.id, pour_.settings().group);
+        add_source_particle(run.sim, pour_.settings().size, seed_, s, pour_.velocity(s.id),
+                            pour_.settings().group);
     run.counters.generated += placed.size();
   }
 
@@ -115,6 +116,7 @@ public:
 private:
   Pour pour_;
   std::size_t source_;
+  std::uint64_t seed_;  // of the orientations
   double dt_;
   std::string name_;
   double time_ = 0.0;  // after the last step

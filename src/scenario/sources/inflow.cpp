@@ -2,6 +2,7 @@
 
 #include "granite/scenario/sources/lattice.hpp"
 #include "granite/scenario/sources/size_distribution.hpp"
+#include "granite/scenario/sources/source_particle.hpp"
 
 #include "granite/core/error.hpp"
 
@@ -32,9 +33,7 @@ std::size_t Inflow::after_step(timestep::Simulation& sim, double dt, const OwnsP
     const BodyId id = next_id_++;
     const SizeDraw size = sizes.draw(seed_, id);
     layer_.push_back({x, size.radius, size.material, id});
-    if (owns(x))
-      sim.particles().add_sphere(sim.materials(), size.material, x, size.radius, velocity, id,
-                                 layer.group);
+    if (owns(x)) add_source_particle(sim, layer.size, seed_, layer_.back(), velocity, layer.group);
   }
   ++layers_;
   return centres_.size();

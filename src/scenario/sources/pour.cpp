@@ -59,7 +59,10 @@ std::vector<Sphere> Pour::insert(double t, std::int64_t step, const body::Materi
     grid.insert(s);
     placed.push_back(s);
     ++inserted_;
-    inserted_mass_ += body::sphere_mass(materials[size.material].density, size.radius);
+    const double density = materials[size.material].density;
+    inserted_mass_ += settings_.size.shape == body::kSphere
+                          ? body::sphere_mass(density, size.radius)
+                          : density * settings_.size.shape_volume;
   }
   return placed;
 }

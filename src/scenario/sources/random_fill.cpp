@@ -135,7 +135,7 @@ FillResult random_fill(const config::RandomFillSettings& settings, const SizeSam
     const Sphere s{x, size.radius, size.material, id};
     grid.insert(s);
     result.spheres.push_back(s);
-    filled += 4.0 / 3.0 * M_PI * std::pow(size.radius, 3);
+    filled += sizes.volume(size);
   }
   result.reached_fraction = filled / volume;
   return result;

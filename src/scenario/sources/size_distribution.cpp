@@ -84,6 +84,11 @@ SizeDraw SizeSampler::draw(CounterStream& stream) const {
   return {continuous(stream), material_};
 }
 
+double SizeSampler::volume(const SizeDraw& draw) const {
+  return size_.shape == body::kSphere ? 4.0 / 3.0 * M_PI * std::pow(draw.radius, 3)
+                                      : size_.shape_volume;
+}
+
 SizeDraw SizeSampler::draw(std::uint64_t seed, BodyId id) const {
   CounterStream stream(seed, StreamTag::size, std::uint64_t(id));
   return draw(stream);

@@ -112,7 +112,7 @@ TEST(RotatingBody, ContactSeesTheWallVelocityAtItsWitnessPoint) {
   globals.add(drum);
   collision::ContactDetection detection;
   collision::ContactList contacts;
-  detection.detect(particles, globals, materials, 0.0, contacts);
+  detection.detect(particles, globals, materials, body::ShapeTable{}, 0.0, contacts);
   ASSERT_EQ(contacts.size(), 1u);
   std::vector<solver::BodyState> states;
   solver::predict_velocities(particles, globals, Vec3::Zero(), 1e-4, states);

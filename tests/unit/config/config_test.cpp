@@ -279,7 +279,7 @@ TEST(Config, CrossKeyChecksNameTheLine) {
     const char* expected;
   } cases[] = {
       {"spacing", kValid + lattice + "    radius: 0.006\n    material: glass\n",
-       ":24:13: particles[1].radius: expected at most spacing/2 (spheres would overlap)"},
+       ":24:13: particles[1].radius: expected at most spacing/2 (particles would overlap)"},
       {"lattice_max",
        kValid + replace(lattice, "max: [0.1, 0.1, 0.1]", "max: [0.1, -0.1, 0.1]") +
            "    radius: 0.001\n    material: glass\n",

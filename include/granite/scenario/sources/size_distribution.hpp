@@ -29,6 +29,8 @@ public:
   /// The same from a stream the caller owns (it advances it).
   SizeDraw draw(CounterStream& stream) const;
   double largest() const { return size_.largest(); }
+  /// The volume of a drawn particle: a sphere's, or the shape's.
+  double volume(const SizeDraw& draw) const;
 
 private:
   double continuous(CounterStream& stream) const;

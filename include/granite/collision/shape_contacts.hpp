@@ -1,0 +1,41 @@
+#pragma once
+// The narrow phase of bodies with a shape (body/shape.hpp). A clump is the union of its parts,
+// so its contacts are those of its parts: one per touching pair of parts (a plain sphere is a
+// clump of one part), each with the conventions of narrow_phase.hpp. Every part's contact acts
+// on the whole body: its lever arm runs from the body's centre of mass to the part's witness
+// point (solver/contact_setup.cpp).
+#include "granite/body/global_body.hpp"
+#include "granite/body/particles.hpp"
+#include "granite/body/shape.hpp"
+#include "granite/collision/contact.hpp"
+
+namespace granite::collision {
+
+/// Every contact of particles i and j (at least one with a shape) with gap below threshold,
+/// pushed as (i, j) with friction mu, by part of i then part of j.
+void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
+                          double threshold, BodyIndex i, BodyIndex j, double mu,
+                          ContactList& contacts);
+
+/// Every contact of particle i (with a shape) with global body k, pushed as (i, body2) with
+/// friction mu, by part of i then as sphere_global orders them.
+void shaped_global_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
+                            const body::GlobalBody& body, double threshold, BodyIndex i,
+                            BodyIndex body2, double mu, ContactList& contacts);
+
+/// Calls f(centre, radius) for every sphere of particle i: the particle itself, or its shape's
+/// parts in the world.
+template <class F>
+void for_each_part(const body::Particles& particles, const body::ShapeTable& shapes, std::size_t i,
+                   F&& f) {
+  const body::ShapeIndex k = particles.shape[i];
+  if (k == body::kSphere) {
+    f(particles.position[i], particles.radius[i]);
+    return;
+  }
+  const Mat3 rotation = particles.orientation[i].toRotationMatrix();
+  for (const body::SpherePart& part : shapes[k].parts)
+    f(body::part_centre(particles.position[i], rotation, part), part.radius);
+}
+
+}  // namespace granite::collision
