@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Checkpoint/restart of clumps (issue 37) on configs/clump_pile.yaml: dimers falling and tetrahedral
+# clumps poured onto them. With every default on (warm start, automatic skin, Morton locality
+# sort), and with dynamic load balance besides, a run stopped at 0.05 s (the clumps have crossed
+# the z cut, the pour is going on) and restarted ends at 0.06 s bit for bit where the
+# uninterrupted run ends, on 1, 2 and 3 ranks (the same decomposition each time); every particle
+# keeps its shape.
+# usage: shapes_restart_test.sh GRANITE_BINARY SOURCE_DIR
+set -u
+granite=$1; src=$2
+cfg=$src/configs/clump_pile.yaml
+compare="/usr/bin/python3 $src/tests/support/compare_snapshots.py"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+final=snapshot_00000600.h5
+
+# continuation LABEL RANKS ARGS...
+continuation() {
+  local label=$1 ranks=$2; shift 2
+  for n in $ranks; do
+    local launch=("$granite"); [ "$n" -gt 1 ] && launch=(mpiexec -n "$n" --oversubscribe "$granite")
+    local out=$tmp/$label$n
+    local common=(--set output.snapshot_interval=0.05 --set "domain.decomposition=[1, 1, $n]" "$@")
+    "${launch[@]}" run "$cfg" --output "$out-full" "${common[@]}" --set run.end_time=0.06 > "$out-full.log" 2>&1 || fail "$label run on $n rank(s): $(tail -3 "$out-full.log")"
+    "${launch[@]}" run "$cfg" --output "$out-short" "${common[@]}" --set run.end_time=0.05 > "$out-short.log" 2>&1 || fail "short $label run on $n rank(s): $(tail -3 "$out-short.log")"
+    "${launch[@]}" run "$cfg" --output "$out-short" "${common[@]}" --set run.end_time=0.06 --restart "$out-short/checkpoint.h5" > "$out-restart.log" 2>&1 \
+      || fail "$label restart on $n rank(s): $(tail -3 "$out-restart.log")"
+    $compare "$out-full/$final" "$out-short/$final" || fail "$label: restart on $n rank(s) differs from the uninterrupted run"
+    /usr/bin/python3 - "$out-full/$final" <<'PY' || fail "$label on $n rank(s): shapes"
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r") as f:
+    shape = f["/particles/shape"][...]
+    n = len(shape)
+    # 250 dimers (shape 0) from the start; the pour's tetrahedra (shape 1) by 0.06 s.
+    assert np.count_nonzero(shape == 0) == 250, np.bincount(shape)
+    assert np.count_nonzero(shape == 1) == n - 250 and n > 300, np.bincount(shape)
+PY
+  done
+  if [ "$ranks" != 1 ]; then
+    grep -q "ghosts: [1-9]" "$tmp/${label}2-full.log" || fail "$label: no ghosts on 2 ranks, the test is too weak: $(grep ghosts "$tmp/${label}2-full.log")"
+  fi
+}
+continuation defaults "1 2 3"
+continuation balance "2 3" --set domain.balance=dynamic --set domain.balance_every=20 --set domain.imbalance_threshold=1
+grep -q "balance at step .* -> " "$tmp/balance2-full.log" || fail "the balanced run never moved its cuts: $(grep balance "$tmp/balance2-full.log" | head -3)"
+
+[ "$failures" -eq 0 ] && echo "all shape restart checks passed" || { echo "$failures shape restart check(s) failed"; exit 1; }
