@@ -2,6 +2,9 @@
 
 #include "granite/collision/narrow_phase.hpp"
 
+#include <cmath>
+#include <limits>
+
 namespace granite::collision {
 
 void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
@@ -31,6 +34,20 @@ void shaped_global_contacts(const body::Particles& particles, const body::ShapeT
     for (std::size_t c = 0; c < count; ++c)
       contacts.push_back(i, body2, found[c].point, found[c].normal, found[c].gap, mu);
   });
+}
+
+double surface_radius(const body::Particles& particles, const body::ShapeTable& shapes,
+                      std::size_t i, const Vec3& point) {
+  if (particles.shape[i] == body::kSphere) return particles.radius[i];
+  double nearest = std::numeric_limits<double>::infinity(), radius = particles.radius[i];
+  for_each_part(particles, shapes, i, [&](const Vec3& centre, double r) {
+    const double off = std::abs((point - centre).norm() - r);
+    if (off < nearest) {
+      nearest = off;
+      radius = r;
+    }
+  });
+  return radius;
 }
 
 }  // namespace granite::collision

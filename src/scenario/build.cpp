@@ -168,7 +168,8 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
       next_id += BodyId(result.spheres.size());
       if (report)
         report->push_back({k, result.requested, result.spheres.size(), result.requested_fraction,
-                           result.reached_fraction, result.short_of_target});
+                           result.reached_fraction, result.short_of_target,
+                           fill->size.shape != body::kSphere});
       made.insert(made.end(), result.spheres.begin(), result.spheres.end());
       continue;
     }

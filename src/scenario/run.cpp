@@ -144,14 +144,15 @@ nlohmann::ordered_json report_fills(const std::vector<SourceReport>& fills) {
   for (const SourceReport& f : fills) {
     char fraction[96];
     std::snprintf(fraction, sizeof fraction, "solid fraction %.4g", f.reached_fraction);
-    std::string target = f.requested > 0 ? std::to_string(f.requested) + " particles" : "";
+    const std::string what = f.shaped ? " particles" : " spheres";
+    std::string target = f.requested > 0 ? std::to_string(f.requested) + what : "";
     if (f.requested == 0) {
       char text[64];
       std::snprintf(text, sizeof text, "solid fraction %.4g", f.requested_fraction);
       target = text;
     }
     log::info(std::string(f.short_of_target ? "warning: " : "") + "particles[" +
-              std::to_string(f.source) + "] (random): " + std::to_string(f.created) + " spheres, " +
+              std::to_string(f.source) + "] (random): " + std::to_string(f.created) + what + ", " +
               fraction + (f.short_of_target ? "; short of the target " : "; target ") + target +
               (f.short_of_target ? " (random sequential addition found no place for the next "
                                    "sphere: raise attempts or lower the target)"
@@ -167,6 +168,26 @@ nlohmann::ordered_json report_fills(const std::vector<SourceReport>& fills) {
   return entries;
 }
 
+// One line per shape: its parts, mass properties (and how exact), bounding radius, and the shift
+// of its frame to the centre of mass.
+void log_shapes(const body::ShapeTable& shapes) {
+  for (std::size_t k = 0; k < shapes.size(); ++k) {
+    const body::Shape& s = shapes[body::ShapeIndex(k)];
+    const body::MassProperties& m = s.unit_mass;
+    char how[96] = "exact: disjoint parts";
+    if (!m.exact)
+      std::snprintf(how, sizeof how, "overlaps integrated, relative error %.2g", m.relative_error);
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "  shape %s: clump of %zu spheres, volume %.6g m^3 (%s), bounding radius %.6g m, "
+                  "centre of mass at (%.6g, %.6g, %.6g) m in the given frame (parts moved by "
+                  "its opposite)",
+                  s.name.c_str(), s.parts.size(), m.volume, how, s.bounding_radius, s.shift[0],
+                  s.shift[1], s.shift[2]);
+    log::info(text);
+  }
+}
+
 // The run log's first lines: what runs, on how many ranks, and its end-of-step objects.
 void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const Fixes& fixes,
                 std::uint64_t particles, std::int64_t steps) {
@@ -180,6 +201,7 @@ void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const 
             run.output_dir);
   for (const auto& fix : fixes)
     log::info(std::string("  fix ") + fix->name() + ": " + fix->description());
+  log_shapes(cfg.settings.shapes);
 }
 
 // This rank's memory estimate at the start: its particles, their contacts, and the ghosts

@@ -1,5 +1,6 @@
 #include "granite/solver/compatible_forces.hpp"
 
+#include "granite/collision/shape_contacts.hpp"
 #include "granite/solver/contact_kinematics.hpp"
 
 #include <cmath>
@@ -20,7 +21,7 @@ std::string to_string(CompatibleStatus status) {
 }
 
 Eigen::VectorXd relative_stiffness(ContactLaw law, const collision::ContactList& contacts,
-                                   const body::Particles& particles,
+                                   const body::Particles& particles, const body::ShapeTable& shapes,
                                    const body::GlobalBodies& globals,
                                    const std::vector<double>& youngs_by_material) {
   Eigen::VectorXd k(Eigen::Index(contacts.size()));
@@ -30,10 +31,14 @@ Eigen::VectorXd relative_stiffness(ContactLaw law, const collision::ContactList&
     const double e1 = youngs_by_material[particles.material[b1]];
     const double e2 = youngs_by_material[wall ? globals[contacts.global_index(j)].material
                                               : particles.material[b2]];
-    const double r2 = wall ? std::numeric_limits<double>::infinity() : particles.radius[b2];
-    k[Eigen::Index(j)] = law == ContactLaw::hooke
-                             ? hooke_stiffness(e1, e2)
-                             : hertz_stiffness(e1, e2, particles.radius[b1], r2);
+    if (law == ContactLaw::hooke) {
+      k[Eigen::Index(j)] = hooke_stiffness(e1, e2);
+      continue;
+    }
+    const double r1 = collision::surface_radius(particles, shapes, b1, contacts.witness1(j));
+    const double r2 = wall ? std::numeric_limits<double>::infinity()
+                           : collision::surface_radius(particles, shapes, b2, contacts.witness2(j));
+    k[Eigen::Index(j)] = hertz_stiffness(e1, e2, r1, r2);
   }
   return k;
 }

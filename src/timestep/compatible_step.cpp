@@ -18,7 +18,7 @@ bool Simulation::compatible_pass(std::size_t owned) {
   for (std::size_t m = 0; m < youngs.size(); ++m)
     youngs[m] = materials_[body::MaterialIndex(m)].youngs_modulus;
   const Eigen::VectorXd stiffness =
-      solver::relative_stiffness(*p.compatible, contacts_, particles_, globals_, youngs);
+      solver::relative_stiffness(*p.compatible, contacts_, particles_, shapes_, globals_, youngs);
   // The plain step's normal impulses are a feasible start (Bᵀf_plain = F̃, f_plain ≥ 0).
   Eigen::VectorXd f(Eigen::Index(impulses_.size()));
   for (std::size_t j = 0; j < impulses_.size(); ++j) f[Eigen::Index(j)] = impulses_[j][0];

@@ -23,6 +23,11 @@ void shaped_global_contacts(const body::Particles& particles, const body::ShapeT
                             const body::GlobalBody& body, double threshold, BodyIndex i,
                             BodyIndex body2, double mu, ContactList& contacts);
 
+/// The radius of curvature of particle i's surface at `point` (a witness point on it): its
+/// radius for a sphere; for a clump, the radius of the part whose surface is nearest the point.
+double surface_radius(const body::Particles& particles, const body::ShapeTable& shapes,
+                      std::size_t i, const Vec3& point);
+
 /// Calls f(centre, radius) for every sphere of particle i: the particle itself, or its shape's
 /// parts in the world.
 template <class F>

@@ -38,6 +38,7 @@ struct SourceReport {
   std::uint64_t requested = 0, created = 0;
   double requested_fraction = 0.0, reached_fraction = 0.0;
   bool short_of_target = false;
+  bool shaped = false;  // particles of a shape, not spheres
 };
 BodyId build_simulation(
     const config::Settings& settings, timestep::Simulation& sim, std::mt19937_64& rng,

@@ -70,9 +70,10 @@ inline double hertz_stiffness(double youngs_a, double youngs_b, double radius_a,
 
 /// The relative stiffness k̃ of every detected contact from the materials' Young's moduli
 /// (`youngs_by_material[material index]`, > 0): hooke_stiffness, or hertz_stiffness with the
-/// particles' radii; a global body counts as flat (R = ∞) for Hertz.
+/// radii of the bodies' surfaces at the contact (collision::surface_radius: a clump's touching
+/// part); a global body counts as flat (R = ∞) for Hertz.
 Eigen::VectorXd relative_stiffness(ContactLaw law, const collision::ContactList& contacts,
-                                   const body::Particles& particles,
+                                   const body::Particles& particles, const body::ShapeTable& shapes,
                                    const body::GlobalBodies& globals,
                                    const std::vector<double>& youngs_by_material);
 

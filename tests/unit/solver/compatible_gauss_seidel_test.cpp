@@ -124,10 +124,10 @@ TEST(CompatibleStiffness, PerContactFromTheMaterials) {
   const auto& contacts = sim.contacts();
   ASSERT_EQ(contacts.size(), 3u);
   const std::vector<double> youngs{1.0, 5.0};
-  const Eigen::VectorXd hooke = solver::relative_stiffness(solver::ContactLaw::hooke, contacts,
-                                                           sim.particles(), sim.globals(), youngs);
-  const Eigen::VectorXd hertz = solver::relative_stiffness(solver::ContactLaw::hertz, contacts,
-                                                           sim.particles(), sim.globals(), youngs);
+  const Eigen::VectorXd hooke = solver::relative_stiffness(
+      solver::ContactLaw::hooke, contacts, sim.particles(), sim.shapes(), sim.globals(), youngs);
+  const Eigen::VectorXd hertz = solver::relative_stiffness(
+      solver::ContactLaw::hertz, contacts, sim.particles(), sim.shapes(), sim.globals(), youngs);
   for (std::size_t j = 0; j < contacts.size(); ++j) {
     const bool wall = contacts.involves_global(j);
     const bool has_soft = contacts.body1[j] == 0 || (!wall && contacts.body2[j] == 0);
