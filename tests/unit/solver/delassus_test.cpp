@@ -1,6 +1,9 @@
 // The Delassus diagonal block (Eq. 2) against a brute-force W M⁻¹ Wᵀ built from the
 // generalized-coordinate Jacobian, and against the velocity change the relaxation applies.
 #include "granite/solver/delassus.hpp"
+#include "granite/collision/detection.hpp"
+#include "granite/solver/body_state.hpp"
+#include "granite/solver/contact_setup.hpp"
 #include "granite/solver/relaxation.hpp"
 
 #include <gtest/gtest.h>
@@ -169,4 +172,39 @@ TEST(SignoriniGapTerm, ErrorReduction) {
   EXPECT_DOUBLE_EQ(solver::signorini_gap_term(-1e-3, 1e-2, 0.25), 0.25 * -1e-3 / 1e-2);
   EXPECT_DOUBLE_EQ(solver::signorini_gap_term(2e-3, 1e-2, 0.25), 2e-3 / 1e-2);
   EXPECT_DOUBLE_EQ(solver::signorini_gap_term(0.0, 1e-2, 0.25), 0.0);
+}
+
+// A clump's contact acts at its part's witness point, off the clump's centre: the setup forms
+// the general block from those lever arms (not the sphere form ∓R n). A dimer tilted about y
+// touches a plane with one part: r1 has a component along the plane, so A couples the normal
+// and tangential rows.
+TEST(Delassus, SetupFormsAClumpsBlockFromItsLeverArms) {
+  body::MaterialTable materials;
+  const auto glass = materials.add({2500.0, 0.5});
+  body::ShapeTable shapes;
+  const double r = 1e-3, a = 0.6e-3;
+  const auto dimer = shapes.add_clump("dimer", {{r, Vec3(-a, 0, 0)}, {r, Vec3(a, 0, 0)}});
+  body::Particles particles;
+  const Quat tilt(Eigen::AngleAxisd(0.4, Vec3(0.3, 1.0, 0.2).normalized()));
+  particles.add_shaped(materials, shapes, dimer, glass, Vec3(0, 0, 0.002), tilt);
+  const double lowest = 0.002 - a * std::sin(0.4) - r;  // roughly: the floor under the low part
+  body::GlobalBodies globals;
+  globals.add(body::HalfSpace{Vec3(0, 0, lowest - 1e-3), Vec3::UnitZ()}, glass);
+  collision::ContactDetection detection;
+  collision::ContactList contacts;
+  detection.detect(particles, globals, materials, shapes, 2e-3, contacts);
+  ASSERT_EQ(contacts.size(), 2u);  // both parts within the threshold, at different heights
+  std::vector<solver::BodyState> states;
+  solver::predict_velocities(particles, globals, Vec3::Zero(), 1e-4, states);
+  std::vector<solver::SolverContact> setup;
+  solver::setup_contacts(contacts, particles, globals, states, 1e-4, 0.2, setup);
+  for (std::size_t j = 0; j < setup.size(); ++j) {
+    const Vec3 r1 = contacts.witness1(j) - particles.position[0];
+    const Mat3 expected = solver::delassus_diagonal(contacts.frame(j), particles.inverse_mass[0],
+                                                    particles.world_inverse_inertia(0), r1, 0.0,
+                                                    Mat3::Zero(), Vec3::Zero());
+    EXPECT_LT((setup[j].A - expected).norm(), 1e-12 * expected.norm()) << "contact " << j;
+    EXPECT_GT(std::abs(setup[j].A(0, 1)) + std::abs(setup[j].A(0, 2)), 1e-3 * expected.norm())
+        << "contact " << j << ": no normal-tangential coupling, the lever arm is not off-centre";
+  }
 }
