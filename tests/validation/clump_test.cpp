@@ -11,12 +11,17 @@
 //    m u and I_xx ω_x at rates in the ratio m r² / I_xx, so rolling starts at
 //    v = v₀ / (1 + I_xx / (m r²)).
 // The contacts' lever arms are off the dimer's centre along its axis (±a), so their Delassus
-// blocks are anisotropic: the general block and, for mdp, the general branch.
+// blocks are anisotropic: the general block and, for mdp, the general branch. Where a tilted
+// dimer slides obliquely on one part, the two friction models part ways
+// (TiltedDimerSlidingOnOnePart...).
 #include "granite/timestep/simulation.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <numbers>
 
 using namespace granite;
@@ -111,3 +116,101 @@ INSTANTIATE_TEST_SUITE_P(Models, Dimer,
                          [](const auto& info) {
                            return info.param == contact::Model::mdp ? "mdp" : "coulomb";
                          });
+
+namespace {
+
+// One step's single contact as the solver sees it: the block A, the relative velocity u0
+// before any impulse (contact frame) and, after the step, the impulse λ.
+struct SingleContactStep {
+  Mat3 A = Mat3::Zero();
+  Vec3 u0 = Vec3::Zero(), lambda = Vec3::Zero();
+  double mu = 0.0, g = 0.0;  // friction coefficient, gap term (§3.1)
+  /// The impulse with tangential part (t, o) on the plane of maximum compression (§3.2), where
+  /// the contact leaves with (u0 + Aλ)_n = −g.
+  Vec3 on_plane(double t, double o) const {
+    return {(-g - u0[0] - A(0, 1) * t - A(0, 2) * o) / A(0, 0), t, o};
+  }
+};
+
+// A dimer tilted by 30° about y, its lower part on the plane, sliding obliquely to its axis:
+// one contact whose lever arm points along the plane. Its first step.
+SingleContactStep tilted_dimer_first_step(contact::Model model) {
+  timestep::Simulation sim = dimer_on_plane(model, 0.3, Vec3::Zero());
+  sim.parameters().warm_start = 0.0;  // u0 below is the velocity before any impulse
+  const double tilt = 30.0 * kPi / 180.0;
+  auto& p = sim.particles();
+  p.orientation[0] = Quat(Eigen::AngleAxisd(tilt, Vec3::UnitY()));
+  p.position[0] = Vec3(0, 0, kR + kA * std::sin(tilt));  // the part at -a rests on the plane
+  p.velocity[0] = Vec3(0.3, 0.4, 0.0);
+  SingleContactStep out;
+  sim.set_contact_problem_observer([&](const auto& contacts, const auto& states) {
+    if (contacts.size() != 1) return;
+    const solver::SolverContact& c = contacts[0];
+    const solver::BodyState& b = states[c.body1];
+    out.A = c.A;
+    out.u0 = c.frame.transpose() * (b.v + b.w.cross(c.r1));
+    out.mu = c.mu;
+    out.g = c.gap_term;
+  });
+  EXPECT_EQ(sim.step().contacts, 1u);
+  out.lambda = sim.impulses()[0];
+  return out;
+}
+
+// The kinetic energy the impulse λ adds (Eq. 2: the velocity changes by A λ): u0ᵀλ + ½ λᵀAλ.
+double energy_change(const SingleContactStep& s, const Vec3& lambda) {
+  return s.u0.dot(lambda) + 0.5 * lambda.dot(s.A * lambda);
+}
+
+}  // namespace
+
+// The same first step with contact.model mdp and coulomb. Maximum dissipation (§3.2): the
+// impulse minimises the energy over the conic section, the friction cone |λ_t| <= μ λ_n cut by
+// the plane of maximum compression — checked against a dense polar grid of tangential parts
+// (mdp's value may not exceed the grid's least by more than rounding, 1e-9 of the energy
+// scale). Coulomb's sliding impulse lies on the same plane and on the cone, opposite to the
+// slip it leaves, u_t = (u0 + Aλ)_t. The block couples the rows (the lever arm lies along the
+// plane), so the two differ: Coulomb's dissipates measurably less, and points elsewhere.
+TEST(DimerModels, TiltedDimerSlidingOnOnePartDissipatesMostWithMdp) {
+  const SingleContactStep mdp = tilted_dimer_first_step(contact::Model::mdp);
+  const SingleContactStep coulomb = tilted_dimer_first_step(contact::Model::coulomb);
+  ASSERT_LT((mdp.A - coulomb.A).norm(), 1e-15 * mdp.A.norm());  // the same problem
+  ASSERT_GT(std::abs(mdp.A(1, 2)) + std::abs(mdp.A(0, 1)), 1e-2 * mdp.A(1, 1))
+      << "the block is isotropic: the models would coincide";
+  const double scale = std::abs(energy_change(mdp, mdp.lambda));
+  ASSERT_GT(mdp.lambda[0], 0.0);
+  for (const SingleContactStep* s : {&mdp, &coulomb}) {  // both leave on the plane, in the cone
+    EXPECT_LT((s->on_plane(s->lambda[1], s->lambda[2]) - s->lambda).norm(),
+              1e-9 * s->lambda.norm());
+    EXPECT_LE(s->lambda.tail<2>().norm(), s->mu * s->lambda[0] * (1.0 + 1e-9));
+  }
+  // The section lies within |λ_t| <= μ c0 / (1 − μ |a|), c0 = −(g + u0_n)/A_nn, a = A_nt/A_nn.
+  const double c0 = -(mdp.g + mdp.u0[0]) / mdp.A(0, 0);
+  const double slope = mdp.mu * Eigen::Vector2d(mdp.A(0, 1), mdp.A(0, 2)).norm() / mdp.A(0, 0);
+  ASSERT_LT(slope, 1.0);
+  const double reach = mdp.mu * c0 / (1.0 - slope);
+  double least = std::numeric_limits<double>::infinity();
+  for (int i = 0; i <= 600; ++i)
+    for (int k = 0; k < 1440; ++k) {
+      const double rho = reach * std::sqrt(i / 600.0), phi = 2.0 * kPi * k / 1440.0;
+      const Vec3 lambda = mdp.on_plane(rho * std::cos(phi), rho * std::sin(phi));
+      if (rho <= mdp.mu * lambda[0]) least = std::min(least, energy_change(mdp, lambda));
+    }
+  EXPECT_LE(energy_change(mdp, mdp.lambda), least + 1e-9 * scale);
+  // Coulomb: on the rim, opposite to the slip it leaves.
+  const Vec3 u1 = coulomb.u0 + coulomb.A * coulomb.lambda;
+  const Eigen::Vector2d slip = u1.tail<2>(), friction = coulomb.lambda.tail<2>();
+  ASSERT_GT(slip.norm(), 1e-3 * coulomb.u0.tail<2>().norm()) << "it sticks: not a sliding test";
+  EXPECT_NEAR(friction.norm(), coulomb.mu * coulomb.lambda[0], 1e-9 * friction.norm());
+  EXPECT_LT((friction.normalized() + slip.normalized()).norm(), 1e-6);
+  // They part ways: Coulomb's impulse dissipates less, and points elsewhere.
+  const double gain = energy_change(coulomb, coulomb.lambda) - energy_change(mdp, mdp.lambda);
+  EXPECT_GT(gain, 1e-4 * scale);
+  const Eigen::Vector2d mdp_friction = mdp.lambda.tail<2>();
+  const double angle =
+      std::acos(std::clamp(mdp_friction.normalized().dot(friction.normalized()), -1.0, 1.0));
+  EXPECT_GT(angle, 1.0 * kPi / 180.0);
+  std::printf("  tilted dimer: mdp and coulomb friction directions differ by %.2f deg; coulomb "
+              "dissipates %.3g J less (%.2g of the step's %.3g J)\n",
+              angle * 180.0 / kPi, gain, gain / scale, scale);
+}
