@@ -1,5 +1,6 @@
 """A ParaView view of a Granite run: particles as spheres of their radius coloured by speed,
-the global bodies (walls, piston, obstacle) semi-transparent, at every snapshot of the series.
+the global bodies (walls, piston, obstacle) semi-transparent, non-spherical particles (clumps)
+as their surfaces, each body in a colour of its own, at every snapshot of the series.
 
 usage: pvbatch scripts/paraview_view.py OUTPUT_DIR|SERIES.xdmf [--png DIR] [--state FILE]
                                         [--size WIDTH HEIGHT]
@@ -12,6 +13,7 @@ import math
 import os
 import re
 import sys
+import xml.etree.ElementTree as ElementTree
 
 try:
     from paraview import simple as pv
@@ -33,13 +35,59 @@ def steps_of(series):
     return [int(s) for s in re.findall(r'<Information Name="step" Value="(\d+)"', open(series).read())]
 
 
+def block_positions(series):
+    """{grid name: its position (from 1) in a time step's spatial collection}, from the XDMF
+    text; {} if the steps are single grids (no collection). A step's collection holds the
+    particles, then the global bodies (if the run has any), then the shapes (if the step has
+    shaped particles); the reader renames the blocks of later steps ("particles[1]", ...), so
+    they are selected by position."""
+    series_grid = ElementTree.parse(series).getroot().find("Domain").find("Grid")
+    positions = {}
+    for step in series_grid.findall("Grid"):
+        if step.get("GridType") != "Collection":
+            continue
+        for k, grid in enumerate(step.findall("Grid"), start=1):
+            positions.setdefault(grid.get("Name"), k)
+    return positions
+
+
+def block(reader, positions, name):
+    if not positions:  # single grids: the particles alone
+        return reader if name == "particles" else None
+    if name not in positions:
+        return None
+    return pv.ExtractBlock(registrationName=name, Input=reader,
+                           Selectors=[f"/Root/*[{positions[name]}]"])
+
+
+def show_shapes(shapes, view):
+    """The shaped particles' surfaces, each body in its own colour: the fractional part of
+    id times the golden ratio spreads consecutive ids over the colour map."""
+    hue = pv.Calculator(registrationName="body_colour", Input=shapes, AttributeType="Cell Data",
+                        ResultArrayName="body_colour",
+                        Function="id*0.6180339887498949-floor(id*0.6180339887498949)")
+    shown = pv.Show(hue, view)
+    pv.ColorBy(shown, ("CELLS", "body_colour"))
+    lut = pv.GetColorTransferFunction("body_colour")
+    lut.ApplyPreset("Rainbow Uniform", True)
+    lut.RescaleTransferFunction(0.0, 1.0)
+    lut.AutomaticRescaleRangeMode = "Never"
+    shown.SetScalarBarVisibility(view, False)
+
+
 def build(series, size):
     reader = pv.XDMFReader(registrationName="series", FileNames=[series])
     times = list(reader.TimestepValues) or [0.0]
-    # Each time step is a spatial collection: particles first, then the global bodies (the
-    # reader renames the blocks of later steps, so they are selected by position).
-    particles = pv.ExtractBlock(registrationName="particles", Input=reader, Selectors=["/Root/*[1]"])
-    bodies = pv.ExtractBlock(registrationName="global_bodies", Input=reader, Selectors=["/Root/*[2]"])
+    positions = block_positions(series)
+    particles = block(reader, positions, "particles")
+    bodies = block(reader, positions, "global_bodies")
+    shapes = block(reader, positions, "shapes")
+    if shapes is not None:
+        # A shaped particle is drawn as its surface: the glyphs are for the plain spheres
+        # (shape -1), not for the shaped particles' bounding spheres.
+        particles = pv.Threshold(registrationName="plain_spheres", Input=particles,
+                                 Scalars=["POINTS", "shape"], LowerThreshold=-1,
+                                 UpperThreshold=-1, ThresholdMethod="Between")
     speed = pv.Calculator(registrationName="speed", Input=particles, ResultArrayName="speed",
                           Function="mag(velocity)")
     spheres = pv.Glyph(registrationName="spheres", Input=speed, GlyphType="Sphere")
@@ -59,10 +107,12 @@ def build(series, size):
         pass
 
     top = 0.0
+    spheres_seen = False
     for t in times:
         speed.UpdatePipeline(t)
         rng = speed.PointData["speed"].GetRange() if "speed" in speed.PointData.keys() else (0, 0)
         top = max(top, rng[1])
+        spheres_seen = spheres_seen or speed.GetDataInformation().GetNumberOfPoints() > 0
     shown = pv.Show(spheres, view)
     pv.ColorBy(shown, ("POINTS", "speed"))
     lut = pv.GetColorTransferFunction("speed")
@@ -74,11 +124,15 @@ def build(series, size):
     bar.Title = "speed [m/s]"
     bar.ComponentTitle = ""
     bar.TitleColor = bar.LabelColor = [0, 0, 0]
+    bar.Visibility = 1 if spheres_seen else 0  # no speed bar for a run of shapes alone
 
-    walls = pv.Show(bodies, view)
-    pv.ColorBy(walls, None)
-    walls.DiffuseColor = walls.AmbientColor = [0.55, 0.6, 0.7]
-    walls.Opacity = 0.3
+    if bodies is not None:
+        walls = pv.Show(bodies, view)
+        pv.ColorBy(walls, None)
+        walls.DiffuseColor = walls.AmbientColor = [0.55, 0.6, 0.7]
+        walls.Opacity = 0.3
+    if shapes is not None:
+        show_shapes(shapes, view)
 
     # Look at the domain from the front (-y), above and a little from the inflow side; z is up
     # (gravity along -z in the channel) and the flow runs from left to right.

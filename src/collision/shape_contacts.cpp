@@ -4,23 +4,29 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace granite::collision {
 
 void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
                           double threshold, BodyIndex i, BodyIndex j, double mu,
                           ContactList& contacts) {
+  // j's parts in the world once (not once per part of i); the candidates' reach test first.
+  thread_local std::vector<std::pair<Vec3, double>> parts_j;
+  parts_j.clear();
+  for_each_part(particles, shapes, j, [&](const Vec3& x, double r) { parts_j.emplace_back(x, r); });
   const Vec3& xj = particles.position[j];
   const double bound_j = particles.radius[j] + threshold;
   for_each_part(particles, shapes, i, [&](const Vec3& xa, double ra) {
     // A part of i farther from j's bounding sphere than the threshold touches none of j's.
     const double reach = ra + bound_j;
     if ((xa - xj).squaredNorm() > reach * reach) return;
-    for_each_part(particles, shapes, j, [&](const Vec3& xb, double rb) {
+    for (const auto& [xb, rb] : parts_j) {
       ContactGeometry g;
       if (sphere_sphere(xa, ra, xb, rb, threshold, g))
         contacts.push_back(i, j, g.point, g.normal, g.gap, mu);
-    });
+    }
   });
 }
 

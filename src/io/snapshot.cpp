@@ -9,6 +9,7 @@
 
 #include "granite/core/build_info.hpp"
 #include "granite/core/error.hpp"
+#include "granite/io/shape_surface.hpp"
 
 #include <hdf5.h>
 
@@ -44,11 +45,61 @@ std::string xdmf_path_for(const std::string& h5_path) {
   return path.string();
 }
 
+// This rank's part of the /shapes mesh and its rows in the file; totals 0 (no /shapes) without
+// shaped particles on any rank. Collective.
+struct ShapeRows {
+  ShapeSurfaces mesh;
+  Slab vertices, triangles;
+};
+
+ShapeRows shape_rows(const body::Particles& particles, const SnapshotInfo& info,
+                     const comm::Communicator& comm) {
+  ShapeRows rows;
+  if (info.shapes == nullptr || info.shapes->empty()) return rows;  // the same on every rank
+  rows.mesh = shape_surfaces(particles, *info.shapes);
+  rows.vertices = detail::slab_of(rows.mesh.vertices.size(), comm);
+  rows.triangles = detail::slab_of(rows.mesh.triangles.size(), comm);
+  // Indices into the file's vertices: this rank's start at its vertex offset.
+  const auto first = std::int64_t(rows.vertices.offset);
+  for (auto& triangle : rows.mesh.triangles)
+    for (std::int64_t& vertex : triangle) vertex += first;
+  return rows;
+}
+
+// /shapes: vertices (V x 3), triangles (T x 3), id (T), each rank's rows at its offsets.
+void write_shape_datasets(hid_t root, ShapeRows& rows, hid_t transfer, int compression,
+                          const comm::Communicator& comm, const std::string& file_name) {
+  static_assert(sizeof(Vec3) == 3 * sizeof(double));
+  static_assert(sizeof(std::array<std::int64_t, 3>) == 3 * sizeof(std::int64_t));
+  Handle group(H5Gcreate2(root, "shapes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  detail::agree(&comm, group.get() < 0
+                           ? detail::failure_text("H5Gcreate2", "group /shapes in " + file_name)
+                           : std::string());
+  for (Slab* slab : {&rows.vertices, &rows.triangles}) {
+    slab->compression = compression;
+    slab->transfer = transfer;
+  }
+  const hid_t g = group.get();
+  const auto& mesh = rows.mesh;
+  detail::write_dataset(g, "/shapes", "vertices", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3,
+                        mesh.vertices.data(), rows.vertices);
+  detail::write_dataset(g, "/shapes", "triangles", H5T_STD_I64LE, H5T_NATIVE_INT64, 3,
+                        mesh.triangles.data(), rows.triangles);
+  detail::write_dataset(g, "/shapes", "id", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, mesh.id.data(),
+                        rows.triangles);
+  const auto vertices = std::int64_t(rows.vertices.total);
+  const auto triangles = std::int64_t(rows.triangles.total);
+  const std::int32_t subdivisions = kIcosphereSubdivisions;
+  write_attribute(g, "vertex_count", H5T_STD_I64LE, H5T_NATIVE_INT64, &vertices);
+  write_attribute(g, "triangle_count", H5T_STD_I64LE, H5T_NATIVE_INT64, &triangles);
+  write_attribute(g, "icosphere_subdivisions", H5T_STD_I32LE, H5T_NATIVE_INT32, &subdivisions);
+}
+
 // Returns the number of contacts written (0 without info.contacts).
 std::int64_t write_hdf5_file(const std::string& file_name, const std::string& path,
                              const body::Particles& particles, const SnapshotInfo& info,
-                             const Slab& slab_without_transfer, int rank, int ranks,
-                             const comm::Communicator& comm) {
+                             const Slab& slab_without_transfer, ShapeRows& shapes, int rank,
+                             int ranks, const comm::Communicator& comm) {
   std::int64_t contacts = 0;
   const std::string what = "file " + file_name;
   detail::write_parallel_file(file_name, path, comm, [&](hid_t root) {
@@ -62,6 +113,8 @@ std::int64_t write_hdf5_file(const std::string& file_name, const std::string& pa
                                                                 "group /particles in " + file_name)
                                          : std::string());
     detail::write_particle_datasets(group.get(), particles, body::kSnapshotted, rank, slab);
+    if (shapes.triangles.total > 0)
+      write_shape_datasets(root, shapes, transfer.get(), info.compression, comm, file_name);
     if (info.contacts)
       contacts = detail::write_contact_datasets(root, *info.contacts, transfer.get(),
                                                 info.compression, rank, comm);
@@ -100,8 +153,12 @@ std::string snapshot_file_name(std::int64_t step) {
   return buffer;
 }
 
-void write_snapshot(const std::string& path, const body::Particles& particles,
-                    const SnapshotInfo& info, const comm::Communicator& comm) {
+namespace {
+
+// Writes the snapshot and its XDMF sidecar; returns its <Grid> block for series.xdmf (on every
+// rank). Collective.
+std::string write_snapshot_grid(const std::string& path, const body::Particles& particles,
+                                const SnapshotInfo& info, const comm::Communicator& comm) {
   const int rank = comm.rank();
   const int ranks = comm.size();
 
@@ -118,30 +175,46 @@ void write_snapshot(const std::string& path, const body::Particles& particles,
   const std::string tmp = path + ".tmp";
   detail::probe_destination(path, "snapshot", comm);
 
+  ShapeRows shapes = shape_rows(particles, info, comm);
   std::int64_t contacts = 0;
   {
     detail::SilenceHdf5Errors silence;
     try {
-      contacts = write_hdf5_file(tmp, path, particles, info, slab, rank, ranks, comm);
+      contacts = write_hdf5_file(tmp, path, particles, info, slab, shapes, rank, ranks, comm);
     } catch (...) {
       if (rank == 0) std::remove(tmp.c_str());
       throw;
     }
   }
 
+  // The particles, the global bodies (extra_grids), then the shapes: the first two keep their
+  // places in the spatial collection whether or not there are shapes. A run with shapes has a
+  // collection at every step, also before its first shaped particle (a pour).
+  const std::string h5_name = std::filesystem::path(path).filename().string();
+  const std::string grid = detail::xdmf_grid(
+      h5_name, total, info.time, info.step,
+      info.extra_grids + detail::xdmf_shape_grid(h5_name, std::int64_t(shapes.vertices.total),
+                                                 std::int64_t(shapes.triangles.total), "      "),
+      info.shapes != nullptr && !info.shapes->empty());
+
   // Every rank has closed the file: rank 0 publishes it under the final name, then the XDMF.
   io::on_root_collectively(comm, [&] {
     detail::rename_into_place(tmp, path);
-    const std::string h5_name = std::filesystem::path(path).filename().string();
-    detail::write_text_atomically(
-        xdmf_path_for(path), detail::xdmf_document(detail::xdmf_grid(h5_name, total, info.time,
-                                                                     info.step, info.extra_grids)));
+    detail::write_text_atomically(xdmf_path_for(path), detail::xdmf_document(grid));
     if (info.contacts)
       detail::write_text_atomically(detail::contacts_xdmf_path_for(path),
                                     detail::xdmf_contacts_document(h5_name, contacts, info.time,
                                                                    info.step,
                                                                    info.contacts->compatible));
   });
+  return grid;
+}
+
+}  // namespace
+
+void write_snapshot(const std::string& path, const body::Particles& particles,
+                    const SnapshotInfo& info, const comm::Communicator& comm) {
+  write_snapshot_grid(path, particles, info, comm);
 }
 
 SnapshotWriter::SnapshotWriter(std::string dir, const comm::Communicator& comm) :
@@ -168,12 +241,9 @@ SnapshotWriter::SnapshotWriter(std::string dir, const comm::Communicator& comm) 
 
 std::string SnapshotWriter::write(const body::Particles& particles, const SnapshotInfo& info) {
   const std::filesystem::path h5 = std::filesystem::path(dir_) / snapshot_file_name(info.step);
-  write_snapshot(h5.string(), particles, info, comm_);
-  const std::int64_t local = std::int64_t(particles.size());
-  const std::int64_t total = comm::sum(local, comm_);
+  const std::string grid = write_snapshot_grid(h5.string(), particles, info, comm_);
   io::on_root_collectively(comm_, [&] {
-    series_[info.step] =
-        detail::xdmf_grid(h5.filename().string(), total, info.time, info.step, info.extra_grids);
+    series_[info.step] = grid;
     detail::write_text_atomically((std::filesystem::path(dir_) / "series.xdmf").string(),
                                   detail::xdmf_series_document(series_));
   });

@@ -58,12 +58,12 @@ std::string format_double(double value) {
 
 std::string data_item(const std::string& h5, std::int64_t count, const char* dataset,
                       const char* number_type, int precision, int columns,
-                      const std::string& indent) {
+                      const std::string& indent, const char* group = "particles") {
   std::ostringstream out;
   out << indent << "<DataItem Dimensions=\"" << count;
   if (columns > 1) out << ' ' << columns;
   out << "\" NumberType=\"" << number_type << "\" Precision=\"" << precision << "\" Format=\"HDF\">"
-      << h5 << ":/particles/" << dataset << "</DataItem>\n";
+      << h5 << ":/" << group << "/" << dataset << "</DataItem>\n";
   return out.str();
 }
 
@@ -95,16 +95,35 @@ std::string particle_grid(const std::string& h5, std::int64_t count, const std::
 }  // namespace
 
 std::string xdmf_grid(const std::string& h5_file_name, std::int64_t count, double time,
-                      std::int64_t step, const std::string& extra_grids) {
+                      std::int64_t step, const std::string& extra_grids, bool collection) {
   const std::string h5 = xml_escape(h5_file_name);
   const std::string step_and_time = "      <Information Name=\"step\" Value=\"" +
                                     std::to_string(step) + "\"/>\n" + "      <Time Value=\"" +
                                     format_double(time) + "\"/>\n";
   // The same grid names at every time: ParaView matches blocks across time steps by name.
-  if (extra_grids.empty()) return particle_grid(h5, count, "    ", step_and_time);
-  // With further grids (the global bodies) the snapshot is a spatial collection of them.
+  if (extra_grids.empty() && !collection) return particle_grid(h5, count, "    ", step_and_time);
+  // With further grids (the global bodies, the shapes) the snapshot is a spatial collection.
   return "    <Grid Name=\"snapshot\" GridType=\"Collection\" CollectionType=\"Spatial\">\n" +
          step_and_time + particle_grid(h5, count, "      ", "") + extra_grids + "    </Grid>\n";
+}
+
+std::string xdmf_shape_grid(const std::string& h5_file_name, std::int64_t vertices,
+                            std::int64_t triangles, const std::string& in) {
+  if (triangles == 0) return "";
+  const std::string h5 = xml_escape(h5_file_name);
+  std::ostringstream out;
+  out << in << "<Grid Name=\"shapes\" GridType=\"Uniform\">\n"
+      << in << "  <Topology TopologyType=\"Triangle\" NumberOfElements=\"" << triangles << "\">\n"
+      << data_item(h5, triangles, "triangles", "Int", 8, 3, in + "    ", "shapes") << in
+      << "  </Topology>\n"
+      << in << "  <Geometry GeometryType=\"XYZ\">\n"
+      << data_item(h5, vertices, "vertices", "Float", 8, 3, in + "    ", "shapes") << in
+      << "  </Geometry>\n"
+      << in << "  <Attribute Name=\"id\" AttributeType=\"Scalar\" Center=\"Cell\">\n"
+      << data_item(h5, triangles, "id", "Int", 8, 1, in + "    ", "shapes") << in
+      << "  </Attribute>\n"
+      << in << "</Grid>\n";
+  return out.str();
 }
 
 namespace {

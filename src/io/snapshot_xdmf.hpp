@@ -11,9 +11,17 @@ namespace granite::io::detail {
 /// One <Grid> block describing the snapshot `h5_file_name` (a name relative to the XDMF file)
 /// with `count` particles: Polyvertex topology, XYZ geometry and the per-particle attributes.
 /// With `extra_grids` (complete <Grid> blocks indented by six spaces, e.g. the global bodies)
-/// the block is a spatial collection "snapshot" of the particles and those grids.
+/// or `collection` the block is a spatial collection "snapshot" of the particles and those
+/// grids (ParaView's reader takes the type of its output, one grid or a collection, from the
+/// first time step: a run whose grids come and go must be a collection at every step).
 std::string xdmf_grid(const std::string& h5_file_name, std::int64_t count, double time,
-                      std::int64_t step, const std::string& extra_grids = "");
+                      std::int64_t step, const std::string& extra_grids = "",
+                      bool collection = false);
+/// The <Grid Name="shapes"> block of a snapshot's /shapes mesh (`vertices` and `triangles`
+/// rows): Triangle topology, XYZ geometry and the cell attribute `id`, every line prefixed by
+/// `indent`; "" without triangles (the file then has no /shapes).
+std::string xdmf_shape_grid(const std::string& h5_file_name, std::int64_t vertices,
+                            std::int64_t triangles, const std::string& indent);
 /// A complete XDMF document holding one grid.
 std::string xdmf_document(const std::string& grid);
 /// A complete XDMF document with a temporal collection of the grids, in the map's order.

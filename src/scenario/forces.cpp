@@ -116,6 +116,7 @@ ForcesSummary compute_forces(const config::ScenarioConfig& cfg, const ForcesRequ
   info.decomposition = decomposition.dims();
   info.compression = settings.output.compression;
   info.contacts = &sim.contact_record();
+  info.shapes = &sim.shapes();
   info.text_attributes = {
       {"source", "granite forces"},
       {"checkpoint", file},

@@ -1,6 +1,7 @@
 // HDF5 snapshots written by all ranks into one file: read back with the serial HDF5 C API on
 // every rank and compared bit for bit with what each rank wrote; atomic publication (.tmp), the
-// XDMF sidecars, and the same InputError on every rank for an unwritable destination.
+// XDMF sidecars, the same InputError on every rank for an unwritable destination, and the
+// shaped bodies' surfaces (/shapes) in rank order.
 #include "granite/core/build_info.hpp"
 #include "granite/core/error.hpp"
 #include "granite/io/snapshot.hpp"
@@ -20,6 +21,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -467,6 +469,146 @@ TEST_F(SnapshotTest, CompressionLevelOutsideGzipRangeIsRejected) {
   EXPECT_TRUE(everywhere(rejected));
   EXPECT_FALSE(fs::exists(dir_ + "/bad.h5"));
   EXPECT_FALSE(fs::exists(dir_ + "/bad.h5.tmp"));
+}
+
+// --- shaped bodies: the /shapes mesh ----------------------------------------------------------
+// Rank r's bodies as above, every second one (local index 1, 3, ...) a dimer of parts of radius
+// 1 and 0.8 mm: ranks hold different numbers of shaped bodies, the last of several none.
+struct ShapedScene {
+  granite::body::MaterialTable materials;
+  granite::body::ShapeTable shapes;
+  granite::body::ShapeIndex dimer;
+  ShapedScene() {
+    materials.add(granite::body::Material{});
+    dimer = shapes.add_clump("dimer", {{1e-3, Vec3(-0.6e-3, 0, 0)}, {0.8e-3, Vec3(0.6e-3, 0, 0)}});
+  }
+  static bool shaped(int k) { return k % 2 == 1; }
+  Particles bodies(int rank, int size, bool with_shapes) const {
+    Particles particles;
+    for (int k = 0; k < bodies_on(rank, size); ++k) {
+      const Body b = body_for(rank + std::int64_t(k) * size);
+      if (with_shapes && shaped(k))
+        particles.add_shaped(materials, shapes, dimer, 0, b.position, b.orientation, b.velocity,
+                             b.id);
+      else
+        particles.add_sphere(materials, 0, b.position, b.radius, b.velocity, b.id);
+    }
+    return particles;
+  }
+};
+
+TEST_F(SnapshotTest, ShapedBodiesAreOneTriangleMeshInRankOrder) {
+  const int size = comm_size();
+  const ShapedScene scene;
+  SnapshotInfo info;
+  info.step = 5;
+  info.shapes = &scene.shapes;
+  const std::string path = dir_ + "/shaped.h5";
+  granite::io::write_snapshot(path, scene.bodies(comm_rank(), size, true), info, MPI_COMM_WORLD);
+
+  std::vector<std::int64_t> shaped;  // the shaped bodies' ids in rank order
+  for (int r = 0; r < size; ++r)
+    for (int k = 0; k < bodies_on(r, size); ++k)
+      if (ShapedScene::shaped(k)) shaped.push_back(r + std::int64_t(k) * size);
+  const hsize_t n = shaped.size();
+  ASSERT_GT(n, 0u);
+
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  const ReadBack vertices = read_dataset(file, "/shapes/vertices", H5T_NATIVE_DOUBLE);
+  const ReadBack triangles = read_dataset(file, "/shapes/triangles", H5T_NATIVE_INT64);
+  const ReadBack id = read_dataset(file, "/shapes/id", H5T_NATIVE_INT64);
+  const hid_t group = H5Gopen2(file, "/shapes", H5P_DEFAULT);
+  EXPECT_EQ(read_scalar_attribute<std::int64_t>(group, "vertex_count", H5T_NATIVE_INT64),
+            std::int64_t(84 * n));
+  EXPECT_EQ(read_scalar_attribute<std::int64_t>(group, "triangle_count", H5T_NATIVE_INT64),
+            std::int64_t(160 * n));
+  EXPECT_EQ(read_scalar_attribute<std::int32_t>(group, "icosphere_subdivisions", H5T_NATIVE_INT32),
+            1);
+  H5Gclose(group);
+  H5Fclose(file);
+  ASSERT_EQ(vertices.dims, std::vector<hsize_t>({84 * n, 3}));  // 2 parts x 42
+  ASSERT_EQ(triangles.dims, std::vector<hsize_t>({160 * n, 3}));
+  ASSERT_EQ(id.dims, std::vector<hsize_t>({160 * n}));
+
+  const auto& parts = scene.shapes[scene.dimer].parts;
+  for (hsize_t j = 0; j < n; ++j) {  // body j: triangles 160 j.., vertices 84 j..
+    const Body b = body_for(shaped[j]);
+    for (hsize_t t = 160 * j; t < 160 * (j + 1); ++t) {
+      EXPECT_EQ(id.int64s[t], shaped[j]) << "triangle " << t;
+      for (int c = 0; c < 3; ++c) {
+        const std::int64_t v = triangles.int64s[3 * t + c];
+        EXPECT_EQ(hsize_t(v) / 84, j) << "triangle " << t << " uses vertex " << v;
+      }
+    }
+    const granite::Mat3 rotation = b.orientation.toRotationMatrix();
+    for (hsize_t v = 84 * j; v < 84 * (j + 1); ++v) {
+      const auto& part = parts[(v - 84 * j) / 42];
+      const Vec3 x(vertices.doubles[3 * v], vertices.doubles[3 * v + 1],
+                   vertices.doubles[3 * v + 2]);
+      EXPECT_NEAR((x - granite::body::part_centre(b.position, rotation, part)).norm(), part.radius,
+                  1e-15)
+          << "vertex " << v;
+    }
+  }
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  const std::string xdmf = read_text(fs::path(dir_) / "shaped.xdmf");
+  EXPECT_TRUE(tags_balanced(xdmf)) << xdmf;
+  EXPECT_NE(xdmf.find("CollectionType=\"Spatial\""), std::string::npos);
+  EXPECT_NE(xdmf.find("<Grid Name=\"shapes\" GridType=\"Uniform\">"), std::string::npos);
+  EXPECT_NE(xdmf.find("TopologyType=\"Triangle\" NumberOfElements=\"" + std::to_string(160 * n)),
+            std::string::npos);
+  for (const auto& [rows, dataset] : {std::pair{std::to_string(160 * n) + " 3", "triangles"},
+                                      std::pair{std::to_string(84 * n) + " 3", "vertices"},
+                                      std::pair{std::to_string(160 * n), "id"}})
+    EXPECT_NE(xdmf.find("Dimensions=\"" + rows + "\" NumberType=\"" +
+                        (std::string(dataset) == "vertices" ? "Float" : "Int") +
+                        "\" Precision=\"8\" Format=\"HDF\">shaped.h5:/shapes/" + dataset + "<"),
+              std::string::npos)
+        << dataset << "\n"
+        << xdmf;
+  EXPECT_NE(xdmf.find("<Attribute Name=\"id\" AttributeType=\"Scalar\" Center=\"Cell\">"),
+            std::string::npos);
+}
+
+// With a shape table but only spheres the file has no /shapes and the same /particles as
+// without the table; the XDMF grid is a spatial collection (of the particles alone).
+TEST_F(SnapshotTest, SpheresAloneWriteNoShapes) {
+  const ShapedScene scene;
+  const Particles spheres = scene.bodies(comm_rank(), comm_size(), false);
+  SnapshotInfo plain;
+  plain.step = 9;
+  SnapshotInfo with_table = plain;
+  with_table.shapes = &scene.shapes;
+  granite::io::write_snapshot(dir_ + "/plain.h5", spheres, plain, MPI_COMM_WORLD);
+  granite::io::write_snapshot(dir_ + "/table.h5", spheres, with_table, MPI_COMM_WORLD);
+
+  const hid_t a = H5Fopen((dir_ + "/plain.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t b = H5Fopen((dir_ + "/table.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(a, 0);
+  ASSERT_GE(b, 0);
+  EXPECT_EQ(H5Lexists(b, "shapes", H5P_DEFAULT), 0);
+  for (const char* name : {"position", "orientation", "velocity", "radius"}) {
+    const std::string dataset = std::string("/particles/") + name;
+    EXPECT_EQ(read_dataset(a, dataset, H5T_NATIVE_DOUBLE).doubles,
+              read_dataset(b, dataset, H5T_NATIVE_DOUBLE).doubles)
+        << name;
+  }
+  for (const char* name : {"/particles/shape", "/particles/owner_rank"})
+    EXPECT_EQ(read_dataset(a, name, H5T_NATIVE_INT32).int32s,
+              read_dataset(b, name, H5T_NATIVE_INT32).int32s)
+        << name;
+  H5Fclose(a);
+  H5Fclose(b);
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  const std::string without = read_text(fs::path(dir_) / "plain.xdmf");
+  const std::string with = read_text(fs::path(dir_) / "table.xdmf");
+  EXPECT_EQ(without.find("Collection"), std::string::npos) << without;
+  EXPECT_NE(with.find("CollectionType=\"Spatial\""), std::string::npos) << with;
+  EXPECT_EQ(with.find("shapes"), std::string::npos) << with;
+  EXPECT_TRUE(tags_balanced(with)) << with;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 // broadcasts). A failing HDF5 call throws std::runtime_error naming the call and the
 // library's own message. Every argument except `particles` must be the same on every rank.
 #include "granite/body/particles.hpp"
+#include "granite/body/shape.hpp"
 #include "granite/comm/communicator.hpp"
 #include "granite/timestep/contact_record.hpp"
 
@@ -35,6 +36,12 @@ struct SnapshotInfo {
   // by six spaces; the snapshot's XDMF grid is then a spatial collection of the particles and
   // these. Not stored in the HDF5 file.
   std::string extra_grids;
+  // If set and not empty (on every rank): the shapes of the particles' `shape` indices. The
+  // world-frame surfaces of the shaped particles are then written as /shapes (a triangle mesh,
+  // io/shape_surface.hpp) with an XDMF grid "shapes" after the particles and extra_grids; a
+  // snapshot without shaped particles has neither, but its XDMF grid is still a spatial
+  // collection (ParaView needs one type of grid at every time of a series).
+  const body::ShapeTable* shapes = nullptr;
   // If set (on every rank): this rank's contacts of the last step, written as /contacts with a
   // snapshot_<step>_contacts.xdmf sidecar (output.contacts).
   const timestep::ContactRecord* contacts = nullptr;

@@ -117,6 +117,7 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
   info.config = config::to_text(cfg.resolved);
   info.decomposition = run.decomposition;
   info.compression = output.compression;
+  info.shapes = &run.sim.shapes();  // shaped particles' surfaces: /shapes
   if (output.contacts) {  // the Simulation keeps the last step's contacts for the snapshots
     run.sim.set_record_contacts(true);
     info.contacts = &run.sim.contact_record();
