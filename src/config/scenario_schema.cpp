@@ -302,8 +302,8 @@ SchemaPtr particle_source() {
                "checkpoint (docs/particle_sources.md)",
                {req("path", text(), "",
                     "a .csv file (header x, y, z, radius[, vx, vy, vz][, wx, wy, wz][, material]"
-                    "[, group]) or a Granite snapshot/checkpoint (.h5); relative to the working "
-                    "directory"),
+                    "[, group]) or a Granite snapshot/checkpoint (.h5; its shaped particles keep "
+                    "their index into `shapes`); relative to the working directory"),
                 req("material", text(), "",
                     "name of an entry of `materials` for rows without a material"),
                 opt("group", integer(0), "0", "",

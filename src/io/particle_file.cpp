@@ -127,7 +127,8 @@ std::vector<T> dataset(hid_t file, const char* name, hid_t type, hsize_t rows, h
   return values;
 }
 
-std::vector<ParticleRow> read_hdf5(const std::string& path, std::size_t material_count) {
+std::vector<ParticleRow> read_hdf5(const std::string& path, std::size_t material_count,
+                                   std::size_t shape_count) {
   detail::SilenceHdf5Errors silence;
   try {
     detail::Handle file = detail::open_file(path);
@@ -144,6 +145,7 @@ std::vector<ParticleRow> read_hdf5(const std::string& path, std::size_t material
     const auto q = dataset<double>(f, "orientation", H5T_NATIVE_DOUBLE, n, 4, false);
     const auto m = dataset<std::uint32_t>(f, "material", H5T_NATIVE_UINT32, n, 1, false);
     const auto g = dataset<std::int32_t>(f, "group", H5T_NATIVE_INT32, n, 1, false);
+    const auto s = dataset<std::int32_t>(f, "shape", H5T_NATIVE_INT32, n, 1, false);
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), std::size_t(0));
     std::sort(order.begin(), order.end(),
@@ -174,6 +176,13 @@ std::vector<ParticleRow> read_hdf5(const std::string& path, std::size_t material
         row.group = g[i];
         row.has_group = true;
       }
+      if (!s.empty() && s[i] != -1) {
+        if (s[i] < 0 || std::size_t(s[i]) >= shape_count)
+          throw InputError(which + " has shape " + std::to_string(s[i]) +
+                           " but the configuration defines " + std::to_string(shape_count) +
+                           " shapes (a shaped particle keeps its index into `shapes`)");
+        row.shape = s[i];
+      }
       rows.push_back(row);
     }
     return rows;
@@ -186,10 +195,11 @@ std::vector<ParticleRow> read_hdf5(const std::string& path, std::size_t material
 }  // namespace
 
 std::vector<ParticleRow> read_particle_file(const std::string& path,
-                                            const std::vector<std::string>& materials) {
+                                            const std::vector<std::string>& materials,
+                                            std::size_t shape_count) {
   if (ends_with_csv(path)) return read_csv(path, materials);
   check_input_file(path, "particle file");
-  return read_hdf5(path, materials.size());
+  return read_hdf5(path, materials.size(), shape_count);
 }
 
 }  // namespace granite::io

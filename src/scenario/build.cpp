@@ -53,6 +53,10 @@ std::vector<std::string> material_names(const config::Settings& s) {
   return names;
 }
 
+std::vector<io::ParticleRow> read_rows(const std::string& path, const config::Settings& s) {
+  return io::read_particle_file(path, material_names(s), s.shapes.size());
+}
+
 // The largest radius of a source: a sphere's, a distribution's largest, a file's (read again
 // by the build).
 struct LargestRadius {
@@ -63,9 +67,12 @@ struct LargestRadius {
   }
   double operator()(const config::FileSettings& p) const {
     double r = 0.0;
-    for (const io::ParticleRow& row : io::read_particle_file(p.path, material_names(settings)))
-      r = std::max(r, row.radius);
+    for (const io::ParticleRow& row : read_rows(p.path, settings)) r = std::max(r, radius_of(row));
     return r;
+  }
+  // A row's radius, or its shape's bounding radius in this configuration.
+  double radius_of(const io::ParticleRow& row) const {
+    return row.shape < 0 ? row.radius : settings.shapes[row.shape].bounding_radius;
   }
   template <class Generator>
   double operator()(const Generator& p) const {
@@ -175,12 +182,19 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
     }
     if (std::holds_alternative<config::PourSettings>(source)) continue;  // the pour fix's
     if (const auto* file = std::get_if<config::FileSettings>(&source)) {
-      for (const io::ParticleRow& row : io::read_particle_file(file->path, material_names(s))) {
+      for (const io::ParticleRow& row : read_rows(file->path, s)) {
         const BodyId id = next_id++;
         const body::MaterialIndex material =
             row.material >= 0 ? body::MaterialIndex(row.material) : file->material;
-        made.push_back({row.position, row.radius, material, id});
+        made.push_back({row.position, LargestRadius{s}.radius_of(row), material, id});
         if (!owns(row.position)) continue;
+        const std::int32_t group = row.has_group ? row.group : file->group;
+        if (row.shape >= 0) {  // its mass and inertia from this configuration's shape
+          sim.particles().add_shaped(sim.materials(), sim.shapes(), row.shape, material,
+                                     row.position, row.orientation, row.velocity, id, group);
+          sim.particles().angular_velocity.back() = row.angular_velocity;
+          continue;
+        }
         body::ParticleInit init;
         init.id = id;
         init.position = row.position;
@@ -189,7 +203,7 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
         init.angular_velocity = row.angular_velocity;
         init.radius = row.radius;
         init.material = material;
-        init.group = row.has_group ? row.group : file->group;
+        init.group = group;
         add_solid_sphere(init, 0.0, sim);
       }
       continue;

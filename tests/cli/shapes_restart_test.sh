@@ -45,4 +45,34 @@ continuation defaults "1 2 3"
 continuation balance "2 3" --set domain.balance=dynamic --set domain.balance_every=20 --set domain.imbalance_threshold=1
 grep -q "balance at step .* -> " "$tmp/balance2-full.log" || fail "the balanced run never moved its cuts: $(grep balance "$tmp/balance2-full.log" | head -3)"
 
+# A snapshot of clumps as a `file` source: every particle keeps its shape, position and
+# orientation (renormalised) and takes its shape's mass; a configuration without those shapes
+# is refused with one line, exit 2.
+snap=$tmp/defaults1-full/$final
+sed '/^bodies:/,$d' "$cfg" > "$tmp/from_file.yaml"   # run ... shapes (no bodies, no particles)
+cat >> "$tmp/from_file.yaml" <<YAML
+particles:
+  - {type: file, path: $snap, material: glass}
+YAML
+"$granite" run "$tmp/from_file.yaml" --output "$tmp/ff" --set run.end_time=1e-4 > "$tmp/ff.log" 2>&1 \
+  || fail "file source of clumps: $(tail -3 "$tmp/ff.log")"
+/usr/bin/python3 - "$snap" "$tmp/ff/snapshot_00000000.h5" <<'PY' || fail "file source of clumps: shapes, orientations or masses differ"
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r") as a, h5py.File(sys.argv[2], "r") as b:
+    ia, ib = np.argsort(a["/particles/id"][...]), np.argsort(b["/particles/id"][...])
+    for name in ("shape", "position", "radius"):
+        assert np.array_equal(a["/particles/" + name][...][ia], b["/particles/" + name][...][ib]), name
+    # renormalised on reading (unit to rounding already): equal to a few ulps
+    qa, qb = a["/particles/orientation"][...][ia], b["/particles/orientation"][...][ib]
+    assert np.abs(qa - qb).max() <= 4e-16, np.abs(qa - qb).max()
+PY
+sed '/^shapes:/,$d' "$cfg" > "$tmp/no_shapes.yaml"
+cat >> "$tmp/no_shapes.yaml" <<YAML
+particles:
+  - {type: file, path: $snap, material: glass}
+YAML
+out=$("$granite" run "$tmp/no_shapes.yaml" --output "$tmp/ns" 2>&1 >/dev/null); rc=$?
+[ "$rc" -eq 2 ] && [ "$(grep -c . <<<"$out")" -eq 1 ] && grep -q "has shape [01] but the configuration defines 0 shapes" <<<"$out" \
+  || fail "a file of shapes the configuration lacks: exit $rc, expected 2 and one line: $out"
+
 [ "$failures" -eq 0 ] && echo "all shape restart checks passed" || { echo "$failures shape restart check(s) failed"; exit 1; }
