@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Top view (x-y) and side view (x-z) of a Granite HDF5 snapshot, particles coloured by speed:
-one wide panel per view laid out for the domain's aspect ratio, one shared colour bar.
+one wide panel per view laid out for the domain's aspect ratio, one shared colour bar. A clump
+(docs/shapes.md) is drawn as its parts, found from its surface in /shapes (one icosphere per part).
 
 usage: plot_snapshot.py SNAPSHOT_H5 OUTPUT_PNG
 """
@@ -33,17 +34,42 @@ def domain_box(snapshot, x):
     return x.min(axis=0), np.maximum(x.max(axis=0), x.min(axis=0) + 1e-9)
 
 
+def clump_parts(path, ids, speed):
+    """(centres, radii, speeds) of the parts of the snapshot's shaped particles, from /shapes: each
+    part an icosphere of 42 vertices and 80 triangles (centre: the mean of its vertices, which the
+    icosahedron's symmetry makes exact); empty without /shapes."""
+    import h5py
+
+    with h5py.File(path, "r") as f:
+        group = f.get("shapes")
+        if group is None or int(group.attrs.get("icosphere_subdivisions", -1)) != 1:
+            return np.zeros((0, 3)), np.zeros(0), np.zeros(0)
+        vertices = group["vertices"][...].reshape(-1, 42, 3)
+        owners = group["id"][...][::80]
+    centres = vertices.mean(axis=1)
+    radii = np.linalg.norm(vertices[:, 0] - centres, axis=1)
+    speed_of = dict(zip(ids.tolist(), speed.tolist()))
+    return centres, radii, np.array([speed_of.get(int(i), 0.0) for i in owners])
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     try:
-        snapshot = granite_io.load_snapshot(argv[1], fields=FIELDS, required=FIELDS)
+        snapshot = granite_io.load_snapshot(argv[1], required=FIELDS)
     except granite_io.GraniteIOError as e:
         return granite_io.print_error(e)
     x, v, r, time = snapshot["position"], snapshot["velocity"], snapshot["radius"], snapshot.time
     speed = np.linalg.norm(v, axis=1) if len(v) else np.zeros(0)
     lo, hi = domain_box(snapshot, x)
+    count = len(x)
+    if "shape" in snapshot and np.any(snapshot["shape"] >= 0):  # clumps: drawn as their parts
+        spheres = snapshot["shape"] < 0
+        centres, radii, part_speed = clump_parts(argv[1], snapshot["id"], speed)
+        x = np.concatenate([x[spheres], centres])
+        r = np.concatenate([r[spheres], radii])
+        speed = np.concatenate([speed[spheres], part_speed])
     # One wide panel per view, each as tall as its extent (15 x 6.5 x 2 cm: the side view is a
     # strip under the top view), and one colour bar for both.
     width = 11.0
@@ -62,7 +88,7 @@ def main(argv):
         ax.set_aspect("equal")
         ax.set_ylabel(f"{name} [m]")
     axes[1].set_xlabel("x [m]")
-    axes[0].set_title(f"{os.path.basename(argv[1])}: t = {time:.4g} s, {len(x)} particles "
+    axes[0].set_title(f"{os.path.basename(argv[1])}: t = {time:.4g} s, {count} particles "
                       "(top: x-y, bottom: x-z)", fontsize=10)
     fig.colorbar(sc, ax=list(axes), label="speed [m/s]", fraction=0.04, pad=0.02)
     fig.savefig(argv[2], dpi=110, bbox_inches="tight")
