@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Top view (x-y) and side view (x-z) of a Granite HDF5 snapshot, particles coloured by speed:
 one wide panel per view laid out for the domain's aspect ratio, one shared colour bar. A clump
-(docs/shapes.md) is drawn as its parts, found from its surface in /shapes (one icosphere per part).
+(docs/shapes.md) is drawn as its parts, found from its surface in /shapes (one icosphere per part),
+a capsule as discs of its radius along its axis (from the stored configuration's `shapes`).
 
 usage: plot_snapshot.py SNAPSHOT_H5 OUTPUT_PNG
 """
@@ -34,10 +35,10 @@ def domain_box(snapshot, x):
     return x.min(axis=0), np.maximum(x.max(axis=0), x.min(axis=0) + 1e-9)
 
 
-def clump_parts(path, ids, speed):
-    """(centres, radii, speeds) of the parts of the snapshot's shaped particles, from /shapes: each
-    part an icosphere of 42 vertices and 80 triangles (centre: the mean of its vertices, which the
-    icosahedron's symmetry makes exact); empty without /shapes."""
+def clump_parts(path, ids, speed, clumps):
+    """(centres, radii, speeds) of the parts of the snapshot's clumps (ids in the set `clumps`),
+    from /shapes: each part an icosphere of 42 vertices and 80 triangles (centre: the mean of its
+    vertices, which the icosahedron's symmetry makes exact); empty without /shapes."""
     import h5py
 
     with h5py.File(path, "r") as f:
@@ -46,10 +47,29 @@ def clump_parts(path, ids, speed):
             return np.zeros((0, 3)), np.zeros(0), np.zeros(0)
         vertices = group["vertices"][...].reshape(-1, 42, 3)
         owners = group["id"][...][::80]
+    keep = np.array([int(i) in clumps for i in owners], bool)
+    vertices, owners = vertices[keep], owners[keep]
     centres = vertices.mean(axis=1)
     radii = np.linalg.norm(vertices[:, 0] - centres, axis=1)
     speed_of = dict(zip(ids.tolist(), speed.tolist()))
     return centres, radii, np.array([speed_of.get(int(i), 0.0) for i in owners])
+
+
+def capsule_discs(snapshot, shapes, speed):
+    """(centres, radii, speeds): each capsule as discs of its radius spaced at most r/2 apart
+    along its axis x ± h R e_x (R from the orientation quaternion w, x, y, z)."""
+    centres, radii, speeds = [], [], []
+    for i, k in enumerate(snapshot["shape"]):
+        if k < 0 or shapes[k].get("type") != "capsule":
+            continue
+        r, h = float(shapes[k]["radius"]), float(shapes[k]["half_length"])
+        w, x, y, z = snapshot["orientation"][i]
+        axis = np.array([1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)])
+        for t in np.linspace(-h, h, int(np.ceil(4 * h / r)) + 1):
+            centres.append(snapshot["position"][i] + t * axis)
+            radii.append(r)
+            speeds.append(speed[i])
+    return np.array(centres).reshape(-1, 3), np.array(radii), np.array(speeds)
 
 
 def main(argv):
@@ -64,12 +84,20 @@ def main(argv):
     speed = np.linalg.norm(v, axis=1) if len(v) else np.zeros(0)
     lo, hi = domain_box(snapshot, x)
     count = len(x)
-    if "shape" in snapshot and np.any(snapshot["shape"] >= 0):  # clumps: drawn as their parts
+    if "shape" in snapshot and np.any(snapshot["shape"] >= 0):  # shapes: parts and discs
+        try:
+            shapes = yaml.safe_load(snapshot.attrs.get("config", ""))["shapes"]
+        except Exception:  # no configuration: every shape drawn as a clump
+            shapes = [{"type": "clump"}] * (int(snapshot["shape"].max()) + 1)
+        kinds = [s.get("type") for s in shapes]
+        clumps = {int(i) for i, k in zip(snapshot["id"], snapshot["shape"])
+                  if k >= 0 and kinds[k] == "clump"}
+        parts = clump_parts(argv[1], snapshot["id"], speed, clumps)
+        discs = capsule_discs(snapshot, shapes, speed)
         spheres = snapshot["shape"] < 0
-        centres, radii, part_speed = clump_parts(argv[1], snapshot["id"], speed)
-        x = np.concatenate([x[spheres], centres])
-        r = np.concatenate([r[spheres], radii])
-        speed = np.concatenate([speed[spheres], part_speed])
+        x = np.concatenate([x[spheres], parts[0], discs[0]])
+        r = np.concatenate([r[spheres], parts[1], discs[1]])
+        speed = np.concatenate([speed[spheres], parts[2], discs[2]])
     # One wide panel per view, each as tall as its extent (15 x 6.5 x 2 cm: the side view is a
     # strip under the top view), and one colour bar for both.
     width = 11.0

@@ -3,6 +3,7 @@
 #include "granite/core/error.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numbers>
 
 namespace granite::body {
@@ -21,6 +22,36 @@ ShapeIndex ShapeTable::add_clump(const std::string& name, std::vector<SpherePart
     shape.bounding_radius = std::max(shape.bounding_radius, part.position.norm() + part.radius);
   }
   shape.parts = std::move(parts);
+  shapes_.push_back(std::move(shape));
+  return ShapeIndex(shapes_.size() - 1);
+}
+
+MassProperties capsule_mass_properties(double r, double h) {
+  const double pi = std::numbers::pi;
+  const double mc = pi * r * r * 2.0 * h, ms = 4.0 / 3.0 * pi * r * r * r;
+  MassProperties m;
+  m.volume = mc + ms;
+  const double axial = 0.5 * mc * r * r + 0.4 * ms * r * r;
+  const double lever = h + 3.0 * r / 8.0;
+  const double across =
+      mc * (r * r / 4.0 + h * h / 3.0) + ms * (83.0 / 320.0 * r * r + lever * lever);
+  m.inertia = Vec3(axial, across, across).asDiagonal();
+  return m;
+}
+
+ShapeIndex ShapeTable::add_capsule(const std::string& name, double radius, double half_length) {
+  if (find(name) != kSphere) throw InputError("shape '" + name + "' is defined twice");
+  if (!(radius > 0.0) || !std::isfinite(radius))
+    throw InputError("capsule '" + name + "': radius must be > 0 m");
+  if (!(half_length >= 0.0) || !std::isfinite(half_length))
+    throw InputError("capsule '" + name + "': half_length must be >= 0 m");
+  Shape shape;
+  shape.name = name;
+  shape.kind = ShapeKind::capsule;
+  shape.radius = radius;
+  shape.half_length = half_length;
+  shape.unit_mass = capsule_mass_properties(radius, half_length);
+  shape.bounding_radius = half_length + radius;
   shapes_.push_back(std::move(shape));
   return ShapeIndex(shapes_.size() - 1);
 }

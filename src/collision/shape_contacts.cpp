@@ -1,5 +1,6 @@
 #include "granite/collision/shape_contacts.hpp"
 
+#include "granite/collision/capsule_contacts.hpp"
 #include "granite/collision/narrow_phase.hpp"
 
 #include <cmath>
@@ -9,9 +10,25 @@
 
 namespace granite::collision {
 
-void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
-                          double threshold, BodyIndex i, BodyIndex j, double mu,
-                          ContactList& contacts) {
+namespace {
+
+// Particle i's capsule axis in the world (its shape a capsule).
+struct Axis {
+  Vec3 a, b;
+  double r;
+};
+Axis capsule_of(const body::Particles& particles, const body::ShapeTable& shapes, std::size_t i) {
+  const body::Shape& s = shapes[particles.shape[i]];
+  Axis axis{Vec3::Zero(), Vec3::Zero(), s.radius};
+  body::capsule_axis(particles.position[i], particles.orientation[i].toRotationMatrix(),
+                     s.half_length, axis.a, axis.b);
+  return axis;
+}
+
+// Pairs of sphere-like bodies (spheres, clumps): every pair of parts.
+void parts_against_parts(const body::Particles& particles, const body::ShapeTable& shapes,
+                         double threshold, BodyIndex i, BodyIndex j, double mu,
+                         ContactList& contacts) {
   // j's parts in the world once (not once per part of i); the candidates' reach test first.
   thread_local std::vector<std::pair<Vec3, double>> parts_j;
   parts_j.clear();
@@ -30,11 +47,55 @@ void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTab
   });
 }
 
+// Capsule `capsule` against every part of sphere-like `other`; `capsule_first`: the capsule is
+// body 1 of the contacts (else the other).
+void capsule_against_parts(const body::Particles& particles, const body::ShapeTable& shapes,
+                           double threshold, BodyIndex capsule, BodyIndex other, bool capsule_first,
+                           double mu, ContactList& contacts) {
+  const Axis k = capsule_of(particles, shapes, capsule);
+  for_each_part(particles, shapes, other, [&](const Vec3& x, double r) {
+    ContactGeometry g;  // the part as body 1, the capsule as body 2
+    if (!sphere_capsule(x, r, k.a, k.b, k.r, threshold, g)) return;
+    if (capsule_first) g = flipped(g);
+    contacts.push_back(capsule_first ? capsule : other, capsule_first ? other : capsule, g.point,
+                       g.normal, g.gap, mu);
+  });
+}
+
+bool is_capsule(const body::Particles& particles, const body::ShapeTable& shapes, std::size_t i) {
+  return particles.shape[i] != body::kSphere &&
+         shapes[particles.shape[i]].kind == body::ShapeKind::capsule;
+}
+
+}  // namespace
+
+void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
+                          double threshold, BodyIndex i, BodyIndex j, double mu,
+                          ContactList& contacts) {
+  const bool ki = is_capsule(particles, shapes, i), kj = is_capsule(particles, shapes, j);
+  if (!ki && !kj) return parts_against_parts(particles, shapes, threshold, i, j, mu, contacts);
+  if (ki != kj)
+    return capsule_against_parts(particles, shapes, threshold, ki ? i : j, ki ? j : i, ki, mu,
+                                 contacts);
+  const Axis a = capsule_of(particles, shapes, i), b = capsule_of(particles, shapes, j);
+  ContactGeometry found[2];
+  const std::size_t count = capsule_capsule(a.a, a.b, a.r, b.a, b.b, b.r, threshold, found);
+  for (std::size_t c = 0; c < count; ++c)
+    contacts.push_back(i, j, found[c].point, found[c].normal, found[c].gap, mu);
+}
+
 void shaped_global_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
                             const body::GlobalBody& body, double threshold, BodyIndex i,
                             BodyIndex body2, double mu, ContactList& contacts) {
   constexpr std::size_t kMaxPerPart = 8;
   ContactGeometry found[kMaxPerPart];
+  if (is_capsule(particles, shapes, i)) {
+    const Axis k = capsule_of(particles, shapes, i);
+    const std::size_t count = capsule_global(k.a, k.b, k.r, body, threshold, found, kMaxPerPart);
+    for (std::size_t c = 0; c < count; ++c)
+      contacts.push_back(i, body2, found[c].point, found[c].normal, found[c].gap, mu);
+    return;
+  }
   for_each_part(particles, shapes, i, [&](const Vec3& xa, double ra) {
     const std::size_t count = sphere_global(xa, ra, body, threshold, found, kMaxPerPart);
     for (std::size_t c = 0; c < count; ++c)
@@ -45,6 +106,7 @@ void shaped_global_contacts(const body::Particles& particles, const body::ShapeT
 double surface_radius(const body::Particles& particles, const body::ShapeTable& shapes,
                       std::size_t i, const Vec3& point) {
   if (particles.shape[i] == body::kSphere) return particles.radius[i];
+  if (is_capsule(particles, shapes, i)) return shapes[particles.shape[i]].radius;
   double nearest = std::numeric_limits<double>::infinity(), radius = particles.radius[i];
   for_each_part(particles, shapes, i, [&](const Vec3& centre, double r) {
     const double off = std::abs((point - centre).norm() - r);

@@ -190,6 +190,13 @@ SchemaPtr shape_entry() {
                {req("name", text(), "", "name referenced by particle sources' `shape`"),
                 req("parts", list(part, 1), "",
                     "the spheres; the frame is moved to the union's centre of mass")})},
+      {"capsule",
+       variant("the points within `radius` of a segment along the shape's x axis (a rod, a pill)",
+               {req("name", text(), "", "name referenced by particle sources' `shape`"),
+                req("radius", real(0.0, inf, true), "m", "radius"),
+                req("half_length", real(0.0), "m",
+                    "half the length of the segment (0: a sphere); the whole capsule is "
+                    "2 (half_length + radius) long")})},
   });
 }
 

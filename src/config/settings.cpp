@@ -348,6 +348,11 @@ Settings settings_of(const YAML::Node& r) {
     s.motions.push_back(motion(b));
   }
   for (const auto& shape : r["shapes"]) {  // load_scenario has checked the names unique
+    if (shape["type"].as<std::string>() == "capsule") {
+      s.shapes.add_capsule(shape["name"].as<std::string>(), shape["radius"].as<double>(),
+                           shape["half_length"].as<double>());
+      continue;
+    }
     std::vector<body::SpherePart> parts;
     for (const auto& part : shape["parts"])
       parts.push_back({part["radius"].as<double>(), vec3(part["position"])});

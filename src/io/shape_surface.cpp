@@ -72,6 +72,26 @@ void append_sphere(const Vec3& x, const Mat3& rotation, const body::SpherePart& 
   }
 }
 
+// A capsule of radius r around the body-frame segment from −h to +h on x: the unit icosphere
+// turned by a fixed small rotation (so that no vertex lies on its equator u_x = 0), its
+// vertices u placed at r u ± h e_x by the sign of u_x. The two half-spheres become the caps and
+// the triangles across the equator the cylinder between them.
+void append_capsule(const Vec3& x, const Mat3& rotation, double r, double h, BodyId id,
+                    ShapeSurfaces& out) {
+  const UnitSphereMesh& unit = standard_icosphere();
+  static const Mat3 tilt =
+      Eigen::AngleAxisd(0.1, Vec3(0.3, 0.5, 0.8).normalized()).toRotationMatrix();
+  const auto first = std::int64_t(out.vertices.size());
+  for (const Vec3& u0 : unit.vertices) {
+    const Vec3 u = tilt * u0;
+    out.vertices.push_back(x + rotation * (r * u + std::copysign(h, u.x()) * Vec3::UnitX()));
+  }
+  for (const Triangle& t : unit.triangles) {
+    out.triangles.push_back({first + t[0], first + t[1], first + t[2]});
+    out.id.push_back(id);
+  }
+}
+
 }  // namespace
 
 UnitSphereMesh icosphere(int subdivisions) {
@@ -93,6 +113,10 @@ void append_shape_surface(const body::Particles& particles, const body::ShapeTab
       append_sphere(particles.position[i], rotation, part, particles.id[i], out);
     break;
   }
+  case body::ShapeKind::capsule:
+    append_capsule(particles.position[i], particles.orientation[i].toRotationMatrix(), shape.radius,
+                   shape.half_length, particles.id[i], out);
+    break;
   }
 }
 

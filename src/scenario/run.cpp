@@ -178,12 +178,18 @@ void log_shapes(const body::ShapeTable& shapes) {
     if (!m.exact)
       std::snprintf(how, sizeof how, "overlaps integrated, relative error %.2g", m.relative_error);
     char text[400];
-    std::snprintf(text, sizeof text,
-                  "  shape %s: clump of %zu spheres, volume %.6g m^3 (%s), bounding radius %.6g m, "
-                  "centre of mass at (%.6g, %.6g, %.6g) m in the given frame (parts moved by "
-                  "its opposite)",
-                  s.name.c_str(), s.parts.size(), m.volume, how, s.bounding_radius, s.shift[0],
-                  s.shift[1], s.shift[2]);
+    if (s.kind == body::ShapeKind::capsule)
+      std::snprintf(text, sizeof text,
+                    "  shape %s: capsule of radius %.6g m around a segment of half length %.6g m, "
+                    "volume %.6g m^3 (exact), bounding radius %.6g m",
+                    s.name.c_str(), s.radius, s.half_length, m.volume, s.bounding_radius);
+    else
+      std::snprintf(text, sizeof text,
+                    "  shape %s: clump of %zu spheres, volume %.6g m^3 (%s), bounding radius "
+                    "%.6g m, centre of mass at (%.6g, %.6g, %.6g) m in the given frame (parts "
+                    "moved by its opposite)",
+                    s.name.c_str(), s.parts.size(), m.volume, how, s.bounding_radius, s.shift[0],
+                    s.shift[1], s.shift[2]);
     log::info(text);
   }
 }

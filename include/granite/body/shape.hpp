@@ -1,8 +1,9 @@
 #pragma once
 // The shapes of non-spherical particles, shared by every rank (the configuration's `shapes`
 // list): a particle's `shape` field is an index into a ShapeTable, or kSphere (-1) for a plain
-// sphere of its `radius`. Today's kind is the clump, a rigid union of spheres (docs/shapes.md);
-// the table is where the other convex kinds go.
+// sphere of its `radius`. The kinds (docs/shapes.md): the clump, a rigid union of spheres, and
+// the capsule, the points within a radius of a segment along the body's x axis; the table is
+// where the other convex kinds go.
 //
 // A shape is stored in its body frame: the frame the user gave it in, moved to the centre of
 // mass (`shift` is that centre in the user's frame), so that a particle's position is its
@@ -22,12 +23,14 @@ namespace granite::body {
 using ShapeIndex = std::int32_t;
 inline constexpr ShapeIndex kSphere = -1;
 
-enum class ShapeKind { clump };
+enum class ShapeKind { clump, capsule };
 
 struct Shape {
   std::string name;
   ShapeKind kind = ShapeKind::clump;
   std::vector<SpherePart> parts;  // clump: the spheres, centres in the body frame
+  double radius = 0.0;            // capsule: m, its radius
+  double half_length = 0.0;       // capsule: m, half its segment, from -h to +h along body x
   double bounding_radius = 0.0;   // m, from the centre of mass
   MassProperties unit_mass;       // at unit density; centroid 0 (the body frame's origin)
   Vec3 shift = Vec3::Zero();      // the centre of mass in the frame the shape was given in
@@ -39,6 +42,10 @@ public:
   /// returns its index. Throws InputError for a duplicate name or bad parts (sphere_union).
   ShapeIndex add_clump(const std::string& name, std::vector<SpherePart> parts,
                        double tolerance = 1e-6);
+  /// Appends a capsule of `radius` around the segment from -half_length to +half_length on
+  /// the body's x axis (its centre of mass at the origin); returns its index. Throws
+  /// InputError for a duplicate name, radius <= 0 or half_length < 0.
+  ShapeIndex add_capsule(const std::string& name, double radius, double half_length);
   const Shape& operator[](ShapeIndex index) const { return shapes_[std::size_t(index)]; }
   std::size_t size() const { return shapes_.size(); }
   bool empty() const { return shapes_.empty(); }
@@ -53,6 +60,21 @@ private:
 
 /// The volume of a body of shape `shape` (kSphere: a sphere of `radius`).
 double volume_of(const ShapeTable& shapes, ShapeIndex shape, double radius);
+
+/// A capsule's mass properties at unit density (cylinder of length 2h and two hemispheres):
+/// V = π r² 2h + 4/3 π r³; about its axis I_xx = ½ m_c r² + 2/5 m_s r², across it
+/// I_yy = I_zz = m_c (r²/4 + h²/3) + m_s (83/320 r² + (h + 3r/8)²), with m_c = π r² 2h and
+/// m_s = 4/3 π r³ (each hemisphere's centre of mass 3r/8 from its flat face, its own
+/// transverse inertia 83/320 (m_s/2) r²).
+MassProperties capsule_mass_properties(double radius, double half_length);
+
+/// A capsule's axis in the world for a body at `position` turned by `rotation`: x ± h R e_x.
+inline void capsule_axis(const Vec3& position, const Mat3& rotation, double half_length, Vec3& a,
+                         Vec3& b) {
+  const Vec3 d = half_length * rotation.col(0);
+  a = position - d;
+  b = position + d;
+}
 
 /// A part's centre in the world for a body at `position` turned by `rotation` (R of its
 /// orientation): x + R p.

@@ -4,6 +4,9 @@
 // clump of one part), each with the conventions of narrow_phase.hpp. Every part's contact acts
 // on the whole body: its lever arm runs from the body's centre of mass to the part's witness
 // point (solver/contact_setup.cpp).
+// A capsule meets a sphere or a clump's part by the part's distance to its axis, another capsule
+// by the axes' closest points (two contacts where they lie side by side), a global body by its
+// axis's ends and nearest point (capsule_contacts.hpp).
 #include "granite/body/global_body.hpp"
 #include "granite/body/particles.hpp"
 #include "granite/body/shape.hpp"
@@ -28,8 +31,8 @@ void shaped_global_contacts(const body::Particles& particles, const body::ShapeT
 double surface_radius(const body::Particles& particles, const body::ShapeTable& shapes,
                       std::size_t i, const Vec3& point);
 
-/// Calls f(centre, radius) for every sphere of particle i: the particle itself, or its shape's
-/// parts in the world.
+/// Calls f(centre, radius) for every sphere of particle i: the particle itself, or its clump's
+/// parts in the world (not for a capsule: capsule_contacts.hpp).
 template <class F>
 void for_each_part(const body::Particles& particles, const body::ShapeTable& shapes, std::size_t i,
                    F&& f) {

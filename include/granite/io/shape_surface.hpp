@@ -5,6 +5,8 @@
 //          triangles at 1) of the part's radius r: vertices x + R (p + r u) for the unit
 //          icosphere's u, so the facets turn with the body; parts inside or across others are
 //          drawn whole (the surfaces overlap, which rendering does not mind)
+//   capsule the same icosphere split at its equator into two caps at ±h on the body's x axis,
+//          the triangles across the equator forming the cylinder (42 vertices, 80 triangles)
 // Triangles turn counter-clockwise seen from outside (their normals point out of the body);
 // every triangle carries its body's id.
 #include "granite/body/particles.hpp"

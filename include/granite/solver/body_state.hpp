@@ -4,7 +4,8 @@
 // relaxation needs no branch on the body kind.
 //
 // v, w are the velocities the bodies would have at t + dt without contacts (explicit part of
-// §3.1): v + dt f/m and ω + I⁻¹ dt (τ − ω × Iω). dv, dw accumulate the velocity corrections of
+// §3.1): v + dt f/m and ω + I⁻¹ dt (τ − ω × Iω), the gyroscopic term −dt I⁻¹ ω × Iω taken
+// implicitly (body_state.cpp; zero for a sphere). dv, dw accumulate the velocity corrections of
 // all contact impulses, so the end-of-step velocities are v + dv and w + dw.
 #include "granite/body/global_body.hpp"
 #include "granite/body/particles.hpp"
@@ -33,7 +34,7 @@ struct BodyState {
 
 /// Fills `states` (resized to particles + globals, capacity reused) with the predicted
 /// velocities under gravity and the particles' external forces/torques, including the
-/// gyroscopic term −dt ω×Iω, and zero corrections.
+/// gyroscopic term (one Newton step of backward Euler in the body frame), and zero corrections.
 void predict_velocities(const body::Particles& particles, const body::GlobalBodies& globals,
                         const Vec3& gravity, double dt, std::vector<BodyState>& states);
 

@@ -7,6 +7,7 @@
 // faster than that change (faster than any power of the points), so the true error is well
 // below the change; 10 leaves room for the change being an estimate, not a bound.
 #include "granite/body/sphere_union.hpp"
+#include "granite/body/shape.hpp"
 #include "granite/core/error.hpp"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -303,4 +305,37 @@ TEST(SphereUnion, BadInputThrows) {
   EXPECT_THROW(sphere_union_mass_properties({{1.0, Vec3(inf, 0, 0)}}), InputError);
   EXPECT_THROW(sphere_union_mass_properties({{1.0, o}}, 0.0), InputError);
   EXPECT_THROW(sphere_union_mass_properties({{1.0, o}}, nan), InputError);
+}
+
+// A capsule's closed-form mass properties (body/shape.hpp) against slicing it into disks along
+// its axis: ρ(x) = r on the cylinder, √(r² − (|x| − h)²) on the caps; dV = π ρ² dx,
+// dI_xx = ½ π ρ⁴ dx, dI_yy = (¼ ρ² + x²) π ρ² dx, by composite Simpson's rule on each piece
+// (smooth polynomials there: exact to rounding, 1e-12 relative); h = 0 is a sphere.
+TEST(CapsuleMass, ClosedFormMatchesDiskSlicing) {
+  for (const auto& [r, h] : {std::pair{1.0e-3, 3.0e-3}, std::pair{2.0, 0.5}, std::pair{1.0, 0.0}}) {
+    const granite::body::MassProperties m = granite::body::capsule_mass_properties(r, h);
+    double v = 0.0, ixx = 0.0, iyy = 0.0;
+    const auto simpson = [&](double lo, double hi, auto rho2) {
+      const int n = 2000;  // even
+      const double step = (hi - lo) / n;
+      for (int k = 0; k <= n; ++k) {
+        const double x = lo + k * step, w = (k == 0 || k == n) ? 1.0 : (k % 2 ? 4.0 : 2.0);
+        const double p2 = rho2(x), f = w * step / 3.0 * M_PI * p2;
+        v += f;
+        ixx += 0.5 * p2 * f;
+        iyy += (0.25 * p2 + x * x) * f;
+      }
+    };
+    const auto cap = [&](double x) { return r * r - (std::abs(x) - h) * (std::abs(x) - h); };
+    simpson(-h - r, -h, cap);
+    if (h > 0.0) simpson(-h, h, [&](double) { return r * r; });
+    simpson(h, h + r, cap);
+    EXPECT_NEAR(m.volume, v, 1e-12 * v) << "r " << r << " h " << h;
+    EXPECT_NEAR(m.inertia(0, 0), ixx, 1e-12 * ixx);
+    EXPECT_NEAR(m.inertia(1, 1), iyy, 1e-12 * iyy);
+    EXPECT_EQ(m.inertia(2, 2), m.inertia(1, 1));
+    EXPECT_EQ(m.inertia(0, 1), 0.0);
+  }
+  const granite::body::MassProperties sphere = granite::body::capsule_mass_properties(1.0, 0.0);
+  EXPECT_NEAR(sphere.inertia(1, 1), 0.4 * sphere.volume, 1e-15);
 }
