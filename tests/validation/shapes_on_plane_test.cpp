@@ -1,18 +1,23 @@
-// A dimer — a rigid union of two equal spheres of radius r at ±a on its x axis (0 < a < r, so
-// they overlap) — lying on a plane, under gravity. Rigid-body theory, with the dimer's mass and
-// inertia written out here in closed form (independently of body/sphere_union.hpp):
-//  - the union is twice the part of the sphere at +a with x ≥ 0, so per unit density
+// Elongated bodies lying on a plane under gravity, on two contacts: a dimer (a rigid union of
+// two equal spheres of radius r at ±a on its x axis, 0 < a < r, so they overlap) and a capsule
+// (radius r around a segment from −h to +h on x; two end contacts). Rigid-body theory, with
+// closed-form mass properties:
+//  - the dimer's written out here, independently of body/sphere_union.hpp: the union is twice
+//    the part of the sphere at +a with x ≥ 0, so per unit density
 //    V = 2π ∫_{−a}^{r} (r² − u²) du = 2π (2r³/3 + r²a − a³/3) and, from disks of radius
 //    ρ² = r² − u², I_xx = ∫ ½ρ² dV = π ∫_{−a}^{r} (r² − u²)² du = π (8r⁵/15 + r⁴a − 2r²a³/3 + a⁵/5);
-//  - at rest it has two contacts, which carry its weight, m g dt per step in all;
-//  - pushed along its axis it slides level (friction's pitching moment μ m g r is taken by the
-//    normal forces as long as μ r < a) and stops after v₀² / (2 μ g);
+//  - the capsule's from body::capsule_mass_properties (checked against disk slicing in
+//    CapsuleMass);
+// and:
+//  - at rest the two contacts carry the weight, m g dt per step in all;
+//  - pushed along its axis the body slides level (friction's pitching moment μ m g r is taken by
+//    the normal forces as long as μ r < a, resp. h) and stops after v₀² / (2 μ g);
 //  - pushed across its axis it rolls about that axis once u − r ω_x = 0: friction changes
 //    m u and I_xx ω_x at rates in the ratio m r² / I_xx, so rolling starts at
 //    v = v₀ / (1 + I_xx / (m r²)).
-// The contacts' lever arms are off the dimer's centre along its axis (±a), so their Delassus
-// blocks are anisotropic: the general block and, for mdp, the general branch. Where a tilted
-// dimer slides obliquely on one part, the two friction models part ways
+// The contacts' lever arms are off the body's centre along its axis, so their Delassus blocks
+// are anisotropic: the general block and, for mdp, the general branch. Where a tilted dimer
+// slides obliquely on one part, the two friction models part ways
 // (TiltedDimerSlidingOnOnePart...).
 #include "granite/timestep/simulation.hpp"
 
@@ -23,24 +28,34 @@
 #include <cstdio>
 #include <limits>
 #include <numbers>
+#include <string>
+#include <tuple>
 
 using namespace granite;
 
 namespace {
 
-constexpr double kG = 9.81, kR = 1e-3, kA = 0.6e-3, kDt = 1e-4, kDensity = 2500.0;
+constexpr double kG = 9.81, kR = 1e-3, kDt = 1e-4, kDensity = 2500.0;
+constexpr double kA = 0.6e-3;  // the dimer's parts at ±a
+constexpr double kH = 3e-3;    // the capsule's half length
 constexpr double kPi = std::numbers::pi;
 
-double dimer_volume() {
+enum class Kind { dimer, capsule };
+
+// Per unit density: the body's volume and its inertia about its axis.
+double volume(Kind kind) {
+  if (kind == Kind::capsule) return body::capsule_mass_properties(kR, kH).volume;
   return 2.0 * kPi * (2.0 * kR * kR * kR / 3.0 + kR * kR * kA - kA * kA * kA / 3.0);
 }
-double dimer_inertia_xx() {
+double inertia_xx(Kind kind) {
+  if (kind == Kind::capsule) return body::capsule_mass_properties(kR, kH).inertia(0, 0);
   const double r2 = kR * kR, a2 = kA * kA;
   return kPi *
          (8.0 * r2 * r2 * kR / 15.0 + r2 * r2 * kA - 2.0 * r2 * a2 * kA / 3.0 + a2 * a2 * kA / 5.0);
 }
 
-timestep::Simulation dimer_on_plane(contact::Model model, double mu, const Vec3& velocity) {
+// The body lying along x on the plane z = 0, touching it.
+timestep::Simulation on_plane(Kind kind, contact::Model model, double mu, const Vec3& velocity) {
   timestep::Simulation sim;
   auto& p = sim.parameters();
   p.dt = kDt;
@@ -51,21 +66,30 @@ timestep::Simulation dimer_on_plane(contact::Model model, double mu, const Vec3&
   p.max_sweeps = 200;
   const auto glass = sim.materials().add({kDensity, mu});
   sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, glass);
-  const auto dimer = sim.shapes().add_clump("dimer", {{kR, Vec3(-kA, 0, 0)}, {kR, Vec3(kA, 0, 0)}});
-  sim.particles().add_shaped(sim.materials(), sim.shapes(), dimer, glass, Vec3(0, 0, kR),
+  const auto shape =
+      kind == Kind::capsule
+          ? sim.shapes().add_capsule("rod", kR, kH)
+          : sim.shapes().add_clump("dimer", {{kR, Vec3(-kA, 0, 0)}, {kR, Vec3(kA, 0, 0)}});
+  sim.particles().add_shaped(sim.materials(), sim.shapes(), shape, glass, Vec3(0, 0, kR),
                              Quat::Identity(), velocity);
   return sim;
 }
 
 }  // namespace
 
-class Dimer : public testing::TestWithParam<contact::Model> {};
+class Lying : public testing::TestWithParam<std::tuple<Kind, contact::Model>> {
+protected:
+  Kind kind() const { return std::get<0>(GetParam()); }
+  timestep::Simulation scene(double mu, const Vec3& velocity) const {
+    return on_plane(kind(), std::get<1>(GetParam()), mu, velocity);
+  }
+};
 
-TEST_P(Dimer, RestsOnTwoContactsThatCarryItsWeight) {
-  timestep::Simulation sim = dimer_on_plane(GetParam(), 0.5, Vec3::Zero());
+TEST_P(Lying, RestsOnTwoContactsThatCarryItsWeight) {
+  timestep::Simulation sim = scene(0.5, Vec3::Zero());
   const double m = sim.particles().mass[0];
   // The mass is the closed form's to the integration's tolerance (1e-6 relative, sphere_union).
-  EXPECT_NEAR(m, kDensity * dimer_volume(), 1e-5 * m);
+  EXPECT_NEAR(m, kDensity * volume(kind()), 1e-5 * m);
   for (int s = 0; s < 100; ++s) {
     const auto& st = sim.step();
     ASSERT_EQ(st.contacts, 2u);
@@ -80,10 +104,10 @@ TEST_P(Dimer, RestsOnTwoContactsThatCarryItsWeight) {
 // Stepping: each step takes μ g dt off the speed exactly (both contacts slide), so the speeds
 // are v_k = v₀ − k μ g dt and the distance dt Σ v_k differs from v₀²/(2μg) by less than one
 // step's travel v₀ dt.
-TEST_P(Dimer, PushedAlongItsAxisSlidesLevelAndStops) {
+TEST_P(Lying, PushedAlongItsAxisSlidesLevelAndStops) {
   const double mu = 0.3, v0 = 0.05;
-  ASSERT_LT(mu * kR, kA);
-  timestep::Simulation sim = dimer_on_plane(GetParam(), mu, Vec3(v0, 0, 0));
+  ASSERT_LT(mu * kR, std::min(kA, kH));
+  timestep::Simulation sim = scene(mu, Vec3(v0, 0, 0));
   const double stop = v0 * v0 / (2.0 * mu * kG);
   const int steps = int(1.2 * v0 / (mu * kG * kDt));
   for (int s = 0; s < steps; ++s) ASSERT_EQ(sim.step().contacts, 2u) << "step " << s;
@@ -97,11 +121,10 @@ TEST_P(Dimer, PushedAlongItsAxisSlidesLevelAndStops) {
 
 // Rolling starts within one step of the predicted time, so the rolling speed is the
 // prediction to within one step's change of the speed, μ g dt.
-TEST_P(Dimer, PushedAcrossItsAxisGoesFromSlidingToRolling) {
+TEST_P(Lying, PushedAcrossItsAxisGoesFromSlidingToRolling) {
   const double mu = 0.3, v0 = 0.05;
-  timestep::Simulation sim = dimer_on_plane(GetParam(), mu, Vec3(0, v0, 0));
-  const double ratio = dimer_inertia_xx() / (dimer_volume() * kR * kR);
-  const double v_roll = v0 / (1.0 + ratio);
+  timestep::Simulation sim = scene(mu, Vec3(0, v0, 0));
+  const double v_roll = v0 / (1.0 + inertia_xx(kind()) / (volume(kind()) * kR * kR));
   const int steps = int(2.0 * (v0 - v_roll) / (mu * kG * kDt));  // twice the sliding time
   for (int s = 0; s < steps; ++s) ASSERT_EQ(sim.step().contacts, 2u) << "step " << s;
   const auto& q = sim.particles();
@@ -111,11 +134,14 @@ TEST_P(Dimer, PushedAcrossItsAxisGoesFromSlidingToRolling) {
   EXPECT_NEAR(q.position[0].z(), kR, 1e-12 * kR);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, Dimer,
-                         testing::Values(contact::Model::mdp, contact::Model::coulomb),
-                         [](const auto& info) {
-                           return info.param == contact::Model::mdp ? "mdp" : "coulomb";
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, Lying,
+    testing::Combine(testing::Values(Kind::dimer, Kind::capsule),
+                     testing::Values(contact::Model::mdp, contact::Model::coulomb)),
+    [](const auto& info) {
+      return std::string(std::get<0>(info.param) == Kind::dimer ? "dimer_" : "capsule_") +
+             (std::get<1>(info.param) == contact::Model::mdp ? "mdp" : "coulomb");
+    });
 
 namespace {
 
@@ -135,7 +161,7 @@ struct SingleContactStep {
 // A dimer tilted by 30° about y, its lower part on the plane, sliding obliquely to its axis:
 // one contact whose lever arm points along the plane. Its first step.
 SingleContactStep tilted_dimer_first_step(contact::Model model) {
-  timestep::Simulation sim = dimer_on_plane(model, 0.3, Vec3::Zero());
+  timestep::Simulation sim = on_plane(Kind::dimer, model, 0.3, Vec3::Zero());
   sim.parameters().warm_start = 0.0;  // u0 below is the velocity before any impulse
   const double tilt = 30.0 * kPi / 180.0;
   auto& p = sim.particles();
