@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The cost of shapes (issue 37's benchmark): µs per particle-step, by phase, of a settled pile,
-# spheres against clumps of the same bounding radius (dimers and tetrahedral clumps at random
-# orientations), one rank, the same solver settings. Each pile starts as a lattice (spacing
-# 2 x bounding radius) on a floor, settles for SETTLE s, then is restarted from its checkpoint
-# for STEPS steps, which are the ones measured (run.json timings of the restart). The ratio is
-# each kind's total against the spheres'.
+# spheres against clumps and capsules of the same bounding radius (dimers, tetrahedral clumps
+# and capsules of aspect ratio 2.5, at random orientations), one rank, the same solver
+# settings. Each pile starts as a lattice (spacing 2 x bounding radius) on a floor, settles for
+# SETTLE s, then is restarted from its checkpoint for STEPS steps, which are the ones measured
+# (run.json timings of the restart). The ratio is each kind's total against the spheres'.
 # usage: benchmarks/shapes_cost.sh [BUILD_DIR] [N] [STEPS] [SETTLE]
 #   N x N x 2N lattice points (default 12: 3456 particles), 50 steps, settled 0.1 s (~3 minutes)
 set -euo pipefail
@@ -29,6 +29,7 @@ shapes:
                                        {radius: 0.5e-3, position: [0.28867e-3, -0.28867e-3, -0.28867e-3]},
                                        {radius: 0.5e-3, position: [-0.28867e-3, 0.28867e-3, -0.28867e-3]},
                                        {radius: 0.5e-3, position: [-0.28867e-3, -0.28867e-3, 0.28867e-3]}]}
+  - {name: rod, type: capsule, radius: 0.4e-3, half_length: 0.6e-3}
 bodies:
   - {type: plane, point: [0, 0, 0], normal: [0, 0, 1], material: glass}
   - {type: plane, point: [0, 0, 0], normal: [1, 0, 0], material: glass}
@@ -43,7 +44,7 @@ YAML
 echo "== a pile of $((n * n * layers)) particles (bounding radius $r m) settled for $settle s, then $steps steps measured, 1 rank"
 printf "%-8s %10s %10s %10s %10s %10s %9s\n" kind detection setup relaxation total contacts ratio
 base=0
-for kind in sphere dimer tetra; do
+for kind in sphere dimer tetra rod; do
   keys="radius: $r"; [ "$kind" != sphere ] && keys="shape: $kind, orientation: random"
   write_config "$tmp/$kind.yaml" "$keys"
   "$build/granite" run "$tmp/$kind.yaml" --output "$tmp/$kind" --quiet > "$tmp/$kind.log" 2>&1 \

@@ -362,7 +362,14 @@ void write_checkpoint(const std::string& path, const body::Particles& particles,
                       const CheckpointState& state, const comm::Communicator& comm) {
   const int rank = comm.rank();
   const std::string tmp = path + ".tmp";
-  detail::probe_destination(path, "checkpoint", comm);
+  std::uint64_t state_bytes = 0;
+  for (const auto* named : {&state.fixes, &state.engine})
+    for (const auto& [name, bytes] : *named) state_bytes += bytes.size();
+  detail::probe_destination(
+      path, "checkpoint", comm,
+      detail::expected_file_bytes(std::uint64_t(comm::sum(std::int64_t(particles.size()), comm)),
+                                  body::kCheckpointed) +
+          state_bytes + state.config.size());
   {
     detail::SilenceHdf5Errors silence;
     try {

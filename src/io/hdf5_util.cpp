@@ -1,5 +1,7 @@
 #include "hdf5_util.hpp"
 
+#include "granite/body/particle_fields.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -7,7 +9,9 @@
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
+#include <type_traits>
 
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace granite::io::detail {
@@ -177,7 +181,17 @@ hid_t create_parallel_file(const std::string& file_name, const comm::Communicato
                   "H5Fcreate", what);
 }
 
-void probe_destination(const std::string& path, const char* kind, const comm::Communicator& comm) {
+std::uint64_t expected_file_bytes(std::uint64_t rows, unsigned flag) {
+  std::uint64_t row = sizeof(std::int32_t);  // owner_rank
+  body::for_each_particle_field([&](const auto& field) {
+    using Layout = typename std::decay_t<decltype(field)>::Layout;
+    if (field.has(flag)) row += Layout::components * sizeof(typename Layout::Scalar);
+  });
+  return rows * row + (std::uint64_t(64) << 10);
+}
+
+void probe_destination(const std::string& path, const char* kind, const comm::Communicator& comm,
+                       std::uint64_t expected_bytes) {
   const std::string tmp = path + ".tmp";
   // A destination that cannot be written at all (a directory, a missing parent, no
   // permission) is an input error; a full disk or a failing device an IoFailure.
@@ -196,6 +210,16 @@ void probe_destination(const std::string& path, const char* kind, const comm::Co
       const std::string problem = std::string("cannot write ") + kind + " '" + path +
                                   "' (temporary file '" + tmp + "'): " + std::strerror(error);
       (error == ENOSPC || error == EDQUOT || error == EIO ? io_problem : input_problem) = problem;
+    }
+    struct statvfs space {};
+    if (fd >= 0 && expected_bytes > 0 && ::statvfs(tmp.c_str(), &space) == 0) {
+      const std::uint64_t free = std::uint64_t(space.f_bavail) * space.f_frsize;
+      if (free < expected_bytes) {
+        io_problem = "cannot write '" + tmp + "': " + std::strerror(ENOSPC) + " (the " + kind +
+                     " needs about " + std::to_string(expected_bytes) + " bytes, " +
+                     std::to_string(free) + " are free)";
+        std::remove(tmp.c_str());
+      }
     }
   }
   comm::throw_if_any_failed(input_problem, comm);

@@ -8,6 +8,7 @@
 
 #include <hdf5.h>
 
+#include <cstdint>
 #include <exception>
 #include <string>
 #include <utility>
@@ -172,8 +173,18 @@ void write_parallel_file(const std::string& file_name, const std::string& fault_
 // Collective. Rank 0 creates `path + ".tmp"` new (create_new: a stale file or a link planted
 // there is unlinked, never followed), which the HDF5 file is then written into. If it cannot:
 // "cannot write <kind> '<path>' ..." on every rank, an InputError (a directory, a missing
-// parent, no permission) or an IoFailure (ENOSPC, EDQUOT, EIO).
-void probe_destination(const std::string& path, const char* kind, const comm::Communicator& comm);
+// parent, no permission) or an IoFailure (ENOSPC, EDQUOT, EIO). With `expected_bytes` > 0 it
+// also checks that the file system has that much free (statvfs), and if not stops the run as a
+// full disk would ("cannot write '<tmp>': No space left on device ..."), before HDF5 starts:
+// an ENOSPC in the middle of a parallel HDF5 file's metadata flush at close can leave the
+// ranks in different collectives, which no check after the fact can undo.
+void probe_destination(const std::string& path, const char* kind, const comm::Communicator& comm,
+                       std::uint64_t expected_bytes = 0);
+
+/// The bytes of `rows` particle rows of a snapshot's or checkpoint's datasets (`flag`:
+/// body::kSnapshotted or body::kCheckpointed), with owner_rank, plus 64 KiB for the file's
+/// metadata: the size probe_destination asks to be free.
+std::uint64_t expected_file_bytes(std::uint64_t rows, unsigned flag);
 
 using io::rename_into_place;
 

@@ -173,7 +173,8 @@ std::string write_snapshot_grid(const std::string& path, const body::Particles& 
 
   // Can the destination be written? Rank 0 tries, everyone gets the same answer.
   const std::string tmp = path + ".tmp";
-  detail::probe_destination(path, "snapshot", comm);
+  detail::probe_destination(path, "snapshot", comm,
+                            detail::expected_file_bytes(slab.total, body::kSnapshotted));
 
   ShapeRows shapes = shape_rows(particles, info, comm);
   std::int64_t contacts = 0;

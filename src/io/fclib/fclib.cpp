@@ -239,6 +239,11 @@ FclibProblem read_global(const std::string& path, hid_t file) {
   const Eigen::VectorXd w = to_vector(path, "/fclib_global/vectors/w", w_values, n);
   problem.mu = read_vector(path, file, "/fclib_global/vectors/mu", n / 3);
   check_mu(path, problem.mu, "/fclib_global/vectors/mu");
+  // A column without a stored entry makes M structurally singular; Eigen's SparseLU does not
+  // return on such a matrix (an all-empty M never finished), so it is refused first.
+  for (Eigen::Index k = 0; k < M.cols(); ++k)
+    if (M.col(k).nonZeros() == 0)
+      fail(path, "/fclib_global/M: singular (column " + std::to_string(k) + " has no entry)");
   Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
   lu.analyzePattern(M);
   lu.factorize(M);
