@@ -409,8 +409,9 @@ SchemaPtr build() {
                   "epsilon*xi/dt"),
               opt("max_initial_overlap", real(0.0), "0.01", "",
                   "largest overlap allowed in the initial state (after building, taking particles "
-                  "--from a checkpoint, or creating an inflow layer; a --restart continues the "
-                  "run's own overlaps), as a fraction of the smaller radius of the "
+                  "--from a checkpoint, or creating an inflow layer; a --restart and granite "
+                  "forces take a stored run's own overlaps), as a fraction of the smaller radius "
+                  "of the "
                   "pair; a larger overlap stops the run, since the error reduction would blast "
                   "the bodies apart"),
               opt("compatible", compatible_choice(), "off", "",
