@@ -133,33 +133,36 @@ YAML::Node parse_file(const std::string& path) {
 // `mass_rate`. The checks across keys run on the typed settings (checks.cpp).
 void check_references(const ScenarioConfig& cfg, const YAML::Node& input) {
   const YAML::Node& r = cfg.resolved;
-  std::set<std::string> names;
-  for (std::size_t i = 0; i < r["materials"].size(); ++i) {
-    const auto name = r["materials"][i]["name"].as<std::string>();
-    if (!names.insert(name).second)
-      throw InputError(where(cfg.file, in(in(in(input, "materials"), i), "name")) + ": materials[" +
-                       std::to_string(i) + "].name: duplicate material name '" + shown(name) + "'");
-  }
+  // The names of a list's entries (`section`, each a `noun`), unique.
+  const auto unique_names = [&](const char* section, const char* noun) {
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < r[section].size(); ++i) {
+      const auto name = r[section][i]["name"].as<std::string>();
+      if (!names.insert(name).second)
+        throw InputError(where(cfg.file, in(in(in(input, section), i), "name")) + ": " + section +
+                         "[" + std::to_string(i) + "].name: duplicate " + noun + " name '" +
+                         shown(name) + "'");
+    }
+    return names;
+  };
+  const std::set<std::string> names = unique_names("materials", "material");
+  const std::set<std::string> shapes = unique_names("shapes", "shape");
+  // An entry's `key` names one of `known_names`; `hint` ends the message otherwise.
+  const auto known_name = [&](const std::set<std::string>& known_names, const char* key,
+                              const char* hint, const YAML::Node& resolved, const YAML::Node& given,
+                              const std::string& path) {
+    const auto name = resolved[key].as<std::string>();
+    if (!known_names.count(name))
+      throw InputError(where(cfg.file, in(given, key)) + ": " + path + "." + key + ": unknown " +
+                       key + " '" + shown(name) + "'" + hint);
+  };
   const auto known = [&](const YAML::Node& resolved, const YAML::Node& given,
                          const std::string& path) {
-    const auto name = resolved["material"].as<std::string>();
-    if (!names.count(name))
-      throw InputError(where(cfg.file, in(given, "material")) + ": " + path +
-                       ".material: unknown material '" + shown(name) + "'");
+    known_name(names, "material", "", resolved, given, path);
   };
-  std::set<std::string> shapes;
-  for (std::size_t i = 0; i < r["shapes"].size(); ++i) {
-    const auto name = r["shapes"][i]["name"].as<std::string>();
-    if (!shapes.insert(name).second)
-      throw InputError(where(cfg.file, in(in(in(input, "shapes"), i), "name")) + ": shapes[" +
-                       std::to_string(i) + "].name: duplicate shape name '" + shown(name) + "'");
-  }
   const auto known_shape = [&](const YAML::Node& resolved, const YAML::Node& given,
                                const std::string& path) {
-    const auto name = resolved["shape"].as<std::string>();
-    if (!shapes.count(name))
-      throw InputError(where(cfg.file, in(given, "shape")) + ": " + path +
-                       ".shape: unknown shape '" + shown(name) + "' (not in `shapes`)");
+    known_name(shapes, "shape", " (not in `shapes`)", resolved, given, path);
   };
   // A generator's `radius`, `size` or `shape`: exactly one, the shape and a mixture's
   // materials known.
