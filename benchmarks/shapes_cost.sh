@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The cost of shapes (issue 37's benchmark): µs per particle-step, by phase, of a settled pile,
-# spheres against clumps and capsules of the same bounding radius (dimers, tetrahedral clumps
-# and capsules of aspect ratio 2.5, at random orientations), one rank, the same solver
+# spheres against clumps, capsules and polyhedra of the same bounding radius (dimers,
+# tetrahedral clumps, capsules of aspect ratio 2.5, bricks of 4 x 2 x 1 and 12-vertex convex
+# grains, at random orientations), one rank, the same solver
 # settings. Each pile starts as a lattice (spacing 2 x bounding radius) on a floor, settles for
 # SETTLE s, then is restarted from its checkpoint for STEPS steps, which are the ones measured
 # (run.json timings of the restart). The ratio is each kind's total against the spheres'.
@@ -30,6 +31,13 @@ shapes:
                                        {radius: 0.5e-3, position: [-0.28867e-3, 0.28867e-3, -0.28867e-3]},
                                        {radius: 0.5e-3, position: [-0.28867e-3, -0.28867e-3, 0.28867e-3]}]}
   - {name: rod, type: capsule, radius: 0.4e-3, half_length: 0.6e-3}
+  - {name: brick, type: box, half_extents: [0.873e-3, 0.436e-3, 0.218e-3]}
+  - {name: grain, type: convex, vertices: [[1.0e-3, 0, 0], [-1.0e-3, 0, 0], [0, 0.8e-3, 0.3e-3],
+                                           [0, -0.8e-3, -0.3e-3], [0.3e-3, 0, 0.9e-3],
+                                           [-0.3e-3, 0, -0.9e-3], [0.5e-3, 0.5e-3, -0.5e-3],
+                                           [-0.5e-3, -0.5e-3, 0.5e-3], [0.5e-3, -0.5e-3, -0.5e-3],
+                                           [-0.5e-3, 0.5e-3, 0.5e-3], [0.6e-3, 0.6e-3, 0.2e-3],
+                                           [-0.6e-3, -0.6e-3, -0.2e-3]]}
 bodies:
   - {type: plane, point: [0, 0, 0], normal: [0, 0, 1], material: glass}
   - {type: plane, point: [0, 0, 0], normal: [1, 0, 0], material: glass}
@@ -44,7 +52,7 @@ YAML
 echo "== a pile of $((n * n * layers)) particles (bounding radius $r m) settled for $settle s, then $steps steps measured, 1 rank"
 printf "%-8s %10s %10s %10s %10s %10s %9s\n" kind detection setup relaxation total contacts ratio
 base=0
-for kind in sphere dimer tetra rod; do
+for kind in sphere dimer tetra rod brick grain; do
   keys="radius: $r"; [ "$kind" != sphere ] && keys="shape: $kind, orientation: random"
   write_config "$tmp/$kind.yaml" "$keys"
   "$build/granite" run "$tmp/$kind.yaml" --output "$tmp/$kind" --quiet > "$tmp/$kind.log" 2>&1 \

@@ -2,7 +2,8 @@
 """Top view (x-y) and side view (x-z) of a Granite HDF5 snapshot, particles coloured by speed:
 one wide panel per view laid out for the domain's aspect ratio, one shared colour bar. A clump
 (docs/shapes.md) is drawn as its parts, found from its surface in /shapes (one icosphere per part),
-a capsule as discs of its radius along its axis (from the stored configuration's `shapes`).
+a capsule as discs of its radius along its axis (from the stored configuration's `shapes`), a box
+or convex polyhedron as the outline of its vertices (from /shapes) projected on the view.
 
 usage: plot_snapshot.py SNAPSHOT_H5 OUTPUT_PNG
 """
@@ -35,24 +36,55 @@ def domain_box(snapshot, x):
     return x.min(axis=0), np.maximum(x.max(axis=0), x.min(axis=0) + 1e-9)
 
 
-def clump_parts(path, ids, speed, clumps):
-    """(centres, radii, speeds) of the parts of the snapshot's clumps (ids in the set `clumps`),
-    from /shapes: each part an icosphere of 42 vertices and 80 triangles (centre: the mean of its
-    vertices, which the icosahedron's symmetry makes exact); empty without /shapes."""
+def surfaces_by_body(path):
+    """{id: (V, 3) vertices} of each shaped body's surface in /shapes (a body's triangles use a
+    contiguous range of the vertices); empty without /shapes."""
     import h5py
 
     with h5py.File(path, "r") as f:
         group = f.get("shapes")
-        if group is None or int(group.attrs.get("icosphere_subdivisions", -1)) != 1:
-            return np.zeros((0, 3)), np.zeros(0), np.zeros(0)
-        vertices = group["vertices"][...].reshape(-1, 42, 3)
-        owners = group["id"][...][::80]
-    keep = np.array([int(i) in clumps for i in owners], bool)
-    vertices, owners = vertices[keep], owners[keep]
-    centres = vertices.mean(axis=1)
-    radii = np.linalg.norm(vertices[:, 0] - centres, axis=1)
+        if group is None:
+            return {}
+        vertices = group["vertices"][...].reshape(-1, 3)
+        triangles = group["triangles"][...].reshape(-1, 3)
+        owners = group["id"][...]
+    out = {}
+    for body in np.unique(owners):
+        used = triangles[owners == body]
+        out[int(body)] = vertices[used.min():used.max() + 1]
+    return out
+
+
+def clump_parts(surfaces, ids, speed, clumps):
+    """(centres, radii, speeds) of the parts of the snapshot's clumps (ids in the set `clumps`):
+    each part an icosphere of 42 vertices in /shapes (centre: the mean of its vertices, which the
+    icosahedron's symmetry makes exact)."""
     speed_of = dict(zip(ids.tolist(), speed.tolist()))
-    return centres, radii, np.array([speed_of.get(int(i), 0.0) for i in owners])
+    centres, radii, speeds = [], [], []
+    for body in clumps:
+        for part in surfaces.get(body, np.zeros((0, 3))).reshape(-1, 42, 3):
+            centres.append(part.mean(axis=0))
+            radii.append(np.linalg.norm(part[0] - centres[-1]))
+            speeds.append(speed_of.get(body, 0.0))
+    return np.array(centres).reshape(-1, 3), np.array(radii), np.array(speeds)
+
+
+def outline(points):
+    """The convex hull of 2-D points, counter-clockwise (Andrew's monotone chain)."""
+    pts = sorted(map(tuple, points))
+    if len(pts) < 3:
+        return np.array(pts)
+
+    def half(seq):
+        hull = []
+        for p in seq:
+            while len(hull) >= 2 and ((hull[-1][0] - hull[-2][0]) * (p[1] - hull[-2][1]) -
+                                      (hull[-1][1] - hull[-2][1]) * (p[0] - hull[-2][0])) <= 0:
+                hull.pop()
+            hull.append(p)
+        return hull[:-1]
+
+    return np.array(half(pts) + half(reversed(pts)))
 
 
 def capsule_discs(snapshot, shapes, speed):
@@ -84,6 +116,7 @@ def main(argv):
     speed = np.linalg.norm(v, axis=1) if len(v) else np.zeros(0)
     lo, hi = domain_box(snapshot, x)
     count = len(x)
+    polyhedra = []
     if "shape" in snapshot and np.any(snapshot["shape"] >= 0):  # shapes: parts and discs
         try:
             shapes = yaml.safe_load(snapshot.attrs.get("config", ""))["shapes"]
@@ -92,8 +125,11 @@ def main(argv):
         kinds = [s.get("type") for s in shapes]
         clumps = {int(i) for i, k in zip(snapshot["id"], snapshot["shape"])
                   if k >= 0 and kinds[k] == "clump"}
-        parts = clump_parts(argv[1], snapshot["id"], speed, clumps)
+        surfaces = surfaces_by_body(argv[1])
+        parts = clump_parts(surfaces, snapshot["id"], speed, clumps)
         discs = capsule_discs(snapshot, shapes, speed)
+        polyhedra = [(surfaces[int(i)], s) for i, k, s in zip(snapshot["id"], snapshot["shape"], speed)
+                     if k >= 0 and kinds[k] in ("box", "convex") and int(i) in surfaces]
         spheres = snapshot["shape"] < 0
         x = np.concatenate([x[spheres], parts[0], discs[0]])
         r = np.concatenate([r[spheres], parts[1], discs[1]])
@@ -105,12 +141,22 @@ def main(argv):
     panel = width * 0.8 / (hi[0] - lo[0])  # inches per metre along x
     fig, axes = plt.subplots(2, 1, figsize=(width, panel * sum(heights) + 1.6), sharex=True,
                              gridspec_kw={"height_ratios": heights})
-    vmax = float(speed.max()) if len(speed) and speed.max() > 0 else 1.0
+    everything = np.concatenate([speed, [s for _, s in polyhedra]])
+    vmax = float(everything.max()) if len(everything) and everything.max() > 0 else 1.0
     points_per_metre = 72 * panel * 0.85  # marker: the diameter in points (axes narrower than 0.8 w)
     for ax, (a, b, name) in zip(axes, [(0, 1, "y"), (0, 2, "z")]):
         order = np.argsort(x[:, 3 - b]) if len(x) else []  # draw the nearest particles last
         sc = ax.scatter(x[order, a], x[order, b], c=speed[order], s=(points_per_metre * 2 * r[order]) ** 2,
                         cmap="viridis", vmin=0.0, vmax=vmax, edgecolors="none")
+        if polyhedra:  # drawn nearest last, as the discs
+            from matplotlib.collections import PolyCollection
+
+            order = np.argsort([v[:, 3 - b].mean() for v, _ in polyhedra])
+            outlines = PolyCollection([outline(polyhedra[k][0][:, [a, b]]) for k in order],
+                                      array=np.array([polyhedra[k][1] for k in order]),
+                                      cmap="viridis", edgecolors="k", linewidths=0.2)
+            outlines.set_clim(0.0, vmax)
+            ax.add_collection(outlines)
         ax.set_xlim(lo[0], hi[0])
         ax.set_ylim(lo[b], hi[b])
         ax.set_aspect("equal")

@@ -11,6 +11,7 @@ GRANITE_PACKAGES=(
   libopenmpi-dev openmpi-bin
   libeigen3-dev libhdf5-openmpi-dev libyaml-cpp-dev libboost-program-options-dev
   nlohmann-json3-dev libgtest-dev libbenchmark-dev
+  libqhull-dev  # convex hulls of the `convex` shapes
   python3 python3-h5py python3-numpy python3-matplotlib python3-yaml
   python3-paraview xvfb  # ParaView (pvbatch, XDMF reader; xvfb-run: a display for pvbatch)
   clang-format  # version 14: ctest format_check

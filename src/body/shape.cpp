@@ -56,6 +56,38 @@ ShapeIndex ShapeTable::add_capsule(const std::string& name, double radius, doubl
   return ShapeIndex(shapes_.size() - 1);
 }
 
+ShapeIndex ShapeTable::add_box(const std::string& name, const Vec3& half_extents) {
+  if (find(name) != kSphere) throw InputError("shape '" + name + "' is defined twice");
+  for (int k = 0; k < 3; ++k)
+    if (!(half_extents[k] > 0.0) || !std::isfinite(half_extents[k]))
+      throw InputError("box '" + name + "': every half extent must be > 0 m");
+  Shape shape;
+  shape.name = name;
+  shape.kind = ShapeKind::box;
+  shape.half_extents = half_extents;
+  shape.polyhedron = box_polyhedron(half_extents);
+  shape.unit_mass = polyhedron_mass_properties(shape.polyhedron);
+  shape.unit_mass.centroid = Vec3::Zero();  // rounding aside, the box's centre
+  shape.bounding_radius = half_extents.norm();
+  shapes_.push_back(std::move(shape));
+  return ShapeIndex(shapes_.size() - 1);
+}
+
+ShapeIndex ShapeTable::add_convex(const std::string& name, const std::vector<Vec3>& vertices) {
+  if (find(name) != kSphere) throw InputError("shape '" + name + "' is defined twice");
+  Shape shape;
+  shape.name = name;
+  shape.kind = ShapeKind::convex;
+  shape.polyhedron = convex_hull(vertices, "convex shape '" + name + "'");
+  shape.unit_mass = polyhedron_mass_properties(shape.polyhedron);
+  shape.shift = shape.unit_mass.centroid;
+  shape.unit_mass.centroid = Vec3::Zero();
+  shift_origin(shape.polyhedron, shape.shift);
+  shape.bounding_radius = bounding_radius(shape.polyhedron);
+  shapes_.push_back(std::move(shape));
+  return ShapeIndex(shapes_.size() - 1);
+}
+
 ShapeIndex ShapeTable::find(const std::string& name) const {
   for (std::size_t k = 0; k < shapes_.size(); ++k)
     if (shapes_[k].name == name) return ShapeIndex(k);

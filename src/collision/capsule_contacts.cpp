@@ -1,5 +1,7 @@
 #include "granite/collision/capsule_contacts.hpp"
 
+#include "granite/collision/segments.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,44 +20,6 @@ constexpr double kBisectionBracket = 1e-15;
 // the coordinates, so a capsule lying flat on a face (equal distances along it) never gets
 // one; a gap difference of 1e-9 of the capsule's size is physically nil.
 constexpr double kInteriorMargin = 1e-9;
-
-double clamp01(double x) { return std::clamp(x, 0.0, 1.0); }
-
-// The parameter t ∈ [0, 1] of the point a + t d of a segment closest to x: the projection on
-// the line, clamped (0 for a point segment, d = 0).
-double closest_parameter(const Vec3& x, const Vec3& a, const Vec3& d) {
-  const double dd = d.squaredNorm();
-  return dd > 0.0 ? clamp01((x - a).dot(d) / dd) : 0.0;
-}
-
-// Parameters (s, t) of the closest points of the segments a1 + s d1 and a2 + t d2, s, t ∈
-// [0, 1] (Ericson, Real-Time Collision Detection §5.1.9). With w = a1 − a2, a = d1·d1,
-// b = d1·d2, c = d1·w, e = d2·d2, f = d2·w, the lines' closest points are s = (b f − c e) /
-// (a e − b²), t = (b s + f) / e. By Lagrange's identity, with n = d1 × d2, a e − b² = |n|² and
-// b f − c e = (d2 × w)·n: written so, neither cancels for near-parallel segments, where
-// a e − b² would be mostly rounding. Parallel lines (n = 0): any s will do, s = 0.
-std::pair<double, double> closest_parameters(const Vec3& a1, const Vec3& d1, const Vec3& a2,
-                                             const Vec3& d2) {
-  const Vec3 w = a1 - a2;
-  const double a = d1.squaredNorm(), e = d2.squaredNorm(), f = d2.dot(w);
-  if (a == 0.0) return {0.0, e > 0.0 ? clamp01(f / e) : 0.0};  // segment 1 is a point
-  const double c = d1.dot(w);
-  if (e == 0.0) return {clamp01(-c / a), 0.0};  // segment 2 is a point
-  const Vec3 n = cross(d1, d2);
-  const double nn = n.squaredNorm();
-  double s = nn > 0.0 ? clamp01(cross(d2, w).dot(n) / nn) : 0.0;
-  // Segment 2's point nearest a1 + s d1; if outside [0, 1], clamp it and redo s for that end.
-  const double b = d1.dot(d2);
-  double t = (b * s + f) / e;
-  if (t < 0.0) {
-    t = 0.0;
-    s = clamp01(-c / a);
-  } else if (t > 1.0) {
-    t = 1.0;
-    s = clamp01((b - c) / a);
-  }
-  return {s, t};
-}
 
 // The contact of the sphere at the segment's point of least signed distance to a convex solid
 // (box or solid cylinder), if that point is interior: its distance below both ends' by more
@@ -97,20 +61,6 @@ bool is_convex_solid(const body::Primitive& primitive) {
   if (std::holds_alternative<body::Box>(primitive)) return true;
   const auto* c = std::get_if<body::Cylinder>(&primitive);
   return c && !c->inside;
-}
-
-// Whether contact g, found on member k of the body, is kept: not buried deeper than `buried`
-// inside another member, nor a repeat of one of the `count` already kept (same point within
-// `buried`, same normal), as sphere_global decides for a sphere.
-bool kept(const ContactGeometry& g, std::size_t k, const body::GlobalBody& body,
-          const ContactGeometry* out, std::size_t count, double buried) {
-  for (std::size_t m = 0; m < body.parts.size(); ++m)
-    if (m != k && body::signed_distance(body.parts[m], g.point) < -buried) return false;
-  for (std::size_t c = 0; c < count; ++c)
-    if ((out[c].point - g.point).squaredNorm() <= buried * buried &&
-        out[c].normal.dot(g.normal) > 1.0 - 1e-12)
-      return false;
-  return true;
 }
 
 }  // namespace
@@ -178,7 +128,7 @@ std::size_t capsule_global(const Vec3& a, const Vec3& b, double r, const body::G
     ContactGeometry found[kCapsulePrimitiveContacts];
     const std::size_t n = capsule_primitive(a, b, r, body.parts[k], threshold, found);
     for (std::size_t f = 0; f < n && count < capacity; ++f)
-      if (kept(found[f], k, body, out, count, buried)) out[count++] = found[f];
+      if (kept_on_union(found[f], k, body, out, count, buried)) out[count++] = found[f];
   }
   return count;
 }

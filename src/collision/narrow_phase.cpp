@@ -137,29 +137,29 @@ bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive,
   }
 }
 
+bool kept_on_union(const ContactGeometry& g, std::size_t k, const body::GlobalBody& body,
+                   const ContactGeometry* out, std::size_t count, double buried) {
+  for (std::size_t m = 0; m < body.parts.size(); ++m)
+    if (m != k && body::signed_distance(body.parts[m], g.point) < -buried) return false;
+  // Members sharing a face (e.g. flush tops) report the same point twice: keep one.
+  for (std::size_t c = 0; c < count; ++c)
+    if ((out[c].point - g.point).squaredNorm() <= buried * buried &&
+        out[c].normal.dot(g.normal) > 1.0 - 1e-12)
+      return false;
+  return true;
+}
+
 std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body, double threshold,
                           ContactGeometry* out, std::size_t capacity) {
   std::size_t count = 0;
-  const std::size_t parts = body.parts.size();
   // A member's surface point buried deeper than this inside another member is internal;
   // also the distance below which two members' contact points coincide.
   const double buried = 1e-9 * r;
-  for (std::size_t k = 0; k < parts && count < capacity; ++k) {
+  for (std::size_t k = 0; k < body.parts.size() && count < capacity; ++k) {
     ContactGeometry candidates[3];
     const std::size_t found = sphere_part(x, r, body.parts[k], threshold, candidates);
-    for (std::size_t f = 0; f < found && count < capacity; ++f) {
-      const ContactGeometry& g = candidates[f];
-      bool internal = false;
-      if (parts > 1) {
-        for (std::size_t m = 0; m < parts && !internal; ++m)
-          internal = m != k && body::signed_distance(body.parts[m], g.point) < -buried;
-      }
-      // Members sharing a face (e.g. flush tops) report the same point twice: keep one.
-      for (std::size_t c = 0; c < count && !internal; ++c)
-        internal = (out[c].point - g.point).squaredNorm() <= buried * buried &&
-                   out[c].normal.dot(g.normal) > 1.0 - 1e-12;
-      if (!internal) out[count++] = g;
-    }
+    for (std::size_t f = 0; f < found && count < capacity; ++f)
+      if (kept_on_union(candidates[f], k, body, out, count, buried)) out[count++] = candidates[f];
   }
   return count;
 }

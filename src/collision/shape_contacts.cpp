@@ -2,9 +2,11 @@
 
 #include "granite/collision/capsule_contacts.hpp"
 #include "granite/collision/narrow_phase.hpp"
+#include "granite/collision/polyhedron_contacts.hpp"
 
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <utility>
 #include <vector>
 
@@ -62,9 +64,44 @@ void capsule_against_parts(const body::Particles& particles, const body::ShapeTa
   });
 }
 
-bool is_capsule(const body::Particles& particles, const body::ShapeTable& shapes, std::size_t i) {
-  return particles.shape[i] != body::kSphere &&
-         shapes[particles.shape[i]].kind == body::ShapeKind::capsule;
+// What a body's surface is made of, for the dispatch over pairs.
+enum class Surface { parts, capsule, polyhedron };  // parts: a sphere or a clump's spheres
+
+Surface surface_of(const body::Particles& particles, const body::ShapeTable& shapes,
+                   std::size_t i) {
+  if (particles.shape[i] == body::kSphere) return Surface::parts;
+  const body::ShapeKind kind = shapes[particles.shape[i]].kind;
+  if (kind == body::ShapeKind::capsule) return Surface::capsule;
+  return body::is_polyhedral(kind) ? Surface::polyhedron : Surface::parts;
+}
+
+void place(const body::Particles& particles, const body::ShapeTable& shapes, std::size_t i,
+           PlacedPolyhedron& out) {
+  out.place(shapes[particles.shape[i]].polyhedron, particles.position[i],
+            particles.orientation[i].toRotationMatrix());
+}
+
+// Polyhedron `poly` against every part of sphere-like `other` or against capsule `other`;
+// `poly_first`: the polyhedron is body 1 of the contacts (else the other).
+void polyhedron_against_rounded(const body::Particles& particles, const body::ShapeTable& shapes,
+                                double threshold, BodyIndex poly, BodyIndex other, bool poly_first,
+                                double mu, ContactList& contacts) {
+  thread_local PlacedPolyhedron p;
+  place(particles, shapes, poly, p);
+  const auto add = [&](const Vec3& a, const Vec3& b, double r) {
+    ContactGeometry found[2];  // the segment as body 1, the polyhedron as body 2
+    const std::size_t count = capsule_polyhedron(a, b, r, p, threshold, found);
+    for (std::size_t c = 0; c < count; ++c) {
+      const ContactGeometry g = poly_first ? flipped(found[c]) : found[c];
+      contacts.push_back(poly_first ? poly : other, poly_first ? other : poly, g.point, g.normal,
+                         g.gap, mu);
+    }
+  };
+  if (surface_of(particles, shapes, other) == Surface::capsule) {
+    const Axis k = capsule_of(particles, shapes, other);
+    return add(k.a, k.b, k.r);
+  }
+  for_each_part(particles, shapes, other, [&](const Vec3& x, double r) { add(x, x, r); });
 }
 
 }  // namespace
@@ -72,7 +109,23 @@ bool is_capsule(const body::Particles& particles, const body::ShapeTable& shapes
 void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
                           double threshold, BodyIndex i, BodyIndex j, double mu,
                           ContactList& contacts) {
-  const bool ki = is_capsule(particles, shapes, i), kj = is_capsule(particles, shapes, j);
+  const Surface si = surface_of(particles, shapes, i), sj = surface_of(particles, shapes, j);
+  if (si == Surface::polyhedron && sj == Surface::polyhedron) {
+    thread_local PlacedPolyhedron a, b;
+    place(particles, shapes, i, a);
+    place(particles, shapes, j, b);
+    ContactGeometry found[kManifoldPoints];
+    const std::size_t count = polyhedron_polyhedron(a, b, threshold, found);
+    for (std::size_t c = 0; c < count; ++c)
+      contacts.push_back(i, j, found[c].point, found[c].normal, found[c].gap, mu);
+    return;
+  }
+  if (si == Surface::polyhedron || sj == Surface::polyhedron) {
+    const bool first = si == Surface::polyhedron;
+    return polyhedron_against_rounded(particles, shapes, threshold, first ? i : j, first ? j : i,
+                                      first, mu, contacts);
+  }
+  const bool ki = si == Surface::capsule, kj = sj == Surface::capsule;
   if (!ki && !kj) return parts_against_parts(particles, shapes, threshold, i, j, mu, contacts);
   if (ki != kj)
     return capsule_against_parts(particles, shapes, threshold, ki ? i : j, ki ? j : i, ki, mu,
@@ -89,24 +142,39 @@ void shaped_global_contacts(const body::Particles& particles, const body::ShapeT
                             BodyIndex body2, double mu, ContactList& contacts) {
   constexpr std::size_t kMaxPerPart = 8;
   ContactGeometry found[kMaxPerPart];
-  if (is_capsule(particles, shapes, i)) {
-    const Axis k = capsule_of(particles, shapes, i);
-    const std::size_t count = capsule_global(k.a, k.b, k.r, body, threshold, found, kMaxPerPart);
+  const auto add = [&](std::size_t count) {
     for (std::size_t c = 0; c < count; ++c)
       contacts.push_back(i, body2, found[c].point, found[c].normal, found[c].gap, mu);
+  };
+  switch (surface_of(particles, shapes, i)) {
+  case Surface::capsule: {
+    const Axis k = capsule_of(particles, shapes, i);
+    return add(capsule_global(k.a, k.b, k.r, body, threshold, found, kMaxPerPart));
+  }
+  case Surface::polyhedron: {
+    thread_local PlacedPolyhedron p;
+    place(particles, shapes, i, p);
+    return add(polyhedron_global(p, body, threshold, found, kMaxPerPart));
+  }
+  case Surface::parts:
+    for_each_part(particles, shapes, i, [&](const Vec3& xa, double ra) {
+      add(sphere_global(xa, ra, body, threshold, found, kMaxPerPart));
+    });
     return;
   }
-  for_each_part(particles, shapes, i, [&](const Vec3& xa, double ra) {
-    const std::size_t count = sphere_global(xa, ra, body, threshold, found, kMaxPerPart);
-    for (std::size_t c = 0; c < count; ++c)
-      contacts.push_back(i, body2, found[c].point, found[c].normal, found[c].gap, mu);
-  });
 }
 
 double surface_radius(const body::Particles& particles, const body::ShapeTable& shapes,
                       std::size_t i, const Vec3& point) {
   if (particles.shape[i] == body::kSphere) return particles.radius[i];
-  if (is_capsule(particles, shapes, i)) return shapes[particles.shape[i]].radius;
+  switch (surface_of(particles, shapes, i)) {
+  case Surface::capsule:
+    return shapes[particles.shape[i]].radius;
+  case Surface::polyhedron:  // flat faces have no radius: the sphere of the same volume's
+    return std::cbrt(3.0 * shapes[particles.shape[i]].unit_mass.volume / (4.0 * std::numbers::pi));
+  case Surface::parts:
+    break;
+  }
   double nearest = std::numeric_limits<double>::infinity(), radius = particles.radius[i];
   for_each_part(particles, shapes, i, [&](const Vec3& centre, double r) {
     const double off = std::abs((point - centre).norm() - r);

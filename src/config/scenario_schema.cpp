@@ -197,6 +197,16 @@ SchemaPtr shape_entry() {
                 req("half_length", real(0.0), "m",
                     "half the length of the segment (0: a sphere); the whole capsule is "
                     "2 (half_length + radius) long")})},
+      {"box", variant("a rectangular box centred on its centre of mass, faces normal to its axes",
+                      {req("name", text(), "", "name referenced by particle sources' `shape`"),
+                       req("half_extents", vec3(0.0), "m",
+                           "half edge lengths along x, y, z (each > 0)")})},
+      {"convex",
+       variant("the convex hull of the given vertices (Qhull), a grain or a crystal",
+               {req("name", text(), "", "name referenced by particle sources' `shape`"),
+                req("vertices", list(vec3(), 4), "m",
+                    "points in the shape's frame; the frame is moved to the hull's centre of "
+                    "mass, points inside the hull are dropped")})},
   });
 }
 

@@ -348,15 +348,26 @@ Settings settings_of(const YAML::Node& r) {
     s.motions.push_back(motion(b));
   }
   for (const auto& shape : r["shapes"]) {  // load_scenario has checked the names unique
-    if (shape["type"].as<std::string>() == "capsule") {
-      s.shapes.add_capsule(shape["name"].as<std::string>(), shape["radius"].as<double>(),
-                           shape["half_length"].as<double>());
+    const std::string type = shape["type"].as<std::string>(),
+                      name = shape["name"].as<std::string>();
+    if (type == "capsule") {
+      s.shapes.add_capsule(name, shape["radius"].as<double>(), shape["half_length"].as<double>());
+      continue;
+    }
+    if (type == "box") {
+      s.shapes.add_box(name, vec3(shape["half_extents"]));
+      continue;
+    }
+    if (type == "convex") {
+      std::vector<Vec3> vertices;
+      for (const auto& v : shape["vertices"]) vertices.push_back(vec3(v));
+      s.shapes.add_convex(name, vertices);
       continue;
     }
     std::vector<body::SpherePart> parts;
     for (const auto& part : shape["parts"])
       parts.push_back({part["radius"].as<double>(), vec3(part["position"])});
-    s.shapes.add_clump(shape["name"].as<std::string>(), std::move(parts));
+    s.shapes.add_clump(name, std::move(parts));
   }
   for (const auto& p : r["particles"]) s.particles.push_back(particle_source(p, indices, s.shapes));
   if (const YAML::Node in = r["inflow"])

@@ -92,6 +92,19 @@ void append_capsule(const Vec3& x, const Mat3& rotation, double r, double h, Bod
   }
 }
 
+// A polyhedron's faces, each as the fan of triangles from its first vertex (the loops turn
+// counter-clockwise seen from outside), vertices at x + R v.
+void append_polyhedron(const Vec3& x, const Mat3& rotation, const body::ConvexPolyhedron& poly,
+                       BodyId id, ShapeSurfaces& out) {
+  const auto first = std::int64_t(out.vertices.size());
+  for (const Vec3& v : poly.vertices) out.vertices.push_back(x + rotation * v);
+  for (const body::PolyhedronFace& f : poly.faces)
+    for (std::size_t k = 1; k + 1 < f.loop.size(); ++k) {
+      out.triangles.push_back({first + f.loop[0], first + f.loop[k], first + f.loop[k + 1]});
+      out.id.push_back(id);
+    }
+}
+
 }  // namespace
 
 UnitSphereMesh icosphere(int subdivisions) {
@@ -116,6 +129,11 @@ void append_shape_surface(const body::Particles& particles, const body::ShapeTab
   case body::ShapeKind::capsule:
     append_capsule(particles.position[i], particles.orientation[i].toRotationMatrix(), shape.radius,
                    shape.half_length, particles.id[i], out);
+    break;
+  case body::ShapeKind::box:
+  case body::ShapeKind::convex:
+    append_polyhedron(particles.position[i], particles.orientation[i].toRotationMatrix(),
+                      shape.polyhedron, particles.id[i], out);
     break;
   }
 }

@@ -183,6 +183,19 @@ void log_shapes(const body::ShapeTable& shapes) {
                     "  shape %s: capsule of radius %.6g m around a segment of half length %.6g m, "
                     "volume %.6g m^3 (exact), bounding radius %.6g m",
                     s.name.c_str(), s.radius, s.half_length, m.volume, s.bounding_radius);
+    else if (s.kind == body::ShapeKind::box)
+      std::snprintf(text, sizeof text,
+                    "  shape %s: box of half extents (%.6g, %.6g, %.6g) m, volume %.6g m^3 "
+                    "(exact), bounding radius %.6g m",
+                    s.name.c_str(), s.half_extents[0], s.half_extents[1], s.half_extents[2],
+                    m.volume, s.bounding_radius);
+    else if (s.kind == body::ShapeKind::convex)
+      std::snprintf(text, sizeof text,
+                    "  shape %s: convex polyhedron of %zu vertices and %zu faces, volume %.6g "
+                    "m^3 (exact), bounding radius %.6g m, centre of mass at (%.6g, %.6g, %.6g) "
+                    "m in the given frame (vertices moved by its opposite)",
+                    s.name.c_str(), s.polyhedron.vertices.size(), s.polyhedron.faces.size(),
+                    m.volume, s.bounding_radius, s.shift[0], s.shift[1], s.shift[2]);
     else
       std::snprintf(text, sizeof text,
                     "  shape %s: clump of %zu spheres, volume %.6g m^3 (%s), bounding radius "

@@ -30,7 +30,8 @@ void contact_keys(const collision::ContactList& contacts, const body::Particles&
   const std::size_t m = contacts.size();
   keys.resize(m);
   swapped.assign(m, false);
-  // Only a particle and a global body (a union's parts) can touch more than once.
+  // A particle and a global body (a union's parts) can touch more than once, in any order;
+  // two shaped particles too (a manifold, pairs of parts), their contacts adjacent in the list.
   std::map<std::pair<BodyId, BodyId>, std::uint32_t> seen;
   for (std::size_t j = 0; j < m; ++j) {
     ContactKey& k = keys[j];
@@ -46,6 +47,9 @@ void contact_keys(const collision::ContactList& contacts, const body::Particles&
       std::swap(k.first, k.second);
       swapped[j] = true;
     }
+    if (j > 0 && !contacts.involves_global(j - 1) && keys[j - 1].first == k.first &&
+        keys[j - 1].second == k.second)
+      k.ordinal = keys[j - 1].ordinal + 1;
   }
 }
 

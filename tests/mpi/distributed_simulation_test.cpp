@@ -76,11 +76,21 @@ void populate(timestep::Simulation& sim, const Scene& s,
   p.error_reduction = 0.2;
   const auto m = sim.materials().add({2650.0, s.friction});
   if (s.floor) sim.globals().add(body::HalfSpace{s.domain.min, Vec3::UnitZ()}, m);
-  // Every other shaped body a capsule of the same bounding radius (0.4 R around 0.6 R).
-  const body::ShapeIndex clump =
-      s.clumps ? sim.shapes().add_clump("tetra", tetrahedron(s.radius)) : body::kSphere;
-  const body::ShapeIndex rod =
-      s.clumps ? sim.shapes().add_capsule("rod", 0.4 * s.radius, 0.6 * s.radius) : body::kSphere;
+  // The shaped bodies in turn a tetrahedral clump, a capsule (0.4 R around 0.6 R), a box and a
+  // convex grain, each of bounding radius at most R.
+  std::vector<body::ShapeIndex> kinds;
+  if (s.clumps) {
+    const double R = s.radius;
+    const Vec3 brick = Vec3(0.7, 0.5, 0.3) * (R / Vec3(0.7, 0.5, 0.3).norm());
+    kinds = {sim.shapes().add_clump("tetra", tetrahedron(R)),
+             sim.shapes().add_capsule("rod", 0.4 * R, 0.6 * R),
+             sim.shapes().add_box("brick", brick),
+             sim.shapes().add_convex("grain",
+                                     {Vec3(0.75 * R, 0, 0), Vec3(-0.4 * R, 0.5 * R, 0),
+                                      Vec3(-0.3 * R, -0.4 * R, 0.25 * R), Vec3(0, 0.1 * R, 0.7 * R),
+                                      Vec3(0.1 * R, -0.2 * R, -0.6 * R)})};
+    for (const body::ShapeIndex k : kinds) EXPECT_LE(sim.shapes()[k].bounding_radius, R);
+  }
   for (std::size_t k = 0; k < bodies.size(); ++k) {
     if (!owns(bodies[k].first)) continue;
     if (!s.clumps) {
@@ -89,7 +99,7 @@ void populate(timestep::Simulation& sim, const Scene& s,
       continue;
     }
     const Vec3 axis = Vec3(1.0, double(k % 3), double(k % 5) - 2.0).normalized();
-    sim.particles().add_shaped(sim.materials(), sim.shapes(), k % 2 ? rod : clump, m,
+    sim.particles().add_shaped(sim.materials(), sim.shapes(), kinds[k % kinds.size()], m,
                                bodies[k].first, Quat(Eigen::AngleAxisd(0.7 * double(k), axis)),
                                bodies[k].second, BodyId(k));
     sim.particles().angular_velocity.back() = (0.5 / s.radius) * bodies[k].second.cross(axis);
@@ -208,8 +218,9 @@ private:
 // ghosts removed on the peers).
 // With `balance_every` > 0, dynamic load balance every that many steps (weights 1 + contacts,
 // the cuts moved whenever that lowers the imbalance): bodies migrate to the moved cuts.
-// With `clumps`, the bodies are spinning tetrahedral clumps and capsules (every other one; up to
-// 0.2 rad per step: the explicit gyroscopic term of an elongated body is unstable at ω dt ~ 1) and every step's contacts are audited against a full search (neighbour
+// With `clumps`, the bodies are spinning tetrahedral clumps, capsules, boxes and convex grains
+// (in turn; up to 0.2 rad per step) and every step's contacts are audited against a full
+// search (neighbour
 // lists of bounding spheres stay valid while the bodies turn); x is walled instead of periodic
 // (the audit's search knows no periodic images).
 void check_conservation_and_ghosts(double skin, int balance_every = 0, bool clumps = false) {
@@ -298,8 +309,7 @@ TEST(DistributedSimulation, BodiesAreConservedAndGhostsAgreeWithOwnersEveryStep)
   check_conservation_and_ghosts(0.0);
 }
 
-TEST(DistributedSimulation,
-     SpinningClumpsAndCapsulesAreConservedGhostsAgreeAndContactsMatchAFullSearch) {
+TEST(DistributedSimulation, SpinningShapesAreConservedGhostsAgreeAndContactsMatchAFullSearch) {
   check_conservation_and_ghosts(Scene{}.radius, 0, true);
 }
 

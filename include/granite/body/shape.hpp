@@ -1,9 +1,9 @@
 #pragma once
 // The shapes of non-spherical particles, shared by every rank (the configuration's `shapes`
 // list): a particle's `shape` field is an index into a ShapeTable, or kSphere (-1) for a plain
-// sphere of its `radius`. The kinds (docs/shapes.md): the clump, a rigid union of spheres, and
-// the capsule, the points within a radius of a segment along the body's x axis; the table is
-// where the other convex kinds go.
+// sphere of its `radius`. The kinds (docs/shapes.md): the clump, a rigid union of spheres; the
+// capsule, the points within a radius of a segment along the body's x axis; the box and the
+// convex polyhedron (the hull of given vertices), both held as a ConvexPolyhedron.
 //
 // A shape is stored in its body frame: the frame the user gave it in, moved to the centre of
 // mass (`shift` is that centre in the user's frame), so that a particle's position is its
@@ -11,6 +11,7 @@
 // radius (the largest distance from the centre of mass to its surface) is the particle's
 // `radius`: cells, neighbour lists, the skin and the ghost width see the bounding sphere, which
 // no rotation moves, so they need nothing else.
+#include "granite/body/polyhedron.hpp"
 #include "granite/body/sphere_union.hpp"
 #include "granite/core/types.hpp"
 
@@ -23,17 +24,24 @@ namespace granite::body {
 using ShapeIndex = std::int32_t;
 inline constexpr ShapeIndex kSphere = -1;
 
-enum class ShapeKind { clump, capsule };
+enum class ShapeKind { clump, capsule, box, convex };
+
+/// Box and convex: the kinds whose surface is a ConvexPolyhedron.
+inline bool is_polyhedral(ShapeKind kind) {
+  return kind == ShapeKind::box || kind == ShapeKind::convex;
+}
 
 struct Shape {
   std::string name;
   ShapeKind kind = ShapeKind::clump;
-  std::vector<SpherePart> parts;  // clump: the spheres, centres in the body frame
-  double radius = 0.0;            // capsule: m, its radius
-  double half_length = 0.0;       // capsule: m, half its segment, from -h to +h along body x
-  double bounding_radius = 0.0;   // m, from the centre of mass
-  MassProperties unit_mass;       // at unit density; centroid 0 (the body frame's origin)
-  Vec3 shift = Vec3::Zero();      // the centre of mass in the frame the shape was given in
+  std::vector<SpherePart> parts;     // clump: the spheres, centres in the body frame
+  double radius = 0.0;               // capsule: m, its radius
+  double half_length = 0.0;          // capsule: m, half its segment, from -h to +h along body x
+  Vec3 half_extents = Vec3::Zero();  // box: m, along the body axes
+  ConvexPolyhedron polyhedron;       // box, convex: the surface in the body frame
+  double bounding_radius = 0.0;      // m, from the centre of mass
+  MassProperties unit_mass;          // at unit density; centroid 0 (the body frame's origin)
+  Vec3 shift = Vec3::Zero();         // the centre of mass in the frame the shape was given in
 };
 
 class ShapeTable {
@@ -46,6 +54,12 @@ public:
   /// the body's x axis (its centre of mass at the origin); returns its index. Throws
   /// InputError for a duplicate name, radius <= 0 or half_length < 0.
   ShapeIndex add_capsule(const std::string& name, double radius, double half_length);
+  /// Appends a box of `half_extents` along its body axes; returns its index. Throws InputError
+  /// for a duplicate name or a half extent that is not finite and > 0.
+  ShapeIndex add_box(const std::string& name, const Vec3& half_extents);
+  /// Appends the convex hull of `vertices` (the user's frame), moved to its centre of mass;
+  /// returns its index. Throws InputError for a duplicate name or vertices that span no volume.
+  ShapeIndex add_convex(const std::string& name, const std::vector<Vec3>& vertices);
   const Shape& operator[](ShapeIndex index) const { return shapes_[std::size_t(index)]; }
   std::size_t size() const { return shapes_.size(); }
   bool empty() const { return shapes_.empty(); }

@@ -62,6 +62,12 @@ std::size_t sphere_part(const Vec3& x, double r, const body::Primitive& primitiv
 bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive, double threshold,
                       ContactGeometry& out);
 
+/// Whether contact g, found on member k of `body`, is kept among the `count` already in out:
+/// not buried deeper than `buried` inside another member (internal to the union), nor a
+/// repeat of a kept one (same point within `buried`, same normal: members sharing a face).
+bool kept_on_union(const ContactGeometry& g, std::size_t k, const body::GlobalBody& body,
+                   const ContactGeometry* out, std::size_t count, double buried);
+
 /// Sphere against a global body (single primitive or union). Writes up to `capacity` contacts
 /// (one per member whose surface is within threshold and whose contact point is not buried
 /// inside another member) and returns their number.

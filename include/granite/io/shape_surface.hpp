@@ -7,6 +7,8 @@
 //          drawn whole (the surfaces overlap, which rendering does not mind)
 //   capsule the same icosphere split at its equator into two caps at ±h on the body's x axis,
 //          the triangles across the equator forming the cylinder (42 vertices, 80 triangles)
+//   box, convex  the polyhedron's own vertices, each face a fan of triangles (a box: 8
+//          vertices, 12 triangles)
 // Triangles turn counter-clockwise seen from outside (their normals point out of the body);
 // every triangle carries its body's id.
 #include "granite/body/particles.hpp"

@@ -4,7 +4,8 @@
 //
 // A contact's identity is the pair of its bodies: the two particles' global ids (lower first),
 // or the particle's id and the global body's index, plus an ordinal that tells apart several
-// contacts of the same pair (the parts of a union, in detection order). The impulse is kept in
+// contacts of the same pair (the parts of a union, a manifold's points, the pairs of parts of
+// two clumps), in detection order. The impulse is kept in
 // the world frame as the impulse on the first body of the key, so that it survives the pair
 // being detected the other way round and the contact frame turning; the next step rotates it
 // into the new frame and projects it onto the new friction cone (contact::project_onto_friction_cone).
