@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <utility>
 #include <memory>
 
 extern "C" {
@@ -32,12 +34,26 @@ void set_plane(const std::vector<Vec3>& vertices, PolyhedronFace& face) {
 
 // Edges from the faces' loops (each shared by two faces, listed once) and their directions,
 // one per family of parallel edges (|sin| below 1e-9).
+// Each edge's two faces: the one walking it from its lower vertex to its higher, then the other.
 void set_edges(ConvexPolyhedron& p) {
-  for (const PolyhedronFace& f : p.faces)
-    for (std::size_t k = 0; k < f.loop.size(); ++k) {
-      const int a = f.loop[k], b = f.loop[(k + 1) % f.loop.size()];
-      if (a < b) p.edges.push_back({a, b});  // the other face walks it from b to a
+  std::map<std::pair<int, int>, std::size_t> index;
+  for (std::size_t f = 0; f < p.faces.size(); ++f) {
+    const std::vector<int>& loop = p.faces[f].loop;
+    for (std::size_t k = 0; k < loop.size(); ++k) {
+      const int a = loop[k], b = loop[(k + 1) % loop.size()];
+      if (a > b) continue;  // the other face walks it from b to a
+      index[{a, b}] = p.edges.size();
+      p.edges.push_back({a, b});
+      p.edge_faces.push_back({int(f), -1});
     }
+  }
+  for (std::size_t f = 0; f < p.faces.size(); ++f) {
+    const std::vector<int>& loop = p.faces[f].loop;
+    for (std::size_t k = 0; k < loop.size(); ++k) {
+      const int a = loop[k], b = loop[(k + 1) % loop.size()];
+      if (a > b) p.edge_faces[index.at({b, a})][1] = int(f);
+    }
+  }
   for (const auto& [a, b] : p.edges) {
     const Vec3 d = (p.vertices[std::size_t(b)] - p.vertices[std::size_t(a)]).normalized();
     const auto family = std::find_if(p.edge_directions.begin(), p.edge_directions.end(),

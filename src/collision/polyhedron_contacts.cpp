@@ -90,7 +90,8 @@ Vec3 side_normal(const Vec3& p, const Vec3& q, const Vec3& n) { return cross(Vec
 // Face f of `ref` as the reference face: the incident face of `inc` clipped against its side
 // planes, the points within threshold of its plane.
 std::size_t face_contacts(const PlacedPolyhedron& ref, int f, const PlacedPolyhedron& inc,
-                          bool reference_is_body2, double threshold, ContactGeometry* out) {
+                          bool reference_is_body2, double threshold, bool deepest_if_none,
+                          ContactGeometry* out) {
   const Vec3& n = ref.normals[std::size_t(f)];
   const double d = ref.offsets[std::size_t(f)];
   std::size_t incident = 0;
@@ -110,7 +111,7 @@ std::size_t face_contacts(const PlacedPolyhedron& ref, int f, const PlacedPolyhe
   points.clear();
   for (const Vec3& x : polygon)
     if (const double gap = n.dot(x) - d; gap <= threshold) points.push_back({x, gap});
-  if (points.empty()) {  // rounding at a face's rim: the incident body's deepest vertex
+  if (points.empty() && deepest_if_none) {  // the incident body's deepest vertex
     const auto deepest =
         std::min_element(inc.vertices.begin(), inc.vertices.end(),
                          [&](const Vec3& x, const Vec3& y) { return n.dot(x) < n.dot(y); });
@@ -341,44 +342,87 @@ std::size_t polyhedron_polyhedron(const PlacedPolyhedron& a, const PlacedPolyhed
   double face_b = -kInfinity, face_a = -kInfinity;
   int fb = -1, fa = -1;
   if (!face_axes(b, a, threshold, face_b, fb) || !face_axes(a, b, threshold, face_a, fa)) return 0;
+  // Edge pairs: only those whose arcs on the Gauss map cross (they form a face of the
+  // Minkowski difference A − B, the only edge pairs whose cross product can separate; Gregorius,
+  // "The separating axis test between convex polyhedra", GDC 2013). A's edge joins the faces
+  // of normals n1, n2 (its arc), B's those of m1, m2, negated for A − B.
   double edge = -kInfinity;
-  int ea = -1, eb = -1;
+  std::size_t ea = 0, eb = 0;
   Vec3 edge_normal = Vec3::Zero();
-  for (std::size_t i = 0; i < a.edge_directions.size(); ++i)
-    for (std::size_t j = 0; j < b.edge_directions.size(); ++j) {
-      Vec3 axis = cross(a.edge_directions[i], b.edge_directions[j]);
+  struct Arc {
+    Vec3 m1, m2, cross;  // B's edge: its faces' normals negated, m2 × m1
+  };
+  thread_local std::vector<Arc> arcs_b;
+  arcs_b.resize(b.shape->edges.size());
+  for (std::size_t j = 0; j < arcs_b.size(); ++j) {
+    Arc& arc = arcs_b[j];
+    arc.m1 = -b.normals[std::size_t(b.shape->edge_faces[j][0])];
+    arc.m2 = -b.normals[std::size_t(b.shape->edge_faces[j][1])];
+    arc.cross = cross(arc.m2, arc.m1);
+  }
+  for (std::size_t i = 0; i < a.shape->edges.size(); ++i) {
+    const Vec3& n1 = a.normals[std::size_t(a.shape->edge_faces[i][0])];
+    const Vec3& n2 = a.normals[std::size_t(a.shape->edge_faces[i][1])];
+    const Vec3 arc_a = cross(n2, n1);
+    const Vec3& pa = a.vertices[std::size_t(a.shape->edges[i][0])];
+    for (std::size_t j = 0; j < arcs_b.size(); ++j) {
+      const Arc& arc = arcs_b[j];
+      const double cba = arc.m1.dot(arc_a), dba = arc.m2.dot(arc_a);
+      if (!(cba * dba < 0.0)) continue;
+      const double adc = n1.dot(arc.cross), bdc = n2.dot(arc.cross);
+      if (!(adc * bdc < 0.0 && cba * bdc > 0.0)) continue;
+      const Vec3& pb = b.vertices[std::size_t(b.shape->edges[j][0])];
+      Vec3 axis = cross(Vec3(a.vertices[std::size_t(a.shape->edges[i][1])] - pa),
+                        Vec3(b.vertices[std::size_t(b.shape->edges[j][1])] - pb));
       const double length = axis.norm();
-      if (length < kParallelSine) continue;
+      // Parallel edges: their axis is a face normal's, tested above.
+      if (length < kParallelSine * (pa - a.vertices[std::size_t(a.shape->edges[i][1])]).norm() *
+                       (pb - b.vertices[std::size_t(b.shape->edges[j][1])]).norm())
+        continue;
       axis /= length;
-      const double s = separation(project(a.vertices, axis), project(b.vertices, axis), axis);
+      if (axis.dot(n1 + n2) < 0.0) axis = -axis;  // out of A: into the cone of its faces
+      const double s = axis.dot(pb - pa);         // the gap from A's edge to B's
       if (s > threshold) return 0;
       if (s > edge) {
         edge = s;
-        ea = int(i);
-        eb = int(j);
-        edge_normal = axis;
+        ea = i;
+        eb = j;
+        edge_normal = -axis;  // from B to A
       }
     }
+  }
   const double bias = kAxisBias * (a.size + b.size);
   const bool on_a = face_a > face_b + bias;
   const double face = on_a ? face_a : face_b;
-  if (edge > face + bias) {
-    // Separated: the closest points (GJK), exact; the pair of edge families whose axis
-    // separates most need not hold the closest features. Penetrating: the edges of those
-    // families farthest into each other.
+  // Apart: the exact closest points (GJK), for an edge axis (the edge pair whose axis
+  // separates most need not hold the closest features) and for a face whose clipped incident
+  // face has no point within threshold (the closest features are edges or vertices beside it).
+  const auto closest = [&](std::size_t& count) {
     const GjkResult g = gjk_distance(PointSetSupport{a.vertices.data(), a.vertices.size()},
                                      PointSetSupport{b.vertices.data(), b.vertices.size()},
                                      Vec3(a.centre - b.centre));
-    if (!g.overlap && g.distance > 0.0) {
-      if (g.distance > threshold) return 0;
-      out[0] = {g.point_b, Vec3((g.point_a - g.point_b) / g.distance), g.distance};
-      return 1;
-    }
-    const auto e1 = extreme_edge(a, ea, -edge_normal), e2 = extreme_edge(b, eb, edge_normal);
-    return edge_contact(e1, e2, edge_normal, 0.0, threshold, out[0]) ? 1 : 0;
+    if (g.overlap || !(g.distance > 0.0)) return false;
+    count = 0;
+    if (g.distance <= threshold)
+      out[count++] = {g.point_b, Vec3((g.point_a - g.point_b) / g.distance), g.distance};
+    return true;
+  };
+  std::size_t count = 0;
+  if (edge > face + bias) {  // overlapping: the closest points of the two edges
+    if (closest(count)) return count;
+    const auto ends = [](const PlacedPolyhedron& p, std::size_t e) {
+      return std::array<Vec3, 2>{p.vertices[std::size_t(p.shape->edges[e][0])],
+                                 p.vertices[std::size_t(p.shape->edges[e][1])]};
+    };
+    return edge_contact(ends(a, ea), ends(b, eb), edge_normal, 0.0, threshold, out[0]) ? 1 : 0;
   }
-  return on_a ? face_contacts(a, fa, b, false, threshold, out)
-              : face_contacts(b, fb, a, true, threshold, out);
+  const auto manifold = [&](bool deepest_if_none) {
+    return on_a ? face_contacts(a, fa, b, false, threshold, deepest_if_none, out)
+                : face_contacts(b, fb, a, true, threshold, deepest_if_none, out);
+  };
+  if ((count = manifold(false)) > 0) return count;
+  if (closest(count)) return count;
+  return manifold(true);  // overlapping at a face's rim: the incident body's deepest vertex
 }
 
 std::size_t capsule_polyhedron(const Vec3& a, const Vec3& b, double r, const PlacedPolyhedron& p,

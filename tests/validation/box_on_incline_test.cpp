@@ -12,6 +12,7 @@
 //    m g (h sin θ − w cos θ)/I_edge, I_edge = (4/3) m (w² + h²): 266 rad/s² at 25° for
 //    w = 1 mm, so that it has turned by about ½ α t² = 0.33 rad after 0.05 s.
 #include "granite/timestep/simulation.hpp"
+#include "../support/floor_scene.hpp"
 
 #include <gtest/gtest.h>
 
@@ -30,15 +31,9 @@ double radians(double degrees) { return degrees * std::numbers::pi / 180.0; }
 // A box of half extents h resting flat on the floor.
 timestep::Simulation incline(double theta, double mu, const Vec3& h, contact::Model model) {
   timestep::Simulation sim;
-  auto& p = sim.parameters();
-  p.dt = kDt;
-  p.gravity = kG * Vec3(std::sin(theta), 0, -std::cos(theta));
-  p.contact_threshold = 0.1 * kW;
-  p.model.model = model;
-  p.tolerance = 1e-12;
-  p.max_sweeps = 500;
-  const auto glass = sim.materials().add({kDensity, mu});
-  sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, glass);
+  const auto glass =
+      test_support::floor_scene(sim, kDt, kG * Vec3(std::sin(theta), 0, -std::cos(theta)), 0.1 * kW,
+                                model, 500, kDensity, mu);
   const auto box = sim.shapes().add_box("box", h);
   sim.particles().add_shaped(sim.materials(), sim.shapes(), box, glass, Vec3(0, 0, h.z()),
                              Quat::Identity());

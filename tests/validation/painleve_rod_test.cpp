@@ -12,6 +12,7 @@
 // step. After the first step the tip's velocity is zero to the solver's tolerance, and the
 // normal impulse is Λ₀'s normal component (n = e_z).
 #include "granite/timestep/simulation.hpp"
+#include "../support/floor_scene.hpp"
 
 #include <gtest/gtest.h>
 
@@ -34,15 +35,8 @@ struct Rod {
 // The rod leaning at theta, its lower end sphere touching the plane.
 void lean(Rod& rod, double theta, double mu, contact::Model model) {
   timestep::Simulation& sim = rod.sim;
-  auto& p = sim.parameters();
-  p.dt = kDt;
-  p.gravity = Vec3(0, 0, -kG);
-  p.contact_threshold = 0.1 * kR;
-  p.model.model = model;
-  p.tolerance = 1e-12;
-  p.max_sweeps = 200;
-  const auto glass = sim.materials().add({kDensity, mu});
-  sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, glass);
+  const auto glass =
+      test_support::floor_scene(sim, kDt, Vec3(0, 0, -kG), 0.1 * kR, model, 200, kDensity, mu);
   const auto shape = sim.shapes().add_capsule("rod", kR, kH);
   const Vec3 axis(std::cos(theta), 0.0, std::sin(theta));  // body x turned about −y by θ
   const Vec3 x = Vec3(0, 0, kR) + kH * axis;

@@ -20,6 +20,7 @@
 // slides obliquely on one part, the two friction models part ways
 // (TiltedDimerSlidingOnOnePart...).
 #include "granite/timestep/simulation.hpp"
+#include "../support/floor_scene.hpp"
 
 #include <gtest/gtest.h>
 
@@ -57,15 +58,8 @@ double inertia_xx(Kind kind) {
 // The body lying along x on the plane z = 0, touching it.
 timestep::Simulation on_plane(Kind kind, contact::Model model, double mu, const Vec3& velocity) {
   timestep::Simulation sim;
-  auto& p = sim.parameters();
-  p.dt = kDt;
-  p.gravity = Vec3(0, 0, -kG);
-  p.contact_threshold = 0.1 * kR;
-  p.model.model = model;
-  p.tolerance = 1e-12;
-  p.max_sweeps = 200;
-  const auto glass = sim.materials().add({kDensity, mu});
-  sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, glass);
+  const auto glass =
+      test_support::floor_scene(sim, kDt, Vec3(0, 0, -kG), 0.1 * kR, model, 200, kDensity, mu);
   const auto shape =
       kind == Kind::capsule
           ? sim.shapes().add_capsule("rod", kR, kH)

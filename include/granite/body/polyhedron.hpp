@@ -25,9 +25,10 @@ struct PolyhedronFace {
 struct ConvexPolyhedron {
   std::vector<Vec3> vertices;
   std::vector<PolyhedronFace> faces;
-  std::vector<std::array<int, 2>> edges;
-  std::vector<Vec3> edge_directions;  // unit, one per family of parallel edges
-  std::vector<int> edge_family;       // per edge: its index into edge_directions
+  std::vector<std::array<int, 2>> edges;       // vertex indices, lower first
+  std::vector<std::array<int, 2>> edge_faces;  // the two faces meeting at each edge
+  std::vector<Vec3> edge_directions;           // unit, one per family of parallel edges
+  std::vector<int> edge_family;                // per edge: its index into edge_directions
 };
 
 /// The box of the given half extents (> 0), centred on the origin, faces normal to the axes.

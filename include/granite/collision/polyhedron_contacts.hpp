@@ -6,14 +6,16 @@
 // gap <= threshold.
 //
 // - Polyhedron against polyhedron (and against a global box): separating axes (the faces'
-//   normals of both, the cross products of their edge directions). The axis of largest
-//   separation decides: above threshold, no contact. A face axis gives a manifold: the other
+//   normals of both, and the cross products of the pairs of edges whose arcs cross on the
+//   Gauss map: those that form a face of the Minkowski difference, Gregorius 2013). The axis
+//   of largest separation decides: above threshold, no contact. A face axis gives a manifold: the other
 //   body's most anti-parallel (incident) face clipped against the reference face's side planes
 //   (Sutherland–Hodgman), every clipped point within threshold of the reference plane a
 //   contact, at most four kept (the deepest, the farthest from it, and the two spanning the
-//   largest areas on either side). An edge axis gives one contact, at the closest points of
-//   the two edges. The separation along an axis is a lower bound of the distance, exact for
-//   touching and penetrating bodies and for face contacts.
+//   largest areas on either side). An edge axis gives one contact: the exact closest points
+//   (GJK) of bodies apart, the closest points of the two edges of overlapping ones; so does a
+//   face whose clipped incident face has no point within threshold. The separation along an
+//   axis is a lower bound of the distance, exact for touching and penetrating bodies.
 // - A rounded segment (a capsule; a sphere when its ends coincide) against a polyhedron: the
 //   exact distance of the segment to the polyhedron (GJK), minus the radius. If the closest
 //   point lies on a face and the normal is that face's, the segment clipped against the face's
@@ -41,7 +43,7 @@ struct PlacedPolyhedron {
   std::vector<Vec3> vertices;
   std::vector<Vec3> normals;
   std::vector<double> offsets;
-  std::vector<Vec3> edge_directions;
+  std::vector<Vec3> edge_directions;  // one per family of parallel edges (capsule axes)
   Vec3 centre = Vec3::Zero();
   double size = 0.0;  // m, the bounding radius about the centre
   void place(const body::ConvexPolyhedron& polyhedron, const Vec3& x, const Mat3& rotation);

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -39,6 +40,15 @@ void expect_closed_convex(const ConvexPolyhedron& p, const Vec3& inside) {
     for (const Vec3& v : p.vertices) EXPECT_LE(f.normal.dot(v), f.offset + 1e-14);
   EXPECT_EQ(int(p.vertices.size()) - int(p.edges.size()) + int(p.faces.size()), 2);
   EXPECT_EQ(p.edge_family.size(), p.edges.size());
+  ASSERT_EQ(p.edge_faces.size(), p.edges.size());
+  for (std::size_t e = 0; e < p.edges.size(); ++e) {  // both faces hold both of its ends
+    EXPECT_NE(p.edge_faces[e][0], p.edge_faces[e][1]);
+    for (const int f : p.edge_faces[e]) {
+      ASSERT_GE(f, 0);
+      const std::vector<int>& loop = p.faces[std::size_t(f)].loop;
+      for (const int v : p.edges[e]) EXPECT_NE(std::find(loop.begin(), loop.end(), v), loop.end());
+    }
+  }
 }
 
 }  // namespace
