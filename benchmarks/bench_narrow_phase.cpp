@@ -6,6 +6,7 @@
 //   build/benchmarks/bench_narrow_phase
 #include "granite/body/polyhedron.hpp"
 #include "granite/collision/capsule_contacts.hpp"
+#include "granite/collision/ellipsoid_contacts.hpp"
 #include "granite/collision/gjk.hpp"
 #include "granite/collision/narrow_phase.hpp"
 #include "granite/collision/polyhedron_contacts.hpp"
@@ -176,6 +177,61 @@ void BoxPlane(benchmark::State& state) {
   state.counters["contact_fraction"] = double(found) / double(state.iterations());
 }
 
+// Ellipsoids of semi-axes (1, 0.7, 0.5): the margin's GJK with Newton's polish.
+const Vec3 kPebble(1.0, 0.7, 0.5);
+
+void EllipsoidEllipsoid(benchmark::State& state) {
+  const auto s = scenes(1.4);
+  std::size_t k = 0, found = 0;
+  for (auto _ : state) {
+    const PlacedEllipsoid a(s[k].x1, s[k].r1, kPebble), b(Vec3::Zero(), s[k].r2, kPebble);
+    ContactGeometry g;
+    found += ellipsoid_convex(a, CoreSupport{&b}, b.margin, b.centre, kThreshold, g, &b);
+    k = (k + 1) % kScenes;
+  }
+  state.counters["contact_fraction"] = double(found) / double(state.iterations());
+}
+
+void EllipsoidSphere(benchmark::State& state) {
+  const auto s = scenes(1.2);
+  std::size_t k = 0, found = 0;
+  for (auto _ : state) {
+    const PlacedEllipsoid a(s[k].x1, s[k].r1, kPebble);
+    ContactGeometry g;
+    found += ellipsoid_convex(a, SegmentSupport{Vec3::Zero(), Vec3::Zero()}, 0.5, Vec3::Zero(),
+                              kThreshold, g);
+    k = (k + 1) % kScenes;
+  }
+  state.counters["contact_fraction"] = double(found) / double(state.iterations());
+}
+
+void EllipsoidBox(benchmark::State& state) {
+  const auto s = scenes(1.3);
+  std::size_t k = 0, found = 0;
+  PlacedPolyhedron b;
+  for (auto _ : state) {
+    const PlacedEllipsoid a(s[k].x1, s[k].r1, kPebble);
+    b.place(brick(), Vec3::Zero(), s[k].r2);
+    ContactGeometry g;
+    found += ellipsoid_polyhedron(a, b, kThreshold, g);
+    k = (k + 1) % kScenes;
+  }
+  state.counters["contact_fraction"] = double(found) / double(state.iterations());
+}
+
+void EllipsoidPlane(benchmark::State& state) {
+  const auto s = scenes(1.0);
+  const body::Primitive floor = body::HalfSpace{Vec3(0, 0, -0.7), Vec3::UnitZ()};
+  std::size_t k = 0, found = 0;
+  for (auto _ : state) {
+    const PlacedEllipsoid a(Vec3::Zero(), s[k].r1, kPebble);
+    ContactGeometry out[kEllipsoidPrimitiveContacts];
+    found += ellipsoid_primitive(a, floor, kThreshold, out) > 0;
+    k = (k + 1) % kScenes;
+  }
+  state.counters["contact_fraction"] = double(found) / double(state.iterations());
+}
+
 }  // namespace
 
 BENCHMARK(SphereSphere);
@@ -187,4 +243,8 @@ BENCHMARK(BoxBox);
 BENCHMARK(BoxBoxGjkDistance);
 BENCHMARK(ConvexConvex);
 BENCHMARK(BoxPlane);
+BENCHMARK(EllipsoidEllipsoid);
+BENCHMARK(EllipsoidSphere);
+BENCHMARK(EllipsoidBox);
+BENCHMARK(EllipsoidPlane);
 BENCHMARK_MAIN();

@@ -3,7 +3,8 @@
 one wide panel per view laid out for the domain's aspect ratio, one shared colour bar. A clump
 (docs/shapes.md) is drawn as its parts, found from its surface in /shapes (one icosphere per part),
 a capsule as discs of its radius along its axis (from the stored configuration's `shapes`), a box
-or convex polyhedron as the outline of its vertices (from /shapes) projected on the view.
+or convex polyhedron and an ellipsoid as the outline of its surface's vertices (from /shapes)
+projected on the view.
 
 usage: plot_snapshot.py SNAPSHOT_H5 OUTPUT_PNG
 """
@@ -129,7 +130,7 @@ def main(argv):
         parts = clump_parts(surfaces, snapshot["id"], speed, clumps)
         discs = capsule_discs(snapshot, shapes, speed)
         polyhedra = [(surfaces[int(i)], s) for i, k, s in zip(snapshot["id"], snapshot["shape"], speed)
-                     if k >= 0 and kinds[k] in ("box", "convex") and int(i) in surfaces]
+                     if k >= 0 and kinds[k] in ("box", "convex", "ellipsoid") and int(i) in surfaces]
         spheres = snapshot["shape"] < 0
         x = np.concatenate([x[spheres], parts[0], discs[0]])
         r = np.concatenate([r[spheres], parts[1], discs[1]])

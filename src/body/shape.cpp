@@ -8,9 +8,14 @@
 
 namespace granite::body {
 
+ShapeIndex ShapeTable::append(Shape shape) {
+  if (find(shape.name) != kSphere) throw InputError("shape '" + shape.name + "' is defined twice");
+  shapes_.push_back(std::move(shape));
+  return ShapeIndex(shapes_.size() - 1);
+}
+
 ShapeIndex ShapeTable::add_clump(const std::string& name, std::vector<SpherePart> parts,
                                  double tolerance) {
-  if (find(name) != kSphere) throw InputError("shape '" + name + "' is defined twice");
   Shape shape;
   shape.name = name;
   shape.kind = ShapeKind::clump;
@@ -22,8 +27,7 @@ ShapeIndex ShapeTable::add_clump(const std::string& name, std::vector<SpherePart
     shape.bounding_radius = std::max(shape.bounding_radius, part.position.norm() + part.radius);
   }
   shape.parts = std::move(parts);
-  shapes_.push_back(std::move(shape));
-  return ShapeIndex(shapes_.size() - 1);
+  return append(std::move(shape));
 }
 
 MassProperties capsule_mass_properties(double r, double h) {
@@ -40,7 +44,6 @@ MassProperties capsule_mass_properties(double r, double h) {
 }
 
 ShapeIndex ShapeTable::add_capsule(const std::string& name, double radius, double half_length) {
-  if (find(name) != kSphere) throw InputError("shape '" + name + "' is defined twice");
   if (!(radius > 0.0) || !std::isfinite(radius))
     throw InputError("capsule '" + name + "': radius must be > 0 m");
   if (!(half_length >= 0.0) || !std::isfinite(half_length))
@@ -52,12 +55,10 @@ ShapeIndex ShapeTable::add_capsule(const std::string& name, double radius, doubl
   shape.half_length = half_length;
   shape.unit_mass = capsule_mass_properties(radius, half_length);
   shape.bounding_radius = half_length + radius;
-  shapes_.push_back(std::move(shape));
-  return ShapeIndex(shapes_.size() - 1);
+  return append(std::move(shape));
 }
 
 ShapeIndex ShapeTable::add_box(const std::string& name, const Vec3& half_extents) {
-  if (find(name) != kSphere) throw InputError("shape '" + name + "' is defined twice");
   for (int k = 0; k < 3; ++k)
     if (!(half_extents[k] > 0.0) || !std::isfinite(half_extents[k]))
       throw InputError("box '" + name + "': every half extent must be > 0 m");
@@ -69,12 +70,10 @@ ShapeIndex ShapeTable::add_box(const std::string& name, const Vec3& half_extents
   shape.unit_mass = polyhedron_mass_properties(shape.polyhedron);
   shape.unit_mass.centroid = Vec3::Zero();  // rounding aside, the box's centre
   shape.bounding_radius = half_extents.norm();
-  shapes_.push_back(std::move(shape));
-  return ShapeIndex(shapes_.size() - 1);
+  return append(std::move(shape));
 }
 
 ShapeIndex ShapeTable::add_convex(const std::string& name, const std::vector<Vec3>& vertices) {
-  if (find(name) != kSphere) throw InputError("shape '" + name + "' is defined twice");
   Shape shape;
   shape.name = name;
   shape.kind = ShapeKind::convex;
@@ -84,8 +83,30 @@ ShapeIndex ShapeTable::add_convex(const std::string& name, const std::vector<Vec
   shape.unit_mass.centroid = Vec3::Zero();
   shift_origin(shape.polyhedron, shape.shift);
   shape.bounding_radius = bounding_radius(shape.polyhedron);
-  shapes_.push_back(std::move(shape));
-  return ShapeIndex(shapes_.size() - 1);
+  return append(std::move(shape));
+}
+
+MassProperties ellipsoid_mass_properties(const Vec3& a) {
+  MassProperties m;
+  m.volume = 4.0 / 3.0 * std::numbers::pi * a[0] * a[1] * a[2];
+  const Vec3 squares = a.cwiseProduct(a);
+  m.inertia = (m.volume / 5.0 *
+               Vec3(squares[1] + squares[2], squares[0] + squares[2], squares[0] + squares[1]))
+                  .asDiagonal();
+  return m;
+}
+
+ShapeIndex ShapeTable::add_ellipsoid(const std::string& name, const Vec3& semi_axes) {
+  for (int k = 0; k < 3; ++k)
+    if (!(semi_axes[k] > 0.0) || !std::isfinite(semi_axes[k]))
+      throw InputError("ellipsoid '" + name + "': every semi-axis must be > 0 m");
+  Shape shape;
+  shape.name = name;
+  shape.kind = ShapeKind::ellipsoid;
+  shape.semi_axes = semi_axes;
+  shape.unit_mass = ellipsoid_mass_properties(semi_axes);
+  shape.bounding_radius = semi_axes.maxCoeff();
+  return append(std::move(shape));
 }
 
 ShapeIndex ShapeTable::find(const std::string& name) const {

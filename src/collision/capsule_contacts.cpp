@@ -120,17 +120,10 @@ std::size_t capsule_primitive(const Vec3& a, const Vec3& b, double r,
 
 std::size_t capsule_global(const Vec3& a, const Vec3& b, double r, const body::GlobalBody& body,
                            double threshold, ContactGeometry* out, std::size_t capacity) {
-  std::size_t count = 0;
-  // A member's surface point buried deeper than this inside another member is internal; also
-  // the distance below which two members' contact points coincide (as in sphere_global).
-  const double buried = 1e-9 * r;
-  for (std::size_t k = 0; k < body.parts.size() && count < capacity; ++k) {
-    ContactGeometry found[kCapsulePrimitiveContacts];
-    const std::size_t n = capsule_primitive(a, b, r, body.parts[k], threshold, found);
-    for (std::size_t f = 0; f < n && count < capacity; ++f)
-      if (kept_on_union(found[f], k, body, out, count, buried)) out[count++] = found[f];
-  }
-  return count;
+  return union_contacts<kCapsulePrimitiveContacts>(
+      body, 1e-9 * r, out, capacity, [&](std::size_t k, ContactGeometry* found) {
+        return capsule_primitive(a, b, r, body.parts[k], threshold, found);
+      });
 }
 
 }  // namespace granite::collision

@@ -274,6 +274,13 @@ GjkResult GjkIteration::result(bool converged) const {
   r.point_b = simplex_.point_b();
   r.iterations = iterations_;
   r.converged = converged;
+  if (!overlap_)
+    for (int k = 0; k < simplex_.count && r.feature_count < 3; ++k) {
+      const Vec3& b = simplex_.vertices[std::size_t(k)].b;
+      const auto end = r.feature_b.begin() + r.feature_count;
+      if (std::find(r.feature_b.begin(), end, b) == end)
+        r.feature_b[std::size_t(r.feature_count++)] = b;
+    }
   return r;
 }
 
@@ -291,5 +298,14 @@ Vec3 PointSetSupport::operator()(const Vec3& d) const {
 }
 
 Vec3 SegmentSupport::operator()(const Vec3& d) const { return d.dot(b - a) > 0.0 ? b : a; }
+
+Vec3 CylinderSupport::operator()(const Vec3& d) const {
+  const double along = d.dot(u);
+  const Vec3 across = d - along * u;
+  const double norm = across.norm();
+  Vec3 s = c + (along >= 0.0 ? L : -L) * u;
+  if (norm > 0.0) s += (R / norm) * across;
+  return s;
+}
 
 }  // namespace granite::collision

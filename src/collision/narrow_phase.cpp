@@ -151,17 +151,10 @@ bool kept_on_union(const ContactGeometry& g, std::size_t k, const body::GlobalBo
 
 std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body, double threshold,
                           ContactGeometry* out, std::size_t capacity) {
-  std::size_t count = 0;
-  // A member's surface point buried deeper than this inside another member is internal;
-  // also the distance below which two members' contact points coincide.
-  const double buried = 1e-9 * r;
-  for (std::size_t k = 0; k < body.parts.size() && count < capacity; ++k) {
-    ContactGeometry candidates[3];
-    const std::size_t found = sphere_part(x, r, body.parts[k], threshold, candidates);
-    for (std::size_t f = 0; f < found && count < capacity; ++f)
-      if (kept_on_union(candidates[f], k, body, out, count, buried)) out[count++] = candidates[f];
-  }
-  return count;
+  return union_contacts<3>(body, 1e-9 * r, out, capacity,
+                           [&](std::size_t k, ContactGeometry* found) {
+                             return sphere_part(x, r, body.parts[k], threshold, found);
+                           });
 }
 
 }  // namespace granite::collision

@@ -225,21 +225,6 @@ int most_aligned_face(const PlacedPolyhedron& p, const Vec3& n) {
   return int(best);
 }
 
-// Support of a solid cylinder (centre c, unit axis u, radius R, half length L): c ± L u on the
-// side of d, plus R along d's part across the axis.
-struct CylinderSupport {
-  Vec3 c, u;
-  double R, L;
-  Vec3 operator()(const Vec3& d) const {
-    const double along = d.dot(u);
-    const Vec3 across = d - along * u;
-    const double norm = across.norm();
-    Vec3 s = c + (along >= 0.0 ? L : -L) * u;
-    if (norm > 0.0) s += (R / norm) * across;
-    return s;
-  }
-};
-
 const body::ConvexPolyhedron& unit_box() {
   static const body::ConvexPolyhedron box = body::box_polyhedron(Vec3::Ones());
   return box;
@@ -502,15 +487,10 @@ std::size_t polyhedron_primitive(const PlacedPolyhedron& p, const body::Primitiv
 
 std::size_t polyhedron_global(const PlacedPolyhedron& p, const body::GlobalBody& body,
                               double threshold, ContactGeometry* out, std::size_t capacity) {
-  std::size_t count = 0;
-  const double buried = 1e-9 * p.size;  // as sphere_global's, on the polyhedron's size
-  for (std::size_t k = 0; k < body.parts.size() && count < capacity; ++k) {
-    ContactGeometry found[kPolyhedronPrimitiveContacts];
-    const std::size_t n = polyhedron_primitive(p, body.parts[k], threshold, found);
-    for (std::size_t f = 0; f < n && count < capacity; ++f)
-      if (kept_on_union(found[f], k, body, out, count, buried)) out[count++] = found[f];
-  }
-  return count;
+  return union_contacts<kPolyhedronPrimitiveContacts>(
+      body, 1e-9 * p.size, out, capacity, [&](std::size_t k, ContactGeometry* found) {
+        return polyhedron_primitive(p, body.parts[k], threshold, found);
+      });
 }
 
 }  // namespace granite::collision

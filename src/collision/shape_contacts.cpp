@@ -1,6 +1,7 @@
 #include "granite/collision/shape_contacts.hpp"
 
 #include "granite/collision/capsule_contacts.hpp"
+#include "granite/collision/ellipsoid_contacts.hpp"
 #include "granite/collision/narrow_phase.hpp"
 #include "granite/collision/polyhedron_contacts.hpp"
 
@@ -65,13 +66,14 @@ void capsule_against_parts(const body::Particles& particles, const body::ShapeTa
 }
 
 // What a body's surface is made of, for the dispatch over pairs.
-enum class Surface { parts, capsule, polyhedron };  // parts: a sphere or a clump's spheres
+enum class Surface { parts, capsule, polyhedron, ellipsoid };  // parts: a sphere, a clump's
 
 Surface surface_of(const body::Particles& particles, const body::ShapeTable& shapes,
                    std::size_t i) {
   if (particles.shape[i] == body::kSphere) return Surface::parts;
   const body::ShapeKind kind = shapes[particles.shape[i]].kind;
   if (kind == body::ShapeKind::capsule) return Surface::capsule;
+  if (kind == body::ShapeKind::ellipsoid) return Surface::ellipsoid;
   return body::is_polyhedral(kind) ? Surface::polyhedron : Surface::parts;
 }
 
@@ -79,6 +81,51 @@ void place(const body::Particles& particles, const body::ShapeTable& shapes, std
            PlacedPolyhedron& out) {
   out.place(shapes[particles.shape[i]].polyhedron, particles.position[i],
             particles.orientation[i].toRotationMatrix());
+}
+
+PlacedEllipsoid ellipsoid_of(const body::Particles& particles, const body::ShapeTable& shapes,
+                             std::size_t i) {
+  return {particles.position[i], particles.orientation[i].toRotationMatrix(),
+          shapes[particles.shape[i]].semi_axes};
+}
+
+// Ellipsoid `ell` against any other body `other`; `ell_first`: the ellipsoid is body 1 of the
+// contacts (else the other).
+void ellipsoid_against(const body::Particles& particles, const body::ShapeTable& shapes,
+                       double threshold, BodyIndex ell, BodyIndex other, bool ell_first, double mu,
+                       ContactList& contacts) {
+  const PlacedEllipsoid e = ellipsoid_of(particles, shapes, ell);
+  const auto add = [&](bool found, const ContactGeometry& g) {  // g: the ellipsoid as body 1
+    if (!found) return;
+    const ContactGeometry h = ell_first ? g : flipped(g);
+    contacts.push_back(ell_first ? ell : other, ell_first ? other : ell, h.point, h.normal, h.gap,
+                       mu);
+  };
+  ContactGeometry g;
+  switch (surface_of(particles, shapes, other)) {
+  case Surface::ellipsoid: {
+    const PlacedEllipsoid o = ellipsoid_of(particles, shapes, other);
+    return add(ellipsoid_convex(e, CoreSupport{&o}, o.margin, o.centre, threshold, g, &o), g);
+  }
+  case Surface::polyhedron: {
+    thread_local PlacedPolyhedron p;
+    place(particles, shapes, other, p);
+    return add(ellipsoid_polyhedron(e, p, threshold, g) == 1, g);
+  }
+  case Surface::capsule: {
+    const Axis k = capsule_of(particles, shapes, other);
+    return add(
+        ellipsoid_convex(e, SegmentSupport{k.a, k.b}, k.r, Vec3(0.5 * (k.a + k.b)), threshold, g),
+        g);
+  }
+  case Surface::parts:
+    for_each_part(particles, shapes, other, [&](const Vec3& x, double r) {
+      const double reach = r + e.size() + threshold;  // the part beyond E's bounding sphere
+      if ((x - e.centre).squaredNorm() > reach * reach) return;
+      add(ellipsoid_convex(e, SegmentSupport{x, x}, r, x, threshold, g), g);
+    });
+    return;
+  }
 }
 
 // Polyhedron `poly` against every part of sphere-like `other` or against capsule `other`;
@@ -109,7 +156,15 @@ void polyhedron_against_rounded(const body::Particles& particles, const body::Sh
 void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
                           double threshold, BodyIndex i, BodyIndex j, double mu,
                           ContactList& contacts) {
+  // Bounding spheres (radius: the bounding radius) farther apart than the threshold: no contact.
+  const double reach = particles.radius[i] + particles.radius[j] + threshold;
+  if ((particles.position[i] - particles.position[j]).squaredNorm() > reach * reach) return;
   const Surface si = surface_of(particles, shapes, i), sj = surface_of(particles, shapes, j);
+  if (si == Surface::ellipsoid || sj == Surface::ellipsoid) {
+    const bool first = si == Surface::ellipsoid;
+    return ellipsoid_against(particles, shapes, threshold, first ? i : j, first ? j : i, first, mu,
+                             contacts);
+  }
   if (si == Surface::polyhedron && sj == Surface::polyhedron) {
     thread_local PlacedPolyhedron a, b;
     place(particles, shapes, i, a);
@@ -156,6 +211,9 @@ void shaped_global_contacts(const body::Particles& particles, const body::ShapeT
     place(particles, shapes, i, p);
     return add(polyhedron_global(p, body, threshold, found, kMaxPerPart));
   }
+  case Surface::ellipsoid:
+    return add(
+        ellipsoid_global(ellipsoid_of(particles, shapes, i), body, threshold, found, kMaxPerPart));
   case Surface::parts:
     for_each_part(particles, shapes, i, [&](const Vec3& xa, double ra) {
       add(sphere_global(xa, ra, body, threshold, found, kMaxPerPart));
@@ -172,6 +230,14 @@ double surface_radius(const body::Particles& particles, const body::ShapeTable& 
     return shapes[particles.shape[i]].radius;
   case Surface::polyhedron:  // flat faces have no radius: the sphere of the same volume's
     return std::cbrt(3.0 * shapes[particles.shape[i]].unit_mass.volume / (4.0 * std::numbers::pi));
+  case Surface::ellipsoid: {  // 1/√K, K the Gaussian curvature at the point's projection q
+    // on the surface: K = 1 / (a b c Σ q_k²/a_k⁴)² (body frame)
+    const Vec3& a = shapes[particles.shape[i]].semi_axes;
+    Vec3 q = particles.orientation[i].conjugate() * (point - particles.position[i]);
+    q /= q.cwiseQuotient(a).norm();
+    const Vec3 a2 = a.cwiseProduct(a);
+    return a.prod() * q.cwiseProduct(q).cwiseQuotient(a2.cwiseProduct(a2)).sum();
+  }
   case Surface::parts:
     break;
   }

@@ -13,6 +13,7 @@
 #include <yaml-cpp/depthguard.h>
 
 #include <charconv>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <set>
@@ -147,6 +148,15 @@ void check_references(const ScenarioConfig& cfg, const YAML::Node& input) {
   };
   const std::set<std::string> names = unique_names("materials", "material");
   const std::set<std::string> shapes = unique_names("shapes", "shape");
+  for (std::size_t i = 0; i < r["shapes"].size(); ++i) {  // a convex shape's vertices or file
+    const YAML::Node shape = r["shapes"][i];
+    if (shape["type"].as<std::string>() != "convex") continue;
+    const int given = int(bool(shape["vertices"])) + int(bool(shape["file"]));
+    if (given != 1)
+      throw InputError(
+          where(cfg.file, in(in(input, "shapes"), i)) + ": shapes[" + std::to_string(i) +
+          "]: " + (given > 1 ? "give vertices or file, not both" : "missing vertices (or file)"));
+  }
   // An entry's `key` names one of `known_names`; `hint` ends the message otherwise.
   const auto known_name = [&](const std::set<std::string>& known_names, const char* key,
                               const char* hint, const YAML::Node& resolved, const YAML::Node& given,
@@ -213,6 +223,15 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
   cfg.file = path;
   cfg.resolved = resolve(input, scenario_schema(), path, origins);
   check_references(cfg, input);
+  // Mesh files of shapes are relative to the configuration's directory (they belong to the
+  // scene): the resolved configuration holds the joined path.
+  for (YAML::Node shape : cfg.resolved["shapes"])
+    if (const YAML::Node file = shape["file"]) {
+      const std::filesystem::path given = file.as<std::string>();
+      if (given.is_relative())
+        shape["file"] =
+            (std::filesystem::path(path).parent_path() / given).lexically_normal().string();
+    }
   cfg.settings = settings_of(cfg.resolved);
   detail::check_settings(cfg, input, origins);
   return cfg;

@@ -201,12 +201,22 @@ SchemaPtr shape_entry() {
                       {req("name", text(), "", "name referenced by particle sources' `shape`"),
                        req("half_extents", vec3(0.0), "m",
                            "half edge lengths along x, y, z (each > 0)")})},
+      {"ellipsoid",
+       variant("an ellipsoid centred on its centre of mass, its semi-axes along x, y, z",
+               {req("name", text(), "", "name referenced by particle sources' `shape`"),
+                req("semi_axes", vec3(0.0), "m", "the semi-axes along x, y, z (each > 0)")})},
       {"convex",
        variant("the convex hull of the given vertices (Qhull), a grain or a crystal",
                {req("name", text(), "", "name referenced by particle sources' `shape`"),
-                req("vertices", list(vec3(), 4), "m",
+                opt("vertices", list(vec3(), 4), kAbsent, "m",
                     "points in the shape's frame; the frame is moved to the hull's centre of "
-                    "mass, points inside the hull are dropped")})},
+                    "mass, points inside the hull are dropped (give `vertices` or `file`)"),
+                opt("file", text(), kAbsent, "",
+                    "an STL (binary or ASCII) or Wavefront OBJ file whose vertices' hull is the "
+                    "shape (its triangles are not used); a relative path is relative to the "
+                    "configuration file's directory"),
+                opt("scale", real(0.0, inf, true), "1", "",
+                    "factor applied to the vertices (e.g. 0.001 for a file in millimetres)")})},
   });
 }
 

@@ -1,6 +1,8 @@
 // The resolved configuration read into typed settings (see settings.hpp).
 #include "granite/config/settings.hpp"
 
+#include "granite/io/mesh_file.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -358,9 +360,21 @@ Settings settings_of(const YAML::Node& r) {
       s.shapes.add_box(name, vec3(shape["half_extents"]));
       continue;
     }
-    if (type == "convex") {
+    if (type == "ellipsoid") {
+      s.shapes.add_ellipsoid(name, vec3(shape["semi_axes"]));
+      continue;
+    }
+    if (type == "convex") {  // load_scenario has checked that exactly one source is given
       std::vector<Vec3> vertices;
-      for (const auto& v : shape["vertices"]) vertices.push_back(vec3(v));
+      if (const YAML::Node file = shape["file"]) {
+        io::TriangleMesh mesh =
+            io::read_mesh_file(file.as<std::string>(), "convex shape '" + name + "'");
+        io::merge_equal_vertices(mesh);
+        vertices = std::move(mesh.vertices);
+      } else {
+        for (const auto& v : shape["vertices"]) vertices.push_back(vec3(v));
+      }
+      for (Vec3& v : vertices) v *= shape["scale"].as<double>();
       s.shapes.add_convex(name, vertices);
       continue;
     }

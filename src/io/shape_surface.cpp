@@ -72,6 +72,20 @@ void append_sphere(const Vec3& x, const Mat3& rotation, const body::SpherePart& 
   }
 }
 
+// An ellipsoid of semi-axes D: the unit icosphere's vertices u at x + R D u (a linear map of
+// positive determinant keeps the triangles outward).
+void append_ellipsoid(const Vec3& x, const Mat3& rotation, const Vec3& semi_axes, BodyId id,
+                      ShapeSurfaces& out) {
+  const UnitSphereMesh& unit = standard_icosphere();
+  const auto first = std::int64_t(out.vertices.size());
+  for (const Vec3& u : unit.vertices)
+    out.vertices.push_back(x + rotation * semi_axes.cwiseProduct(u));
+  for (const Triangle& t : unit.triangles) {
+    out.triangles.push_back({first + t[0], first + t[1], first + t[2]});
+    out.id.push_back(id);
+  }
+}
+
 // A capsule of radius r around the body-frame segment from −h to +h on x: the unit icosphere
 // turned by a fixed small rotation (so that no vertex lies on its equator u_x = 0), its
 // vertices u placed at r u ± h e_x by the sign of u_x. The two half-spheres become the caps and
@@ -129,6 +143,10 @@ void append_shape_surface(const body::Particles& particles, const body::ShapeTab
   case body::ShapeKind::capsule:
     append_capsule(particles.position[i], particles.orientation[i].toRotationMatrix(), shape.radius,
                    shape.half_length, particles.id[i], out);
+    break;
+  case body::ShapeKind::ellipsoid:
+    append_ellipsoid(particles.position[i], particles.orientation[i].toRotationMatrix(),
+                     shape.semi_axes, particles.id[i], out);
     break;
   case body::ShapeKind::box:
   case body::ShapeKind::convex:

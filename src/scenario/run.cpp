@@ -189,6 +189,12 @@ void log_shapes(const body::ShapeTable& shapes) {
                     "(exact), bounding radius %.6g m",
                     s.name.c_str(), s.half_extents[0], s.half_extents[1], s.half_extents[2],
                     m.volume, s.bounding_radius);
+    else if (s.kind == body::ShapeKind::ellipsoid)
+      std::snprintf(text, sizeof text,
+                    "  shape %s: ellipsoid of semi-axes (%.6g, %.6g, %.6g) m, volume %.6g m^3 "
+                    "(exact), bounding radius %.6g m",
+                    s.name.c_str(), s.semi_axes[0], s.semi_axes[1], s.semi_axes[2], m.volume,
+                    s.bounding_radius);
     else if (s.kind == body::ShapeKind::convex)
       std::snprintf(text, sizeof text,
                     "  shape %s: convex polyhedron of %zu vertices and %zu faces, volume %.6g "

@@ -76,8 +76,8 @@ void populate(timestep::Simulation& sim, const Scene& s,
   p.error_reduction = 0.2;
   const auto m = sim.materials().add({2650.0, s.friction});
   if (s.floor) sim.globals().add(body::HalfSpace{s.domain.min, Vec3::UnitZ()}, m);
-  // The shaped bodies in turn a tetrahedral clump, a capsule (0.4 R around 0.6 R), a box and a
-  // convex grain, each of bounding radius at most R.
+  // The shaped bodies in turn a tetrahedral clump, a capsule (0.4 R around 0.6 R), a box, a
+  // convex grain and an ellipsoid, each of bounding radius at most R.
   std::vector<body::ShapeIndex> kinds;
   if (s.clumps) {
     const double R = s.radius;
@@ -88,7 +88,8 @@ void populate(timestep::Simulation& sim, const Scene& s,
              sim.shapes().add_convex("grain",
                                      {Vec3(0.75 * R, 0, 0), Vec3(-0.4 * R, 0.5 * R, 0),
                                       Vec3(-0.3 * R, -0.4 * R, 0.25 * R), Vec3(0, 0.1 * R, 0.7 * R),
-                                      Vec3(0.1 * R, -0.2 * R, -0.6 * R)})};
+                                      Vec3(0.1 * R, -0.2 * R, -0.6 * R)}),
+             sim.shapes().add_ellipsoid("pebble", Vec3(R, 0.7 * R, 0.5 * R))};
     for (const body::ShapeIndex k : kinds) EXPECT_LE(sim.shapes()[k].bounding_radius, R);
   }
   for (std::size_t k = 0; k < bodies.size(); ++k) {
@@ -218,8 +219,8 @@ private:
 // ghosts removed on the peers).
 // With `balance_every` > 0, dynamic load balance every that many steps (weights 1 + contacts,
 // the cuts moved whenever that lowers the imbalance): bodies migrate to the moved cuts.
-// With `clumps`, the bodies are spinning tetrahedral clumps, capsules, boxes and convex grains
-// (in turn; up to 0.2 rad per step) and every step's contacts are audited against a full
+// With `clumps`, the bodies are spinning tetrahedral clumps, capsules, boxes, convex grains
+// and ellipsoids (in turn; up to 0.2 rad per step) and every step's contacts are audited against a full
 // search (neighbour
 // lists of bounding spheres stay valid while the bodies turn); x is walled instead of periodic
 // (the audit's search knows no periodic images).

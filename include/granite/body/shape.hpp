@@ -3,7 +3,8 @@
 // list): a particle's `shape` field is an index into a ShapeTable, or kSphere (-1) for a plain
 // sphere of its `radius`. The kinds (docs/shapes.md): the clump, a rigid union of spheres; the
 // capsule, the points within a radius of a segment along the body's x axis; the box and the
-// convex polyhedron (the hull of given vertices), both held as a ConvexPolyhedron.
+// convex polyhedron (the hull of given vertices), both held as a ConvexPolyhedron; the
+// ellipsoid of given semi-axes along the body axes.
 //
 // A shape is stored in its body frame: the frame the user gave it in, moved to the centre of
 // mass (`shift` is that centre in the user's frame), so that a particle's position is its
@@ -24,7 +25,7 @@ namespace granite::body {
 using ShapeIndex = std::int32_t;
 inline constexpr ShapeIndex kSphere = -1;
 
-enum class ShapeKind { clump, capsule, box, convex };
+enum class ShapeKind { clump, capsule, box, convex, ellipsoid };
 
 /// Box and convex: the kinds whose surface is a ConvexPolyhedron.
 inline bool is_polyhedral(ShapeKind kind) {
@@ -38,6 +39,7 @@ struct Shape {
   double radius = 0.0;               // capsule: m, its radius
   double half_length = 0.0;          // capsule: m, half its segment, from -h to +h along body x
   Vec3 half_extents = Vec3::Zero();  // box: m, along the body axes
+  Vec3 semi_axes = Vec3::Zero();     // ellipsoid: m, along the body axes
   ConvexPolyhedron polyhedron;       // box, convex: the surface in the body frame
   double bounding_radius = 0.0;      // m, from the centre of mass
   MassProperties unit_mass;          // at unit density; centroid 0 (the body frame's origin)
@@ -60,6 +62,9 @@ public:
   /// Appends the convex hull of `vertices` (the user's frame), moved to its centre of mass;
   /// returns its index. Throws InputError for a duplicate name or vertices that span no volume.
   ShapeIndex add_convex(const std::string& name, const std::vector<Vec3>& vertices);
+  /// Appends an ellipsoid of `semi_axes` along its body axes; returns its index. Throws
+  /// InputError for a duplicate name or a semi-axis that is not finite and > 0.
+  ShapeIndex add_ellipsoid(const std::string& name, const Vec3& semi_axes);
   const Shape& operator[](ShapeIndex index) const { return shapes_[std::size_t(index)]; }
   std::size_t size() const { return shapes_.size(); }
   bool empty() const { return shapes_.empty(); }
@@ -69,6 +74,8 @@ public:
   double max_bounding_radius() const;
 
 private:
+  /// Appends `shape` (its name checked unique); returns its index.
+  ShapeIndex append(Shape shape);
   std::vector<Shape> shapes_;
 };
 
@@ -81,6 +88,10 @@ double volume_of(const ShapeTable& shapes, ShapeIndex shape, double radius);
 /// m_s = 4/3 π r³ (each hemisphere's centre of mass 3r/8 from its flat face, its own
 /// transverse inertia 83/320 (m_s/2) r²).
 MassProperties capsule_mass_properties(double radius, double half_length);
+
+/// An ellipsoid's mass properties at unit density: V = 4/3 π a b c, I = V/5 diag(b² + c²,
+/// a² + c², a² + b²) (the unit ball's ∫x² = V/5 under the map diag(a, b, c)).
+MassProperties ellipsoid_mass_properties(const Vec3& semi_axes);
 
 /// A capsule's axis in the world for a body at `position` turned by `rotation`: x ± h R e_x.
 inline void capsule_axis(const Vec3& position, const Mat3& rotation, double half_length, Vec3& a,

@@ -56,6 +56,10 @@ struct GjkResult {
   int iterations = 0;
   /// false if the iteration cap was hit; the result is then the best found.
   bool converged = true;
+  /// B's distinct points in the final simplex (when !overlap): the feature of B whose hull
+  /// holds point_b (1: a vertex, 2: an edge's ends, 3: points of a face).
+  std::array<Vec3, 3> feature_b{};
+  int feature_count = 0;
 };
 
 /// One support vertex of the Minkowski difference A − B: w = a − b, with a, b kept for witness
@@ -162,6 +166,14 @@ struct PointSetSupport {
 /// Support of a segment [a, b] (a point when a == b; a when d ⟂ b − a).
 struct SegmentSupport {
   Vec3 a, b;
+  Vec3 operator()(const Vec3& d) const;
+};
+
+/// Support of a solid cylinder (centre c, unit axis u, radius R, half length L): c ± L u on the
+/// side of d, plus R along d's part across the axis.
+struct CylinderSupport {
+  Vec3 c, u;
+  double R, L;
   Vec3 operator()(const Vec3& d) const;
 };
 

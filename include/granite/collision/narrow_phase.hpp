@@ -68,6 +68,24 @@ bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive,
 bool kept_on_union(const ContactGeometry& g, std::size_t k, const body::GlobalBody& body,
                    const ContactGeometry* out, std::size_t count, double buried);
 
+/// The contacts of a shape with a global body (one primitive or a union): member(k, found)
+/// writes the shape's contacts with member k into found (at most N) and returns their number;
+/// those kept_on_union are written to out, up to `capacity`. Returns their number. `buried`: a
+/// point deeper than this inside another member is internal, and two points closer than this
+/// with the same normal are one (a fraction of the shape's size).
+template <std::size_t N, class Member>
+std::size_t union_contacts(const body::GlobalBody& body, double buried, ContactGeometry* out,
+                           std::size_t capacity, const Member& member) {
+  std::size_t count = 0;
+  for (std::size_t k = 0; k < body.parts.size() && count < capacity; ++k) {
+    ContactGeometry found[N];
+    const std::size_t n = member(k, found);
+    for (std::size_t f = 0; f < n && count < capacity; ++f)
+      if (kept_on_union(found[f], k, body, out, count, buried)) out[count++] = found[f];
+  }
+  return count;
+}
+
 /// Sphere against a global body (single primitive or union). Writes up to `capacity` contacts
 /// (one per member whose surface is within threshold and whose contact point is not buried
 /// inside another member) and returns their number.

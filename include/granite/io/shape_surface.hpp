@@ -7,6 +7,7 @@
 //          drawn whole (the surfaces overlap, which rendering does not mind)
 //   capsule the same icosphere split at its equator into two caps at ±h on the body's x axis,
 //          the triangles across the equator forming the cylinder (42 vertices, 80 triangles)
+//   ellipsoid the icosphere stretched by the semi-axes, vertices x + R D u (42 vertices)
 //   box, convex  the polyhedron's own vertices, each face a fan of triangles (a box: 8
 //          vertices, 12 triangles)
 // Triangles turn counter-clockwise seen from outside (their normals point out of the body);
