@@ -4,7 +4,8 @@
 # sort), and with dynamic load balance besides, a run stopped at 0.05 s (the clumps have crossed
 # the z cut, the pour is going on) and restarted ends at 0.06 s bit for bit where the
 # uninterrupted run ends, on 1, 2 and 3 ranks (the same decomposition each time); every particle
-# keeps its shape. Then the same for configs/brick_pile.yaml at 2 ranks.
+# keeps its shape. Then the same for configs/brick_pile.yaml and configs/ellipsoid_drum.yaml
+# at 2 ranks.
 # usage: shapes_restart_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
 granite=$1; src=$2
@@ -92,5 +93,22 @@ brick_run "$tmp/bricks-short" 0.2 --restart "$tmp/bricks-short/checkpoint.h5"
 $compare "$tmp/bricks-full/snapshot_00002000.h5" "$tmp/bricks-short/snapshot_00002000.h5" \
   || fail "bricks: the restart differs from the uninterrupted run"
 grep -q "ghosts: [1-9]" "$tmp/bricks-full.log" || fail "bricks: no ghosts on 2 ranks: $(grep ghosts "$tmp/bricks-full.log")"
+
+# Ellipsoids and rocks from an STL file in a turning drum (configs/ellipsoid_drum.yaml), cut
+# across x at 2 ranks so that the drum carries them over the cut: stopped at 0.1 s,
+# restarted, compared at 0.15 s.
+drum=$src/configs/ellipsoid_drum.yaml
+drum_run() {  # OUT END [ARGS...]
+  local out=$1 end=$2; shift 2
+  mpiexec -n 2 --oversubscribe "$granite" run "$drum" --output "$out" --set output.snapshot_interval=0.05 \
+    --set "domain.decomposition=[2, 1, 1]" --set run.end_time="$end" "$@" > "$out.log" 2>&1 \
+    || fail "drum run to $end s $*: $(tail -3 "$out.log")"
+}
+drum_run "$tmp/drum-full" 0.15
+drum_run "$tmp/drum-short" 0.1
+drum_run "$tmp/drum-short" 0.15 --restart "$tmp/drum-short/checkpoint.h5"
+$compare "$tmp/drum-full/snapshot_00001500.h5" "$tmp/drum-short/snapshot_00001500.h5" \
+  || fail "drum: the restart differs from the uninterrupted run"
+grep -q "ghosts: [1-9]" "$tmp/drum-full.log" || fail "drum: no ghosts on 2 ranks: $(grep ghosts "$tmp/drum-full.log")"
 
 [ "$failures" -eq 0 ] && echo "all shape restart checks passed" || { echo "$failures shape restart check(s) failed"; exit 1; }
