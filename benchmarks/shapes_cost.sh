@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The cost of shapes (issue 37's benchmark): µs per particle-step, by phase, of a settled pile,
 # spheres against clumps, capsules and polyhedra of the same bounding radius (dimers,
-# tetrahedral clumps, capsules of aspect ratio 2.5, bricks of 4 x 2 x 1 and 12-vertex convex
-# grains, at random orientations), one rank, the same solver
+# tetrahedral clumps, capsules of aspect ratio 2.5, bricks of 4 x 2 x 1, 12-vertex convex
+# grains and ellipsoids of 1 x 0.7 x 0.5, at random orientations), one rank, the same solver
 # settings. Each pile starts as a lattice (spacing 2 x bounding radius) on a floor, settles for
 # SETTLE s, then is restarted from its checkpoint for STEPS steps, which are the ones measured
 # (run.json timings of the restart). The ratio is each kind's total against the spheres'.
-# usage: benchmarks/shapes_cost.sh [BUILD_DIR] [N] [STEPS] [SETTLE]
+# usage: [KINDS="sphere rod ..."] benchmarks/shapes_cost.sh [BUILD_DIR] [N] [STEPS] [SETTLE]
 #   N x N x 2N lattice points (default 12: 3456 particles), 50 steps, settled 0.1 s (~3 minutes)
 set -euo pipefail
 build=${1:-build}; n=${2:-12}; steps=${3:-50}; settle=${4:-0.1}
@@ -38,6 +38,7 @@ shapes:
                                            [-0.5e-3, -0.5e-3, 0.5e-3], [0.5e-3, -0.5e-3, -0.5e-3],
                                            [-0.5e-3, 0.5e-3, 0.5e-3], [0.6e-3, 0.6e-3, 0.2e-3],
                                            [-0.6e-3, -0.6e-3, -0.2e-3]]}
+  - {name: pebble, type: ellipsoid, semi_axes: [1.0e-3, 0.7e-3, 0.5e-3]}
 bodies:
   - {type: plane, point: [0, 0, 0], normal: [0, 0, 1], material: glass}
   - {type: plane, point: [0, 0, 0], normal: [1, 0, 0], material: glass}
@@ -52,7 +53,7 @@ YAML
 echo "== a pile of $((n * n * layers)) particles (bounding radius $r m) settled for $settle s, then $steps steps measured, 1 rank"
 printf "%-8s %10s %10s %10s %10s %10s %9s\n" kind detection setup relaxation total contacts ratio
 base=0
-for kind in sphere dimer tetra rod brick grain; do
+for kind in ${KINDS:-sphere dimer tetra rod brick grain pebble}; do
   keys="radius: $r"; [ "$kind" != sphere ] && keys="shape: $kind, orientation: random"
   write_config "$tmp/$kind.yaml" "$keys"
   "$build/granite" run "$tmp/$kind.yaml" --output "$tmp/$kind" --quiet > "$tmp/$kind.log" 2>&1 \

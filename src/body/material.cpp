@@ -3,6 +3,7 @@
 #include "granite/core/error.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace granite::body {
@@ -14,6 +15,12 @@ MaterialIndex MaterialTable::add(const Material& material) {
   if (!(material.friction >= 0.0))
     throw InputError("material friction coefficient must be >= 0, got " +
                      std::to_string(material.friction));
+  if (!(material.rolling_friction >= 0.0) || !std::isfinite(material.rolling_friction))
+    throw InputError("material rolling friction coefficient must be >= 0, got " +
+                     std::to_string(material.rolling_friction));
+  if (!(material.spinning_friction >= 0.0) || !std::isfinite(material.spinning_friction))
+    throw InputError("material spinning friction coefficient must be >= 0, got " +
+                     std::to_string(material.spinning_friction));
   if (!(material.youngs_modulus > 0.0))
     throw InputError("material Young's modulus must be > 0 Pa, got " +
                      std::to_string(material.youngs_modulus));

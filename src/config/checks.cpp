@@ -168,6 +168,28 @@ void check_compatible(const ScenarioConfig& cfg, const YAML::Node& input, const 
                        "equal)");
 }
 
+// Rolling and spinning resistance: the Gauss–Seidel relaxation of mdp or coulomb, without the
+// compatible pass (solver/rolling.hpp; the cone complementarity and APGD rows are not built).
+void check_rolling(const ScenarioConfig& cfg, const YAML::Node& input) {
+  const Settings& s = cfg.settings;
+  const contact::Model model = s.contact.model.model;
+  const bool supported = s.solver.method == solver::Method::gauss_seidel &&
+                         (model == contact::Model::mdp || model == contact::Model::coulomb) &&
+                         !s.contact.compatible;
+  if (supported) return;
+  for (std::size_t i = 0; i < s.materials.size(); ++i) {
+    const MaterialSettings& m = s.materials[i];
+    if (m.rolling_friction == 0.0 && m.spinning_friction == 0.0) continue;
+    throw InputError(
+        where(cfg.file, in(in(input, "materials"), i)) + ": materials[" + std::to_string(i) +
+        "] '" + shown(m.name) +
+        "': rolling_friction and spinning_friction need contact.model mdp or coulomb with "
+        "solver.method gauss_seidel and no contact.compatible (got contact.model " +
+        shown(contact::model_name(model)) + ", solver.method " +
+        shown(solver::method_name(s.solver.method)) + ")");
+  }
+}
+
 // A distribution's range min < max; by mass, uniform and normal radii are drawn by rejection
 // with acceptance (min/r)^3, so max is at most 100 min.
 void check_size(const std::string& file, const SizeSettings& size, const YAML::Node& given,
@@ -334,6 +356,7 @@ void check_settings(const ScenarioConfig& cfg, const YAML::Node& input, const Or
   check_statistics(cfg, input, origins);
   check_measurements(cfg, input, origins);
   check_compatible(cfg, input, origins);
+  check_rolling(cfg, input);
   check_domain_and_solver(cfg, input, origins);
   check_sources(cfg, input);
   check_bodies(cfg, input, origins);

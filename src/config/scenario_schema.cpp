@@ -505,6 +505,14 @@ SchemaPtr build() {
                    req("name", text(), "", "name referenced by bodies and particles"),
                    req("density", real(0.0, inf, true), "kg/m^3", "mass density"),
                    opt("friction", real(0.0), "0.4", "", "Coulomb friction coefficient mu"),
+                   opt("rolling_friction", real(0.0), "0", "",
+                       "rolling resistance mu_r: the rolling torque impulse is bounded by "
+                       "mu_r R* lambda_n, R* the contact's effective radius (docs/solvers.md); "
+                       "a contact uses the smaller of its two bodies'"),
+                   opt("spinning_friction", real(0.0), "0", "",
+                       "spinning resistance mu_s: the torque impulse about the normal is "
+                       "bounded by mu_s R* lambda_n; a contact uses the smaller of its two "
+                       "bodies'"),
                    opt("youngs_modulus", real(0.0, inf, true), kAbsent, "Pa",
                        "Young's modulus, for the relative contact stiffness of "
                        "contact.compatible (only ratios matter); absent on every material: "

@@ -344,6 +344,8 @@ Settings settings_of(const YAML::Node& r) {
     s.materials.push_back(
         {m["name"].as<std::string>(), m["density"].as<double>(), m["friction"].as<double>(), {}});
     if (m["youngs_modulus"]) s.materials.back().youngs_modulus = m["youngs_modulus"].as<double>();
+    s.materials.back().rolling_friction = m["rolling_friction"].as<double>();
+    s.materials.back().spinning_friction = m["spinning_friction"].as<double>();
   }
   for (const auto& b : r["bodies"]) {
     s.bodies.push_back(global_body(b, indices));

@@ -138,7 +138,8 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
   // Young's modulus absent (on every material, config check_consistency): all equal, 1 Pa
   // (only the ratios enter the compatible pass).
   for (const config::MaterialSettings& m : s.materials)
-    sim.materials().add({m.density, m.friction, m.youngs_modulus.value_or(1.0)});
+    sim.materials().add({m.density, m.friction, m.youngs_modulus.value_or(1.0), m.rolling_friction,
+                         m.spinning_friction});
   for (const body::GlobalBody& global : s.bodies) sim.globals().add(global);
   sim.shapes() = s.shapes;
 

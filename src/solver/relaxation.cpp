@@ -126,9 +126,11 @@ void reduce(ConvergenceMeasure& m, Exchange& exchange) {
 
 RelaxationResult relax(const RelaxationSettings& settings,
                        const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
-                       std::vector<BodyState>& bodies, const SweepOrder& order,
-                       Exchange& exchange) {
+                       std::vector<BodyState>& bodies, const SweepOrder& order, Exchange& exchange,
+                       RollingBlocks* rolling) {
   RelaxationResult result;
+  const bool rolls = rolling != nullptr && !rolling->empty();
+  double torque_change = 0.0;
   result.converged = false;
   bool fc3d_current = false;
   const bool ccp = settings.model.model == contact::Model::ccp;  // its own error (fc3d_sums)
@@ -136,6 +138,7 @@ RelaxationResult relax(const RelaxationSettings& settings,
     const bool backward = order.alternate && result.sweeps % 2 == 1;
     result.residual = relaxation_sweep(settings.model, contacts, impulses, bodies, order, backward,
                                        &result.failed_contacts);
+    if (rolls) torque_change = rolling_sweep(contacts, impulses, *rolling, bodies);
     ++result.sweeps;
     fc3d_current = false;
     exchange.exchange_corrections(bodies);
@@ -151,7 +154,10 @@ RelaxationResult relax(const RelaxationSettings& settings,
     } else {
       result.residual = m.impulse_change;
     }
-    if (m.value() < settings.tolerance) {
+    // The torque blocks' change, combined over ranks only where some contact rolls (every
+    // rank takes the same branch: rolling resistance is a material property).
+    if (rolling != nullptr) exchange.max(&torque_change, 1);
+    if (m.value() < settings.tolerance && torque_change < settings.tolerance) {
       result.converged = true;
       break;
     }

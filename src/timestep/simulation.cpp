@@ -72,6 +72,17 @@ void Simulation::validate() const {
                          std::string(contact::model_name(p.model.model)) + " and material " +
                          std::to_string(m) + " with friction " +
                          std::to_string(materials_[body::MaterialIndex(m)].friction));
+  if (materials_.has_rolling_resistance()) {
+    const bool gauss_seidel =
+        p.method == solver::Method::gauss_seidel &&
+        (p.model.model == contact::Model::mdp || p.model.model == contact::Model::coulomb);
+    if (!gauss_seidel || p.compatible)
+      throw InputError(std::string("rolling and spinning friction need contact.model mdp or "
+                                   "coulomb with solver.method gauss_seidel and no compatible "
+                                   "pass, got contact.model ") +
+                       std::string(contact::model_name(p.model.model)) +
+                       (p.compatible ? " with contact.compatible" : ""));
+  }
   if (!(p.warm_start >= 0.0 && p.warm_start <= 1.0))
     throw InputError("warm start fraction must be in [0, 1], got " + std::to_string(p.warm_start));
   if (!(p.relaxation_weight > 0.0 && p.relaxation_weight <= 1.0))
@@ -202,6 +213,8 @@ void Simulation::set_up_contacts(std::size_t owned) {
     solver::setup_contacts(contacts_, particles_, globals_, states_, p.dt, p.error_reduction,
                            solver_contacts_);
     impulses_.assign(contacts_.size(), Vec3::Zero());
+    solver::setup_rolling(contacts_, particles_, globals_, materials_, shapes_, states_,
+                          solver_contacts_, rolling_);
     solver::build_sweep_order(p.ordering, contacts_.point, p.gravity, p.ordering_seed, steps_,
                               order_);
     parallel::weigh_ghost_contacts(solver_contacts_, owned, particles_.size(), p.relaxation_weight);
@@ -222,7 +235,8 @@ solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
   return timed_relaxation(timers_, exchange, [&] {
     warm_start();
     const solver::RelaxationResult relaxation =
-        solver::relax(settings, solver_contacts_, impulses_, states_, order_, exchange);
+        solver::relax(settings, solver_contacts_, impulses_, states_, order_, exchange,
+                      materials_.has_rolling_resistance() ? &rolling_ : nullptr);
     remember_impulses();
     return relaxation;
   });

@@ -112,6 +112,8 @@ struct MaterialSettings {
   double density = 0.0;  // kg/m^3
   double friction = 0.0;
   std::optional<double> youngs_modulus;  // Pa; absent: see build_simulation
+  double rolling_friction = 0.0;         // μ_r
+  double spinning_friction = 0.0;        // μ_s
 };
 
 /// One entry of a discrete mixture: a radius, its material and its fraction (by number or by

@@ -15,6 +15,7 @@
 #include "granite/solver/contact_setup.hpp"
 #include "granite/solver/exchange.hpp"
 #include "granite/solver/fc3d_error.hpp"
+#include "granite/solver/rolling.hpp"
 #include "granite/solver/sweep_order.hpp"
 
 #include <array>
@@ -97,9 +98,13 @@ void reduce(ConvergenceMeasure& measure, Exchange& exchange);
 /// `impulses` must have one entry per contact; they are the starting guess and their
 /// contribution must already be contained in the bodies' dv, dw (start from zeros with zero
 /// corrections unless warm-starting via apply_impulses()).
+/// With `rolling` (solver/rolling.hpp), each sweep of the impulses is followed by a sweep of
+/// the torque blocks, and a test also needs their relative torque change (reduced by max)
+/// below the tolerance.
 RelaxationResult relax(const RelaxationSettings& settings,
                        const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
-                       std::vector<BodyState>& bodies, const SweepOrder& order, Exchange& exchange);
+                       std::vector<BodyState>& bodies, const SweepOrder& order, Exchange& exchange,
+                       RollingBlocks* rolling = nullptr);
 
 /// As above on one rank, for callers without a run (tests, tools): no contacts, no sweep.
 RelaxationResult relax(const RelaxationSettings& settings,

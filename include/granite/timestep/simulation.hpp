@@ -233,6 +233,7 @@ private:
   solver::SweepOrder order_;
   solver::ContactHistory history_;  // the last relaxation's impulses (warm start)
   std::vector<Vec3> impulses_;
+  solver::RollingBlocks rolling_;  // torque blocks of rolling/spinning resistance (this step)
   bool record_contacts_ = false;
   ContactRecord contact_record_;
   std::function<bool(std::int64_t)> compatible_due_;

@@ -1,0 +1,127 @@
+#include "granite/solver/rolling.hpp"
+
+#include "granite/collision/shape_contacts.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace granite::solver {
+
+namespace {
+
+constexpr double kTiny = 1e-300;
+
+// A particle's radius of curvature at its witness point `x` (a sphere: its radius).
+double curvature_radius(const body::Particles& particles, const body::ShapeTable& shapes,
+                        std::size_t i, const Vec3& x) {
+  if (particles.shape[i] == body::kSphere) return particles.radius[i];
+  return collision::surface_radius(particles, shapes, i, x);
+}
+
+}  // namespace
+
+void setup_rolling(const collision::ContactList& contacts, const body::Particles& particles,
+                   const body::GlobalBodies& globals, const body::MaterialTable& materials,
+                   const body::ShapeTable& shapes, const std::vector<BodyState>& states,
+                   const std::vector<SolverContact>& solver_contacts, RollingBlocks& out) {
+  out.contacts.clear();
+  out.torques.clear();
+  if (!materials.has_rolling_resistance()) return;
+  const std::size_t n = particles.size();
+  for (std::size_t j = 0; j < solver_contacts.size(); ++j) {
+    const SolverContact& c = solver_contacts[j];
+    const body::MaterialIndex m1 = particles.material[c.body1];
+    const body::MaterialIndex m2 =
+        c.body2 < n ? particles.material[c.body2] : globals[c.body2 - n].material;
+    const double mu_r = materials.pair_rolling_friction(m1, m2);
+    const double mu_s = materials.pair_spinning_friction(m1, m2);
+    if (mu_r == 0.0 && mu_s == 0.0) continue;
+    // R* = 1/(1/r₁ + 1/r₂); a global body is flat (1/r₂ = 0).
+    double curvature = 1.0 / curvature_radius(particles, shapes, c.body1, contacts.witness1(j));
+    if (c.body2 < n)
+      curvature += 1.0 / curvature_radius(particles, shapes, c.body2, contacts.witness2(j));
+    const double radius = 1.0 / curvature;
+    RollingContact r;
+    r.contact = std::uint32_t(j);
+    Mat3 response;  // (I₁⁻¹ + I₂⁻¹) Q, column by column
+    for (int k = 0; k < 3; ++k)
+      response.col(k) = states[c.body1].angular_response(c.frame.col(k)) +
+                        states[c.body2].angular_response(c.frame.col(k));
+    r.W = c.frame.transpose() * response;
+    r.rolling_arm = mu_r * radius;
+    r.spinning_arm = mu_s * radius;
+    out.contacts.push_back(r);
+  }
+  out.torques.assign(out.contacts.size(), Vec3::Zero());
+}
+
+Vec2 disk_minimum(const Mat2& A, const Vec2& c, double r) {
+  if (!(r > 0.0)) return Vec2::Zero();
+  const auto solve = [&](double nu, const Vec2& rhs) {  // (A + ν I)⁻¹ rhs by Cramer's rule
+    const double a = A(0, 0) + nu, d = A(1, 1) + nu, b = 0.5 * (A(0, 1) + A(1, 0));
+    const double det = a * d - b * b;
+    return Vec2((d * rhs[0] - b * rhs[1]) / det, (a * rhs[1] - b * rhs[0]) / det);
+  };
+  Vec2 x = solve(0.0, c);
+  if (x.norm() <= r) return x;
+  // Newton on ψ(ν) = 1/r − 1/|x(ν)|: ψ' = −xᵀ (A + ν I)⁻¹ x / |x|³ (dx/dν = −(A + νI)⁻¹ x).
+  double nu = 0.0;
+  for (int k = 0; k < 100; ++k) {
+    const double norm = x.norm();
+    const double slope = x.dot(solve(nu, x)) / (norm * norm * norm);
+    const double step = (1.0 / r - 1.0 / norm) / slope;
+    nu += step;
+    x = solve(nu, c);
+    if (!(std::abs(step) > 1e-15 * (nu + A.trace()))) break;
+  }
+  return x * (r / x.norm());  // on the rim, to rounding
+}
+
+Vec3 torque_block_minimum(const Mat3& W, const Vec3& b, double spin_bound, double rolling_bound,
+                          const Vec3& start) {
+  Vec3 tau = start;
+  tau[0] = std::clamp(tau[0], -spin_bound, spin_bound);
+  const Mat2 Wtt = W.bottomRightCorner<2, 2>();
+  for (int pass = 0; pass < 50; ++pass) {
+    const Vec3 before = tau;
+    // The spin row at fixed rolling torque, then the rolling disk at fixed spin torque.
+    tau[0] = spin_bound > 0.0 ? std::clamp((b[0] - W(0, 1) * tau[1] - W(0, 2) * tau[2]) / W(0, 0),
+                                           -spin_bound, spin_bound)
+                              : 0.0;
+    const Vec2 rhs = b.tail<2>() - W.block<2, 1>(1, 0) * tau[0];
+    tau.tail<2>() = disk_minimum(Wtt, rhs, rolling_bound);
+    if ((tau - before).norm() <= 1e-15 * tau.norm()) break;
+  }
+  return tau;
+}
+
+double rolling_sweep(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,
+                     RollingBlocks& rolling, std::vector<BodyState>& bodies) {
+  double max_change2 = 0.0, max_torque2 = 0.0;
+  for (std::size_t k = 0; k < rolling.contacts.size(); ++k) {
+    const RollingContact& r = rolling.contacts[k];
+    const SolverContact& c = contacts[r.contact];
+    BodyState& b1 = bodies[c.body1];
+    BodyState& b2 = bodies[c.body2];
+    const double normal = std::max(impulses[r.contact][0], 0.0);
+    const Vec3 old = rolling.torques[k];
+    const Vec3 w = c.frame.transpose() * ((b1.w + b1.dw) - (b2.w + b2.dw));
+    const Vec3 b = r.W * old - w;
+    Vec3 tau = Vec3::Zero();
+    if (normal > 0.0)
+      tau = torque_block_minimum(r.W, b, r.spinning_arm * normal, r.rolling_arm * normal, old);
+    if (c.weight != 1.0) tau = old + c.weight * (tau - old);
+    const Vec3 change = tau - old;
+    rolling.torques[k] = tau;
+    if (!change.isZero(0.0)) {
+      const Vec3 couple = c.frame * change;
+      b1.dw += b1.angular_response(couple);
+      b2.dw -= b2.angular_response(couple);
+    }
+    max_change2 = std::max(max_change2, change.squaredNorm());
+    max_torque2 = std::max(max_torque2, tau.squaredNorm());
+  }
+  return std::sqrt(max_change2) / std::max(std::sqrt(max_torque2), kTiny);
+}
+
+}  // namespace granite::solver
