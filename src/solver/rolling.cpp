@@ -56,25 +56,33 @@ void setup_rolling(const collision::ContactList& contacts, const body::Particles
 }
 
 Vec2 disk_minimum(const Mat2& A, const Vec2& c, double r) {
-  if (!(r > 0.0)) return Vec2::Zero();
-  const auto solve = [&](double nu, const Vec2& rhs) {  // (A + ν I)⁻¹ rhs by Cramer's rule
-    const double a = A(0, 0) + nu, d = A(1, 1) + nu, b = 0.5 * (A(0, 1) + A(1, 0));
+  if (!(r > 0.0) || !std::isfinite(1.0 / r)) return Vec2::Zero();  // 0 to rounding
+  // (A + ν I)⁻¹ rhs by Cramer's rule on (A + ν I)/s, s = max(ν, trace A): its determinant
+  // stays of order 1 for ν up to the largest double (tiny bounds r give ν ~ |c|/r).
+  const auto solve = [&](double nu, const Vec2& rhs) {
+    const double s = std::max(nu, A.trace());
+    const double a = (A(0, 0) + nu) / s, d = (A(1, 1) + nu) / s, b = 0.5 * (A(0, 1) + A(1, 0)) / s;
     const double det = a * d - b * b;
-    return Vec2((d * rhs[0] - b * rhs[1]) / det, (a * rhs[1] - b * rhs[0]) / det);
+    return Vec2((d * rhs[0] - b * rhs[1]) / det / s, (a * rhs[1] - b * rhs[0]) / det / s);
   };
+  // Lengths by hypot: |x| ~ r can be far below the square root of the least double.
   Vec2 x = solve(0.0, c);
-  if (x.norm() <= r) return x;
-  // Newton on ψ(ν) = 1/r − 1/|x(ν)|: ψ' = −xᵀ (A + ν I)⁻¹ x / |x|³ (dx/dν = −(A + νI)⁻¹ x).
-  double nu = 0.0;
+  if (std::hypot(x[0], x[1]) <= r) return x;
+  // Newton on ψ(ν) = 1/r − 1/|x(ν)|: ψ' = −xᵀ (A + ν I)⁻¹ x / |x|³ (dx/dν = −(A + νI)⁻¹ x),
+  // written with u = x/|x| as uᵀ (A + ν I)⁻¹ u / |x| (|x|³ underflows for tiny bounds). From
+  // ν = max(0, |c|/r − trace A), a lower bound of the root (|x(ν)| >= |c| / (λ_max + ν)).
+  double nu = std::max(0.0, std::hypot(c[0], c[1]) / r - A.trace());
+  x = solve(nu, c);
   for (int k = 0; k < 100; ++k) {
-    const double norm = x.norm();
-    const double slope = x.dot(solve(nu, x)) / (norm * norm * norm);
+    const double norm = std::hypot(x[0], x[1]);
+    const Vec2 u = x / norm;
+    const double slope = u.dot(solve(nu, u)) / norm;
     const double step = (1.0 / r - 1.0 / norm) / slope;
     nu += step;
     x = solve(nu, c);
     if (!(std::abs(step) > 1e-15 * (nu + A.trace()))) break;
   }
-  return x * (r / x.norm());  // on the rim, to rounding
+  return x * (r / std::hypot(x[0], x[1]));  // on the rim, to rounding
 }
 
 Vec3 torque_block_minimum(const Mat3& W, const Vec3& b, double spin_bound, double rolling_bound,

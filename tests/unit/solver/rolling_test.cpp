@@ -98,3 +98,17 @@ TEST(Rolling, AnIsotropicBlockIsTheProjectionInOnePass) {
   EXPECT_DOUBLE_EQ(x[0], 0.1);
   EXPECT_NEAR((x.tail<2>() - Vec2(0.6, -0.8)).norm(), 0.0, 1e-15);
 }
+
+TEST(Rolling, TinyBoundsStayOnTheRimWithoutOverflow) {
+  // A contact that barely touches (λ_n ~ 1e-119 N s in a column collapse) bounds the torque by
+  // ~1e-123: ν ~ |c|/r overflows a plain determinant and |x|² underflows. On the rim, the
+  // minimiser tends to r c/|c| as r → 0 (the quadratic term is negligible against ν).
+  const Mat2 A = 8.8e10 * Mat2::Identity() + Mat2{{0.0, 1e9}, {1e9, 0.0}};
+  const Vec2 c(11.5, -15.2);
+  for (const double r : {1e-100, 1e-150, 1e-200, 1e-250, 1e-300}) {
+    const Vec2 x = disk_minimum(A, c, r);
+    ASSERT_TRUE(x.allFinite()) << r;
+    EXPECT_NEAR(std::hypot(x[0], x[1]) / r, 1.0, 1e-14) << r;
+    EXPECT_NEAR((x / r - c.normalized()).norm(), 0.0, 1e-12) << r;
+  }
+}
