@@ -8,6 +8,17 @@
 
 namespace granite::body {
 
+namespace {
+
+// Every component of `v` finite and > 0, else InputError "KIND 'NAME': every WHAT must be > 0 m".
+void require_positive(const Vec3& v, const char* kind, const std::string& name, const char* what) {
+  for (int k = 0; k < 3; ++k)
+    if (!(v[k] > 0.0) || !std::isfinite(v[k]))
+      throw InputError(std::string(kind) + " '" + name + "': every " + what + " must be > 0 m");
+}
+
+}  // namespace
+
 ShapeIndex ShapeTable::append(Shape shape) {
   if (find(shape.name) != kSphere) throw InputError("shape '" + shape.name + "' is defined twice");
   shapes_.push_back(std::move(shape));
@@ -59,9 +70,7 @@ ShapeIndex ShapeTable::add_capsule(const std::string& name, double radius, doubl
 }
 
 ShapeIndex ShapeTable::add_box(const std::string& name, const Vec3& half_extents) {
-  for (int k = 0; k < 3; ++k)
-    if (!(half_extents[k] > 0.0) || !std::isfinite(half_extents[k]))
-      throw InputError("box '" + name + "': every half extent must be > 0 m");
+  require_positive(half_extents, "box", name, "half extent");
   Shape shape;
   shape.name = name;
   shape.kind = ShapeKind::box;
@@ -97,9 +106,7 @@ MassProperties ellipsoid_mass_properties(const Vec3& a) {
 }
 
 ShapeIndex ShapeTable::add_ellipsoid(const std::string& name, const Vec3& semi_axes) {
-  for (int k = 0; k < 3; ++k)
-    if (!(semi_axes[k] > 0.0) || !std::isfinite(semi_axes[k]))
-      throw InputError("ellipsoid '" + name + "': every semi-axis must be > 0 m");
+  require_positive(semi_axes, "ellipsoid", name, "semi-axis");
   Shape shape;
   shape.name = name;
   shape.kind = ShapeKind::ellipsoid;

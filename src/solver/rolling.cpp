@@ -18,6 +18,14 @@ double curvature_radius(const body::Particles& particles, const body::ShapeTable
   return collision::surface_radius(particles, shapes, i, x);
 }
 
+// |x| without underflow or overflow of its square (hypot's accuracy, a fraction of its cost).
+double length(const Vec2& x) {
+  const double s = std::max(std::abs(x[0]), std::abs(x[1]));
+  if (!(s > 0.0)) return 0.0;
+  const double a = x[0] / s, b = x[1] / s;
+  return s * std::sqrt(a * a + b * b);
+}
+
 }  // namespace
 
 void setup_rolling(const collision::ContactList& contacts, const body::Particles& particles,
@@ -43,11 +51,15 @@ void setup_rolling(const collision::ContactList& contacts, const body::Particles
     const double radius = 1.0 / curvature;
     RollingContact r;
     r.contact = std::uint32_t(j);
-    Mat3 response;  // (I₁⁻¹ + I₂⁻¹) Q, column by column
-    for (int k = 0; k < 3; ++k)
-      response.col(k) = states[c.body1].angular_response(c.frame.col(k)) +
-                        states[c.body2].angular_response(c.frame.col(k));
-    r.W = c.frame.transpose() * response;
+    const BodyState &s1 = states[c.body1], &s2 = states[c.body2];
+    if (s1.isotropic && s2.isotropic) {  // spheres, walls: (k₁ + k₂) I exactly (decoupled rows)
+      r.W = (s1.inverse_inertia(0, 0) + s2.inverse_inertia(0, 0)) * Mat3::Identity();
+    } else {
+      Mat3 response;  // (I₁⁻¹ + I₂⁻¹) Q, column by column
+      for (int k = 0; k < 3; ++k)
+        response.col(k) = s1.angular_response(c.frame.col(k)) + s2.angular_response(c.frame.col(k));
+      r.W = c.frame.transpose() * response;
+    }
     r.rolling_arm = mu_r * radius;
     r.spinning_arm = mu_s * radius;
     out.contacts.push_back(r);
@@ -57,6 +69,10 @@ void setup_rolling(const collision::ContactList& contacts, const body::Particles
 
 Vec2 disk_minimum(const Mat2& A, const Vec2& c, double r) {
   if (!(r > 0.0) || !std::isfinite(1.0 / r)) return Vec2::Zero();  // 0 to rounding
+  if (A(0, 1) == 0.0 && A(1, 0) == 0.0 && A(0, 0) == A(1, 1)) {    // α I: c/α, or r c/|c|
+    const double norm = length(c);
+    return norm <= r * A(0, 0) ? Vec2(c / A(0, 0)) : Vec2(c * (r / norm));
+  }
   // (A + ν I)⁻¹ rhs by Cramer's rule on (A + ν I)/s, s = max(ν, trace A): its determinant
   // stays of order 1 for ν up to the largest double (tiny bounds r give ν ~ |c|/r).
   const auto solve = [&](double nu, const Vec2& rhs) {
@@ -65,24 +81,25 @@ Vec2 disk_minimum(const Mat2& A, const Vec2& c, double r) {
     const double det = a * d - b * b;
     return Vec2((d * rhs[0] - b * rhs[1]) / det / s, (a * rhs[1] - b * rhs[0]) / det / s);
   };
-  // Lengths by hypot: |x| ~ r can be far below the square root of the least double.
+  // Lengths scaled (length()): |x| ~ r can be far below the square root of the least double.
   Vec2 x = solve(0.0, c);
-  if (std::hypot(x[0], x[1]) <= r) return x;
+  if (length(x) <= r) return x;
   // Newton on ψ(ν) = 1/r − 1/|x(ν)|: ψ' = −xᵀ (A + ν I)⁻¹ x / |x|³ (dx/dν = −(A + νI)⁻¹ x),
   // written with u = x/|x| as uᵀ (A + ν I)⁻¹ u / |x| (|x|³ underflows for tiny bounds). From
   // ν = max(0, |c|/r − trace A), a lower bound of the root (|x(ν)| >= |c| / (λ_max + ν)).
-  double nu = std::max(0.0, std::hypot(c[0], c[1]) / r - A.trace());
+  double nu = std::max(0.0, length(c) / r - A.trace());
   x = solve(nu, c);
   for (int k = 0; k < 100; ++k) {
-    const double norm = std::hypot(x[0], x[1]);
+    const double norm = length(x);
     const Vec2 u = x / norm;
     const double slope = u.dot(solve(nu, u)) / norm;
     const double step = (1.0 / r - 1.0 / norm) / slope;
     nu += step;
     x = solve(nu, c);
-    if (!(std::abs(step) > 1e-15 * (nu + A.trace()))) break;
+    // Monotone from the left: done when a step no longer moves ν beyond rounding.
+    if (!(step > 4e-16 * (nu + A.trace()))) break;
   }
-  return x * (r / std::hypot(x[0], x[1]));  // on the rim, to rounding
+  return x * (r / length(x));  // on the rim, to rounding
 }
 
 Vec3 torque_block_minimum(const Mat3& W, const Vec3& b, double spin_bound, double rolling_bound,
@@ -90,6 +107,7 @@ Vec3 torque_block_minimum(const Mat3& W, const Vec3& b, double spin_bound, doubl
   Vec3 tau = start;
   tau[0] = std::clamp(tau[0], -spin_bound, spin_bound);
   const Mat2 Wtt = W.bottomRightCorner<2, 2>();
+  const bool coupled = W(0, 1) != 0.0 || W(0, 2) != 0.0;  // else one pass is exact
   for (int pass = 0; pass < 50; ++pass) {
     const Vec3 before = tau;
     // The spin row at fixed rolling torque, then the rolling disk at fixed spin torque.
@@ -98,7 +116,7 @@ Vec3 torque_block_minimum(const Mat3& W, const Vec3& b, double spin_bound, doubl
                               : 0.0;
     const Vec2 rhs = b.tail<2>() - W.block<2, 1>(1, 0) * tau[0];
     tau.tail<2>() = disk_minimum(Wtt, rhs, rolling_bound);
-    if ((tau - before).norm() <= 1e-15 * tau.norm()) break;
+    if (!coupled || (tau - before).norm() <= 1e-14 * tau.norm()) break;
   }
   return tau;
 }

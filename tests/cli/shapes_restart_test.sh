@@ -80,16 +80,16 @@ out=$("$granite" run "$tmp/no_shapes.yaml" --output "$tmp/ns" 2>&1 >/dev/null); 
 # per pair, their warm-start impulses told apart by their order; stopped at 0.15 s, when the
 # bricks lie on each other across the z cut (about 1000 contacts), and restarted, at 2 ranks
 # with every default on; the run and the restart end at 0.2 s.
-bricks=$src/configs/brick_pile.yaml
-brick_run() {  # OUT END [ARGS...]
-  local out=$1 end=$2; shift 2
-  mpiexec -n 2 --oversubscribe "$granite" run "$bricks" --output "$out" --set output.snapshot_interval=0.05 \
-    --set "domain.decomposition=[1, 1, 2]" --set run.end_time="$end" "$@" > "$out.log" 2>&1 \
-    || fail "brick run to $end s $*: $(tail -3 "$out.log")"
+two_rank_run() {  # CONFIG DECOMPOSITION OUT END [ARGS...]
+  local config=$1 cut=$2 out=$3 end=$4; shift 4
+  mpiexec -n 2 --oversubscribe "$granite" run "$config" --output "$out" --set output.snapshot_interval=0.05 \
+    --set "domain.decomposition=$cut" --set run.end_time="$end" "$@" > "$out.log" 2>&1 \
+    || fail "$(basename "$config") to $end s $*: $(tail -3 "$out.log")"
 }
-brick_run "$tmp/bricks-full" 0.2
-brick_run "$tmp/bricks-short" 0.15
-brick_run "$tmp/bricks-short" 0.2 --restart "$tmp/bricks-short/checkpoint.h5"
+bricks=$src/configs/brick_pile.yaml
+two_rank_run "$bricks" "[1, 1, 2]" "$tmp/bricks-full" 0.2
+two_rank_run "$bricks" "[1, 1, 2]" "$tmp/bricks-short" 0.15
+two_rank_run "$bricks" "[1, 1, 2]" "$tmp/bricks-short" 0.2 --restart "$tmp/bricks-short/checkpoint.h5"
 $compare "$tmp/bricks-full/snapshot_00002000.h5" "$tmp/bricks-short/snapshot_00002000.h5" \
   || fail "bricks: the restart differs from the uninterrupted run"
 grep -q "ghosts: [1-9]" "$tmp/bricks-full.log" || fail "bricks: no ghosts on 2 ranks: $(grep ghosts "$tmp/bricks-full.log")"
@@ -98,15 +98,9 @@ grep -q "ghosts: [1-9]" "$tmp/bricks-full.log" || fail "bricks: no ghosts on 2 r
 # across x at 2 ranks so that the drum carries them over the cut: stopped at 0.1 s,
 # restarted, compared at 0.15 s.
 drum=$src/configs/ellipsoid_drum.yaml
-drum_run() {  # OUT END [ARGS...]
-  local out=$1 end=$2; shift 2
-  mpiexec -n 2 --oversubscribe "$granite" run "$drum" --output "$out" --set output.snapshot_interval=0.05 \
-    --set "domain.decomposition=[2, 1, 1]" --set run.end_time="$end" "$@" > "$out.log" 2>&1 \
-    || fail "drum run to $end s $*: $(tail -3 "$out.log")"
-}
-drum_run "$tmp/drum-full" 0.15
-drum_run "$tmp/drum-short" 0.1
-drum_run "$tmp/drum-short" 0.15 --restart "$tmp/drum-short/checkpoint.h5"
+two_rank_run "$drum" "[2, 1, 1]" "$tmp/drum-full" 0.15
+two_rank_run "$drum" "[2, 1, 1]" "$tmp/drum-short" 0.1
+two_rank_run "$drum" "[2, 1, 1]" "$tmp/drum-short" 0.15 --restart "$tmp/drum-short/checkpoint.h5"
 $compare "$tmp/drum-full/snapshot_00001500.h5" "$tmp/drum-short/snapshot_00001500.h5" \
   || fail "drum: the restart differs from the uninterrupted run"
 grep -q "ghosts: [1-9]" "$tmp/drum-full.log" || fail "drum: no ghosts on 2 ranks: $(grep ghosts "$tmp/drum-full.log")"

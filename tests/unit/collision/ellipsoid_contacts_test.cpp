@@ -51,6 +51,13 @@ double support_value(const PlacedEllipsoid& e, const Vec3& d) {
   return d.dot(e.centre) + e.semi_axes.cwiseProduct(e.rotation.transpose() * d).norm();
 }
 
+// The gap of `shape` moved to `centre` against ellipsoid b (kAll when none is found).
+double gap_to(const PlacedEllipsoid& shape, const Vec3& centre, const PlacedEllipsoid& b) {
+  const PlacedEllipsoid e(centre, shape.rotation, shape.semi_axes);
+  ContactGeometry g;
+  return ellipsoid_convex(e, CoreSupport{&b}, b.margin, b.centre, kAll, g, &b) ? g.gap : kAll;
+}
+
 PlacedEllipsoid random_ellipsoid(std::mt19937_64& rng, const Vec3& centre) {
   std::uniform_real_distribution<double> axis(0.3, 1.0);
   return {centre, random_rotation(rng), Vec3(axis(rng), axis(rng), axis(rng))};
@@ -105,11 +112,7 @@ TEST(EllipsoidContacts, EllipsoidPairsSatisfyTheSeparationCertificate) {
   for (int trial = 0; trial < 300; ++trial) {
     const PlacedEllipsoid b = random_ellipsoid(rng, Vec3::Zero());
     const PlacedEllipsoid shape = random_ellipsoid(rng, Vec3::Zero());
-    const auto gap_at = [&](const Vec3& centre) {
-      const PlacedEllipsoid e(centre, shape.rotation, shape.semi_axes);
-      ContactGeometry g;
-      return ellipsoid_convex(e, CoreSupport{&b}, b.margin, b.centre, kAll, g, &b) ? g.gap : kAll;
-    };
+    const auto gap_at = [&](const Vec3& centre) { return gap_to(shape, centre, b); };
     const double want = trial % 5 == 0 ? 0.0 : gap(rng);  // every fifth touching
     const PlacedEllipsoid e(place_at_gap(random_unit(rng), want, gap_at), shape.rotation,
                             shape.semi_axes);
@@ -133,11 +136,7 @@ TEST(EllipsoidContacts, SlightOverlapsGiveTheTranslationThatSeparatesThem) {
   for (int trial = 0; trial < 100; ++trial) {
     const PlacedEllipsoid b = random_ellipsoid(rng, Vec3::Zero());
     const PlacedEllipsoid shape = random_ellipsoid(rng, Vec3::Zero());
-    const auto gap_at = [&](const Vec3& centre) {
-      const PlacedEllipsoid e(centre, shape.rotation, shape.semi_axes);
-      ContactGeometry g;
-      return ellipsoid_convex(e, CoreSupport{&b}, b.margin, b.centre, kAll, g, &b) ? g.gap : kAll;
-    };
+    const auto gap_at = [&](const Vec3& centre) { return gap_to(shape, centre, b); };
     const Vec3 x = place_at_gap(random_unit(rng), -depth(rng), gap_at);
     const PlacedEllipsoid e(x, shape.rotation, shape.semi_axes);
     ContactGeometry g;
