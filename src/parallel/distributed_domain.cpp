@@ -121,6 +121,7 @@ struct HistoryWire {
   std::int64_t first, second;
   std::uint32_t ordinal;
   double impulse[3];
+  double torque[3];
 };
 
 }  // namespace
@@ -133,8 +134,11 @@ void DistributedDomain::hand_over_history(solver::ContactHistory& history,
   std::vector<HistoryWire> wire(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const solver::HistoryEntry& e = entries[i];
-    wire[i] = {
-        e.key.first, e.key.second, e.key.ordinal, {e.impulse[0], e.impulse[1], e.impulse[2]}};
+    wire[i] = {e.key.first,
+               e.key.second,
+               e.key.ordinal,
+               {e.impulse[0], e.impulse[1], e.impulse[2]},
+               {e.torque[0], e.torque[1], e.torque[2]}};
   }
   // Every neighbour gets all of them: the process that now relaxes a contact is the owner of
   // one of its bodies, which at most one migration step ago was a neighbour's.
@@ -144,8 +148,9 @@ void DistributedDomain::hand_over_history(solver::ContactHistory& history,
   std::vector<solver::HistoryEntry> received;
   for (const auto& from : recv)
     for (const HistoryWire& w : from)
-      received.push_back(
-          {{w.first, w.second, w.ordinal}, Vec3(w.impulse[0], w.impulse[1], w.impulse[2])});
+      received.push_back({{w.first, w.second, w.ordinal},
+                          Vec3(w.impulse[0], w.impulse[1], w.impulse[2]),
+                          Vec3(w.torque[0], w.torque[1], w.torque[2])});
   history.insert(received);
 }
 

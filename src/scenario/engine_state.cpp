@@ -15,13 +15,18 @@ namespace {
 constexpr const char* kHistory = "contact_history";
 constexpr const char* kNeighbourLists = "neighbour_lists";
 
-// Collective: "ranks R" and one line per entry of every rank, gathered.
+// Collective: "ranks R" and one line per entry of every rank, gathered: rank, key, impulse, and
+// with rolling or spinning resistance the torque impulse (3 more numbers).
 std::string contact_history_text(const timestep::Simulation& sim, const comm::Communicator& comm) {
   std::ostringstream mine;
   mine << std::hexfloat;
-  for (const solver::HistoryEntry& e : sim.contact_history().entries())
+  const bool torques = sim.materials().has_rolling_resistance();
+  for (const solver::HistoryEntry& e : sim.contact_history().entries()) {
     mine << comm.rank() << ' ' << e.key.first << ' ' << e.key.second << ' ' << e.key.ordinal << ' '
-         << e.impulse[0] << ' ' << e.impulse[1] << ' ' << e.impulse[2] << '\n';
+         << e.impulse[0] << ' ' << e.impulse[1] << ' ' << e.impulse[2];
+    if (torques) mine << ' ' << e.torque[0] << ' ' << e.torque[1] << ' ' << e.torque[2];
+    mine << '\n';
+  }
   std::string text = "ranks " + std::to_string(comm.size()) + "\n";
   for (const std::string& part : comm::all_gather_text(mine.str(), comm)) text += part;
   return text;
@@ -70,21 +75,23 @@ void restore_contact_history(const std::string& text, timestep::Simulation& sim,
   int ranks = 0;
   is >> word >> ranks;
   if (!is || word != "ranks") throw InputError("checkpoint: the contact history is malformed");
-  // Hexfloats: read tokens, strtod (operator>> does not parse them).
-  auto real = [&is]() {
-    std::string t;
-    is >> t;
-    return std::strtod(t.c_str(), nullptr);
-  };
+  // One entry per line: 7 fields, or 10 with a torque (older checkpoints have none). Hexfloats:
+  // read as tokens and converted by strtod (operator>> does not parse them).
   std::vector<solver::HistoryEntry> entries;
-  int rank = 0;
-  while (is >> rank) {
+  std::string line;
+  std::getline(is, line);  // the rest of the "ranks" line
+  while (std::getline(is, line)) {
+    if (line.empty()) continue;
+    std::istringstream fields(line);
+    int rank = 0;
     solver::HistoryEntry e;
-    is >> e.key.first >> e.key.second >> e.key.ordinal;
-    e.impulse[0] = real();
-    e.impulse[1] = real();
-    e.impulse[2] = real();
-    if (!is) throw InputError("checkpoint: the contact history is malformed");
+    fields >> rank >> e.key.first >> e.key.second >> e.key.ordinal;
+    std::vector<double> reals;
+    for (std::string t; fields >> t;) reals.push_back(std::strtod(t.c_str(), nullptr));
+    if (!fields.eof() || (reals.size() != 3 && reals.size() != 6))
+      throw InputError("checkpoint: the contact history is malformed");
+    e.impulse = Vec3(reals[0], reals[1], reals[2]);
+    if (reals.size() == 6) e.torque = Vec3(reals[3], reals[4], reals[5]);
     // The same decomposition: this rank's own entries; another: all of them.
     if (ranks != comm.size() || rank == comm.rank()) entries.push_back(e);
   }

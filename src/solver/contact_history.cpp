@@ -56,7 +56,7 @@ void contact_keys(const collision::ContactList& contacts, const body::Particles&
 void ContactHistory::record(const collision::ContactList& contacts,
                             const body::Particles& particles,
                             const std::vector<SolverContact>& solver_contacts,
-                            const std::vector<Vec3>& impulses) {
+                            const std::vector<Vec3>& impulses, const RollingBlocks* rolling) {
   std::vector<ContactKey> keys;
   std::vector<bool> swapped;
   contact_keys(contacts, particles, keys, swapped);
@@ -64,14 +64,21 @@ void ContactHistory::record(const collision::ContactList& contacts,
   map_.reserve(keys.size());
   for (std::size_t j = 0; j < keys.size(); ++j) {
     const Vec3 world = solver_contacts[j].frame * impulses[j];  // on body 1
-    map_[keys[j]] = swapped[j] ? Vec3(-world) : world;
+    map_[keys[j]].impulse = swapped[j] ? Vec3(-world) : world;
+  }
+  if (rolling == nullptr) return;
+  for (std::size_t k = 0; k < rolling->contacts.size(); ++k) {
+    const std::size_t j = rolling->contacts[k].contact;
+    const Vec3 world = solver_contacts[j].frame * rolling->torques[k];  // on body 1
+    map_[keys[j]].torque = swapped[j] ? Vec3(-world) : world;
   }
 }
 
 std::size_t ContactHistory::warm_start(const collision::ContactList& contacts,
                                        const body::Particles& particles,
                                        const std::vector<SolverContact>& solver_contacts,
-                                       double scale, std::vector<Vec3>& impulses) const {
+                                       double scale, std::vector<Vec3>& impulses,
+                                       RollingBlocks* rolling) const {
   std::vector<ContactKey> keys;
   std::vector<bool> swapped;
   contact_keys(contacts, particles, keys, swapped);
@@ -81,9 +88,20 @@ std::size_t ContactHistory::warm_start(const collision::ContactList& contacts,
     const auto it = map_.find(keys[j]);
     if (it == map_.end()) continue;
     ++found;
-    const Vec3 world = swapped[j] ? Vec3(-it->second) : it->second;
+    const Vec3 world = swapped[j] ? Vec3(-it->second.impulse) : it->second.impulse;
     const SolverContact& c = solver_contacts[j];
     impulses[j] = scale * contact::project_onto_friction_cone(c.frame.transpose() * world, c.mu);
+  }
+  if (rolling == nullptr) return found;
+  for (std::size_t k = 0; k < rolling->contacts.size(); ++k) {
+    const RollingContact& r = rolling->contacts[k];
+    const auto it = map_.find(keys[r.contact]);
+    if (it == map_.end()) continue;
+    const Vec3 world = swapped[r.contact] ? Vec3(-it->second.torque) : it->second.torque;
+    const SolverContact& c = solver_contacts[r.contact];
+    const double normal = std::max(impulses[r.contact][0], 0.0);
+    rolling->torques[k] = clamp_torque(scale * (c.frame.transpose() * world),
+                                       r.spinning_arm * normal, r.rolling_arm * normal);
   }
   return found;
 }
@@ -91,14 +109,14 @@ std::size_t ContactHistory::warm_start(const collision::ContactList& contacts,
 std::vector<HistoryEntry> ContactHistory::entries() const {
   std::vector<HistoryEntry> out;
   out.reserve(map_.size());
-  for (const auto& [key, impulse] : map_) out.push_back({key, impulse});
+  for (const auto& [key, value] : map_) out.push_back({key, value.impulse, value.torque});
   std::sort(out.begin(), out.end(),
             [](const HistoryEntry& a, const HistoryEntry& b) { return a.key < b.key; });
   return out;
 }
 
 void ContactHistory::insert(const std::vector<HistoryEntry>& entries) {
-  for (const HistoryEntry& e : entries) map_[e.key] = e.impulse;
+  for (const HistoryEntry& e : entries) map_[e.key] = {e.impulse, e.torque};
 }
 
 std::vector<HistoryEntry> ContactHistory::unclaimed(const collision::ContactList& contacts,
@@ -112,10 +130,10 @@ std::vector<HistoryEntry> ContactHistory::unclaimed(const collision::ContactList
   const std::unordered_set<ContactKey, ContactKeyHash> claimed(keys.begin(), keys.end());
   const std::unordered_set<BodyId> mine(particles.id.begin(),
                                         particles.id.begin() + std::ptrdiff_t(owned));
-  for (const auto& [key, impulse] : map_) {
+  for (const auto& [key, value] : map_) {
     if (claimed.count(key)) continue;
     const bool stays = mine.count(key.first) && (key.second < 0 || mine.count(key.second));
-    if (!stays) out.push_back({key, impulse});
+    if (!stays) out.push_back({key, value.impulse, value.torque});
   }
   std::sort(out.begin(), out.end(),
             [](const HistoryEntry& a, const HistoryEntry& b) { return a.key < b.key; });

@@ -121,6 +121,23 @@ Vec3 torque_block_minimum(const Mat3& W, const Vec3& b, double spin_bound, doubl
   return tau;
 }
 
+Vec3 clamp_torque(Vec3 tau, double spin_bound, double rolling_bound) {
+  tau[0] = std::clamp(tau[0], -spin_bound, spin_bound);
+  const double r = length(tau.tail<2>());
+  if (r > rolling_bound) tau.tail<2>() *= rolling_bound / r;
+  return tau;
+}
+
+void apply_torques(const std::vector<SolverContact>& contacts, const RollingBlocks& rolling,
+                   std::vector<BodyState>& bodies) {
+  for (std::size_t k = 0; k < rolling.contacts.size(); ++k) {
+    const SolverContact& c = contacts[rolling.contacts[k].contact];
+    const Vec3 couple = c.frame * rolling.torques[k];
+    bodies[c.body1].dw += bodies[c.body1].angular_response(couple);
+    bodies[c.body2].dw -= bodies[c.body2].angular_response(couple);
+  }
+}
+
 double rolling_sweep(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,
                      RollingBlocks& rolling, std::vector<BodyState>& bodies) {
   double max_change2 = 0.0, max_torque2 = 0.0;

@@ -325,8 +325,11 @@ void Simulation::warm_start() {
   // Contacts whose relaxing process changed take their history along.
   domain().hand_over_history(history_, contacts_, particles_, owned_);
   if (history_.size() == 0) return;
-  history_.warm_start(contacts_, particles_, solver_contacts_, parameters_.warm_start, impulses_);
+  solver::RollingBlocks* rolling = materials_.has_rolling_resistance() ? &rolling_ : nullptr;
+  history_.warm_start(contacts_, particles_, solver_contacts_, parameters_.warm_start, impulses_,
+                      rolling);
   solver::apply_impulses(solver_contacts_, impulses_, states_);
+  if (rolling != nullptr) solver::apply_torques(solver_contacts_, *rolling, states_);
 }
 
 void Simulation::remember_impulses() {
@@ -334,7 +337,8 @@ void Simulation::remember_impulses() {
     history_.clear();
     return;
   }
-  history_.record(contacts_, particles_, solver_contacts_, impulses_);
+  history_.record(contacts_, particles_, solver_contacts_, impulses_,
+                  materials_.has_rolling_resistance() ? &rolling_ : nullptr);
 }
 
 void Simulation::integrate_bodies() {

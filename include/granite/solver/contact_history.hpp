@@ -9,9 +9,12 @@
 // the world frame as the impulse on the first body of the key, so that it survives the pair
 // being detected the other way round and the contact frame turning; the next step rotates it
 // into the new frame and projects it onto the new friction cone (contact::project_onto_friction_cone).
+// A contact with rolling or spinning resistance keeps its torque impulse the same way (world
+// frame, on the key's first body); the next step clamps it to the bounds of its warm λ_n.
 #include "granite/body/particles.hpp"
 #include "granite/collision/contact.hpp"
 #include "granite/solver/contact_setup.hpp"
+#include "granite/solver/rolling.hpp"
 
 #include <cstdint>
 #include <unordered_map>
@@ -35,19 +38,23 @@ struct ContactKeyHash {
 
 struct HistoryEntry {
   ContactKey key;
-  Vec3 impulse;  // world frame, on body `first`
+  Vec3 impulse;                // world frame, on body `first`
+  Vec3 torque = Vec3::Zero();  // world frame, on body `first` (rolling/spinning resistance)
 };
 
 class ContactHistory {
 public:
-  /// Replaces the history by the given contacts' impulses (contact frame, as relaxed).
+  /// Replaces the history by the given contacts' impulses (contact frame, as relaxed) and, with
+  /// `rolling`, their torque impulses.
   void record(const collision::ContactList& contacts, const body::Particles& particles,
-              const std::vector<SolverContact>& solver_contacts, const std::vector<Vec3>& impulses);
+              const std::vector<SolverContact>& solver_contacts, const std::vector<Vec3>& impulses,
+              const RollingBlocks* rolling = nullptr);
   /// Sets impulses[j] = scale · P_K(Q_jᵀ p) for every contact j found in the history (zero
-  /// otherwise); returns how many were found.
+  /// otherwise) and, with `rolling`, each torque block's torque to scale · Q_jᵀ t clamped to the
+  /// bounds of that λ_n; returns how many contacts were found.
   std::size_t warm_start(const collision::ContactList& contacts, const body::Particles& particles,
                          const std::vector<SolverContact>& solver_contacts, double scale,
-                         std::vector<Vec3>& impulses) const;
+                         std::vector<Vec3>& impulses, RollingBlocks* rolling = nullptr) const;
 
   std::size_t size() const { return map_.size(); }
   void clear() { map_.clear(); }
@@ -63,7 +70,10 @@ public:
                                       const body::Particles& particles, std::size_t owned) const;
 
 private:
-  std::unordered_map<ContactKey, Vec3, ContactKeyHash> map_;
+  struct Remembered {
+    Vec3 impulse = Vec3::Zero(), torque = Vec3::Zero();
+  };
+  std::unordered_map<ContactKey, Remembered, ContactKeyHash> map_;
 };
 
 /// The identity of each contact of the list and whether its body order is swapped with

@@ -21,8 +21,8 @@
 // for a sphere), the disk's part by disk_minimum.
 //
 // Gauss–Seidel only: after each sweep of the contacts' impulses, one sweep of the torque blocks
-// with the bounds of the current λ_n (solver::relax). The torques start from zero each step
-// (no warm start yet) and are not part of the checkpoint, which is then still bitwise.
+// with the bounds of the current λ_n (solver::relax). The torques are warm-started with the
+// impulses (solver/contact_history.hpp) and kept in the checkpoint's contact history.
 #include "granite/body/global_body.hpp"
 #include "granite/body/material.hpp"
 #include "granite/body/particles.hpp"
@@ -70,6 +70,14 @@ Vec2 disk_minimum(const Mat2& A, const Vec2& c, double r);
 /// block coordinate descent from `start` (header).
 Vec3 torque_block_minimum(const Mat3& W, const Vec3& b, double spin_bound, double rolling_bound,
                           const Vec3& start);
+
+/// τ clamped to the bounds: |τ_0| <= spin_bound, (τ_1, τ_2) scaled into the disk of
+/// rolling_bound.
+Vec3 clamp_torque(Vec3 tau, double spin_bound, double rolling_bound);
+
+/// Adds the angular velocity corrections of the blocks' torques to the bodies (warm starts).
+void apply_torques(const std::vector<SolverContact>& contacts, const RollingBlocks& rolling,
+                   std::vector<BodyState>& bodies);
 
 /// One Gauss–Seidel sweep over the torque blocks (λ_n from `impulses`); returns the relative
 /// torque change max |Δτ| / max |τ|.

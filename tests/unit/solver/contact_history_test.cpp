@@ -35,3 +35,42 @@ TEST(ContactHistory, ContactsOfOnePairOfParticlesKeepTheirOwnImpulses) {
   for (std::size_t j = 0; j < impulses.size(); ++j)
     EXPECT_EQ(warm[j], impulses[j]) << j;  // inside the cone: kept as they were
 }
+
+TEST(ContactHistory, TorquesComeBackInTheNewFrameClampedToTheNewBounds) {
+  // One contact, recorded in a frame, warm-started after the pair is detected the other way
+  // round (the torque on the other body: −τ) in a frame turned about n, with bounds from the
+  // warm λ_n that cut the rolling torque to half.
+  body::MaterialTable materials;
+  const auto glass = materials.add({2500.0, 0.5});
+  body::Particles particles;
+  particles.add_sphere(materials, glass, Vec3::Zero(), 1.0);
+  particles.add_sphere(materials, glass, Vec3(0, 0, 2), 1.0);
+  collision::ContactList before, after;
+  before.num_particles = after.num_particles = particles.size();
+  before.push_back(1, 0, Vec3(0, 0, 1), Vec3::UnitZ(), 0.0, 0.5);
+  after.push_back(0, 1, Vec3(0, 0, 1), -Vec3::UnitZ(), 0.0, 0.5);
+  std::vector<solver::SolverContact> c1(1), c2(1);
+  c1[0].frame = Mat3::Identity();
+  c1[0].mu = 0.5;
+  // The new frame: n' = −n (= −x here) and t', o' turned by 0.3 rad about it.
+  c2[0].frame.col(0) = -Vec3::UnitX();
+  c2[0].frame.col(1) = Eigen::AngleAxisd(0.3, Vec3::UnitX()) * Vec3::UnitY();
+  c2[0].frame.col(2) = c2[0].frame.col(0).cross(c2[0].frame.col(1));
+  c2[0].mu = 0.5;
+  solver::RollingBlocks rolling;
+  rolling.contacts = {{0, Mat3::Identity(), 0.1, 0.1}};
+  rolling.torques = {Vec3(0.02, 0.3, -0.4)};
+  const std::vector<Vec3> impulses = {Vec3(10, 0, 0)};
+  solver::ContactHistory history;
+  history.record(before, particles, c1, impulses, &rolling);
+  ASSERT_EQ(history.entries().size(), 1u);
+  EXPECT_EQ(history.entries()[0].torque, -rolling.torques[0]);  // on particle id 0 (first)
+  std::vector<Vec3> warm;
+  rolling.torques = {Vec3::Zero()};
+  rolling.contacts[0].rolling_arm = 0.025;  // bound 0.25 for λ_n = 10: |(0.3, −0.4)| = 0.5 halved
+  ASSERT_EQ(history.warm_start(after, particles, c2, 1.0, warm, &rolling), 1u);
+  // World torque on body 1 of `after` (particle 0): −τ_world; in the new frame −c2ᵀ τ_world.
+  const Vec3 expected = c2[0].frame.transpose() * Vec3(-Vec3(0.02, 0.3, -0.4));
+  EXPECT_NEAR(rolling.torques[0][0], expected[0], 1e-15);
+  EXPECT_NEAR((rolling.torques[0].tail<2>() - 0.5 * expected.tail<2>()).norm(), 0.0, 1e-15);
+}
