@@ -53,6 +53,10 @@ std::int64_t write_contact_datasets(hid_t file, const timestep::ContactRecord& r
     vectors("compatible_impulse", flatten(compatible));
     vectors("compatible_force", flatten(compatible, record.dt > 0.0 ? 1.0 / record.dt : 0.0));
   }
+  if (record.rolling) {  // the same on every rank, as above
+    vectors("torque_impulse", flatten(record.torque));
+    vectors("torque", flatten(record.torque, record.dt > 0.0 ? 1.0 / record.dt : 0.0));
+  }
   write_dataset(g, kGroup, "gap", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, record.gap.data(), slab);
   const std::vector<std::int32_t> owner(record.size(), std::int32_t(rank));
   write_dataset(g, kGroup, kOwnerRank, H5T_STD_I32LE, H5T_NATIVE_INT32, 1, owner.data(), slab);

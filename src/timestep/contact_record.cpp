@@ -7,7 +7,7 @@ namespace granite::timestep {
 
 void record_contacts(const collision::ContactList& contacts, const std::vector<Vec3>& impulses,
                      const body::Particles& particles, double dt, ContactRecord& out,
-                     const std::vector<double>* compatible) {
+                     const std::vector<double>* compatible, const solver::RollingBlocks* rolling) {
   const std::size_t m = std::min(contacts.size(), impulses.size());
   out = ContactRecord{};
   out.dt = dt;
@@ -27,6 +27,12 @@ void record_contacts(const collision::ContactList& contacts, const std::vector<V
     out.impulse.push_back(l[0] * q.col(0) + l[1] * q.col(1) + l[2] * q.col(2));
     out.gap.push_back(contacts.gap[j]);
   }
+  if (rolling == nullptr) return;
+  out.rolling = true;
+  out.torque.assign(m, Vec3::Zero());
+  for (std::size_t k = 0; k < rolling->contacts.size(); ++k)
+    if (const std::size_t j = rolling->contacts[k].contact; j < m)
+      out.torque[j] = contacts.frame(j) * rolling->torques[k];
 }
 
 }  // namespace granite::timestep

@@ -129,7 +129,8 @@ const StepStatistics& Simulation::step() {
   }
   if (record_contacts_) {
     record_contacts(contacts_, impulses_, particles_, parameters_.dt, contact_record_,
-                    compatible ? &compatible_impulses_ : nullptr);
+                    compatible ? &compatible_impulses_ : nullptr,
+                    materials_.has_rolling_resistance() ? &rolling_ : nullptr);
     if (compatible) {
       contact_record_.compatible_law = solver::contact_law_name(*parameters_.compatible);
       contact_record_.compatible_tolerance = parameters_.compatible_settings.tolerance;

@@ -4,7 +4,8 @@
 #     every default on): stopped at 0.25 s, after the gate has opened and the spheres have
 #     crossed the cut, restarted from its checkpoint; at 0.3 s the snapshot equals the
 #     uninterrupted run's bit for bit (the torques start from zero every step);
-#  2. rolling friction with a model or method that has no torque block (ccp, APGD, the
+#  2. the torque impulses in /contacts within their bounds;
+#  3. rolling friction with a model or method that has no torque block (ccp, APGD, the
 #     compatible pass) is one error line naming the material, exit code 2, at 1 and 2 ranks.
 # usage: rolling_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
@@ -30,6 +31,37 @@ run "$tmp/short" 0.3 --restart "$tmp/short/checkpoint.h5"
 $compare "$tmp/full/snapshot_00003000.h5" "$tmp/short/snapshot_00003000.h5" \
   || fail "the restart differs from the uninterrupted run"
 grep -q "ghosts: [1-9]" "$tmp/full.log" || fail "no ghosts on 2 ranks: $(grep ghosts "$tmp/full.log")"
+
+# 2. /contacts/torque_impulse: every torque within its bounds, μ_r R* λ_n across the normal and
+#    μ_s R* λ_n about it (R* = r r'/(r + r') from the two bodies' radii, r for the walls), to
+#    1e-12 of the bound; some at their bound (rolling spheres), some inside (at rest).
+mpiexec -n 2 --oversubscribe "$granite" run "$column" --output "$tmp/contacts" "${rolling[@]}" \
+  --set run.end_time=0.3 --set output.snapshot_interval=0.1 --set output.contacts=true \
+  > "$tmp/contacts.log" 2>&1 || fail "column with /contacts: $(tail -3 "$tmp/contacts.log")"
+/usr/bin/python3 - "$tmp/contacts/snapshot_00003000.h5" <<'EOF' || fail "the torque impulses in /contacts"
+import sys
+import h5py
+import numpy as np
+with h5py.File(sys.argv[1], "r") as f:
+    c, p = f["contacts"], f["particles"]
+    radius = dict(zip(p["id"][:], p["radius"][:]))
+    torque, impulse, normal = c["torque_impulse"][:], c["impulse"][:], c["normal"][:]
+    body1, body2 = c["body1"][:], c["body2"][:]
+    assert np.allclose(c["torque"][:], torque / 1e-4, rtol=1e-12, atol=0), "torque = impulse / dt"
+r1 = np.array([radius[b] for b in body1])
+r2 = np.array([radius[b] if b >= 0 else np.inf for b in body2])
+effective = 1.0 / (1.0 / r1 + 1.0 / r2)
+lam = np.einsum("ij,ij->i", impulse, normal)
+spin = np.einsum("ij,ij->i", torque, normal)
+roll = np.linalg.norm(torque - spin[:, None] * normal, axis=1)
+rolling_bound, spin_bound = 0.1 * effective * lam, 0.05 * effective * lam
+assert (roll <= rolling_bound * (1 + 1e-12) + 1e-300).all(), (roll / rolling_bound).max()
+assert (np.abs(spin) <= spin_bound * (1 + 1e-12) + 1e-300).all()
+at_bound = (roll >= rolling_bound * (1 - 1e-9)) & (lam > 0)
+inside = (roll < 0.5 * rolling_bound) & (lam > 0)
+assert at_bound.sum() > 0 and inside.sum() > 0, (at_bound.sum(), inside.sum())
+print(f"{len(lam)} contacts: {at_bound.sum()} at the rolling bound, {inside.sum()} well inside")
+EOF
 
 for bad in "contact.model=ccp" "contact.model=ccp solver.method=apgd"; do
   sets=(); for kv in $bad; do sets+=(--set "$kv"); done

@@ -7,6 +7,7 @@
 #include "granite/collision/contact.hpp"
 #include "granite/core/types.hpp"
 #include "granite/solver/compatible_forces.hpp"
+#include "granite/solver/rolling.hpp"
 
 #include <string>
 
@@ -25,7 +26,12 @@ struct ContactRecord {
   std::vector<Vec3> normal;   // unit normal from body 2 to body 1
   std::vector<Vec3> impulse;  // impulse on body 1 in the world frame (N s); body 2 gets −impulse
   std::vector<double> gap;    // signed gap ξ (m), negative = penetration
-  double dt = 0.0;            // the step's dt (force = impulse / dt)
+  // With rolling or spinning resistance (`rolling`, the same on every process): the torque
+  // impulse on body 1 in the world frame (N m s), a couple (body 2 gets −torque); zero where
+  // the pair has none. Else empty.
+  bool rolling = false;
+  std::vector<Vec3> torque;
+  double dt = 0.0;  // the step's dt (force = impulse / dt)
   // The compatible normal impulse of each contact (N s, along `normal`, on body 1), when the
   // step had a compatible pass (`compatible`; the same on every process); else empty.
   bool compatible = false;
@@ -41,9 +47,11 @@ struct ContactRecord {
 
 /// Fills `out` from a step's contacts and their contact-frame impulses (λ_n, λ_t, λ_o), with
 /// `particles` still holding the bodies the contacts index (ghosts included), and the
-/// compatible normal impulses of the step if it had a compatible pass (indexed alike).
+/// compatible normal impulses of the step if it had a compatible pass (indexed alike), and the
+/// torque impulses of its torque blocks with rolling resistance.
 void record_contacts(const collision::ContactList& contacts, const std::vector<Vec3>& impulses,
                      const body::Particles& particles, double dt, ContactRecord& out,
-                     const std::vector<double>* compatible = nullptr);
+                     const std::vector<double>* compatible = nullptr,
+                     const solver::RollingBlocks* rolling = nullptr);
 
 }  // namespace granite::timestep

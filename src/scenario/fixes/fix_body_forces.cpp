@@ -38,7 +38,8 @@ private:
       if (record.body2[c] >= 0) continue;
       const std::size_t k = std::size_t(-1 - record.body2[c]);
       const Vec3 impulse = -record.impulse[c];
-      const Vec3 moment = (record.point2[c] - torque_point_).cross(impulse);
+      Vec3 moment = (record.point2[c] - torque_point_).cross(impulse);
+      if (record.rolling) moment -= record.torque[c];  // the couple of rolling resistance
       for (int a = 0; a < 3; ++a) {
         step[6 * k + std::size_t(a)] += impulse[a];
         step[6 * k + 3 + std::size_t(a)] += moment[a];
