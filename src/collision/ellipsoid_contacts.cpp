@@ -224,10 +224,7 @@ std::size_t ellipsoid_primitive(const PlacedEllipsoid& e, const body::Primitive&
   if (const auto* box = std::get_if<body::Box>(&primitive)) {
     thread_local PlacedPolyhedron placed;
     placed.place(*box);
-    return ellipsoid_convex(e, PointSetSupport{placed.vertices.data(), placed.vertices.size()}, 0.0,
-                            box->center, threshold, out[0])
-               ? 1
-               : 0;
+    return ellipsoid_polyhedron(e, placed, threshold, out[0]);
   }
   const auto& c = std::get<body::Cylinder>(primitive);
   if (c.inside) return drum_contacts(e, c, threshold, out);

@@ -300,3 +300,20 @@ TEST(EllipsoidContacts, ARigidMotionOfThePairMovesTheContactWithIt) {
     EXPECT_NEAR((h.point - (R * g.point + t)).norm(), 0.0, 1e-11);
   }
 }
+
+TEST(EllipsoidContacts, OnAGlobalBoxsFaceTheNormalIsTheFacesExactly) {
+  // The face's certificate: E's support point along −n lies over the face (the top, z = 0.5),
+  // so the contact is the face's: its normal +z exactly and its gap the lowest point's height,
+  // −h_E(−z) − 0.5.
+  const body::Primitive box = body::Box{Vec3::Zero(), Vec3(1.0, 1.0, 0.5), Quat::Identity()};
+  std::mt19937_64 rng(18);
+  for (int trial = 0; trial < 20; ++trial) {
+    const PlacedEllipsoid e(Vec3(0.1, -0.2, 0.5 + 0.3 + 0.01 * trial), random_rotation(rng),
+                            Vec3(0.3, 0.2, 0.1));
+    ContactGeometry g[kEllipsoidPrimitiveContacts];
+    ASSERT_EQ(ellipsoid_primitive(e, box, kAll, g), 1U);
+    EXPECT_EQ(g[0].normal, Vec3::UnitZ());
+    EXPECT_NEAR(g[0].gap, -support_value(e, -Vec3::UnitZ()) - 0.5, kTol);
+    expect_on_ellipsoid(e, g[0]);
+  }
+}
