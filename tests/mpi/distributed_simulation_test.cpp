@@ -51,7 +51,8 @@ struct Scene {
   contact::Model model = contact::Model::mdp;
   int max_sweeps = 200;
   double tolerance = 1e-10;
-  bool clumps = false;  // tetrahedral clumps and capsules of bounding radius `radius`, spinning
+  bool clumps = false;   // tetrahedral clumps and capsules of bounding radius `radius`, spinning
+  double rolling = 0.0;  // rolling and spinning friction of every material
 };
 
 // Four spheres of radius R/2 at the vertices of a regular tetrahedron of circumradius R/2 (a
@@ -74,7 +75,7 @@ void populate(timestep::Simulation& sim, const Scene& s,
   p.max_sweeps = s.max_sweeps;
   p.tolerance = s.tolerance;
   p.error_reduction = 0.2;
-  const auto m = sim.materials().add({2650.0, s.friction});
+  const auto m = sim.materials().add({2650.0, s.friction, 1.0, s.rolling, s.rolling});
   if (s.floor) sim.globals().add(body::HalfSpace{s.domain.min, Vec3::UnitZ()}, m);
   // The shaped bodies in turn a tetrahedral clump, a capsule (0.4 R around 0.6 R), a box, a
   // convex grain and an ellipsoid, each of bounding radius at most R.
@@ -483,8 +484,9 @@ struct PileResult {
   std::vector<Vec3> positions;         // this rank's final positions (determinism check)
 };
 
-PileResult settle_pile(MPI_Comm comm, int steps) {
+PileResult settle_pile(MPI_Comm comm, int steps, double rolling = 0.0) {
   Scene s;
+  s.rolling = rolling;
   s.domain = {Vec3(0, 0, 0), Vec3(0.13, 0.13, 0.2)};
   s.gravity = Vec3(0, 0, -9.81);
   s.floor = true;
@@ -503,7 +505,7 @@ PileResult settle_pile(MPI_Comm comm, int steps) {
                             Vec3(u(rng), u(rng), u(rng)));
   timestep::Simulation sim;
   populate(sim, s, bodies, [&](const Vec3& x) { return d.owner_of(x) == rank; });
-  const auto wall = sim.materials().add({1000.0, 0.3});
+  const auto wall = sim.materials().add({1000.0, 0.3, 1.0, rolling, rolling});
   for (int a = 0; a < 2; ++a) {
     sim.globals().add(body::HalfSpace{s.domain.min, Vec3::Unit(a)}, wall);
     sim.globals().add(body::HalfSpace{s.domain.max, -Vec3::Unit(a)}, wall);
@@ -546,6 +548,27 @@ TEST(DistributedSimulation, SettlingIsIndependentOfTheDecompositionWithinTheRela
     std::printf("settling: |dE|max/Epeak = %.3e, height %.6e vs %.6e (diff %.3e m)\n", worst / peak,
                 distributed.mean_height, reference.mean_height,
                 std::abs(distributed.mean_height - reference.mean_height));
+}
+
+TEST(DistributedSimulation, SettlingWithRollingResistanceIsIndependentOfTheDecomposition) {
+  // The same pile with rolling and spinning friction 0.2 (the torque blocks relaxed after each
+  // sweep, their torques warm-started and handed over between ranks), held to the same bounds
+  // as the pile without: 10 % of the peak kinetic energy, 2 % of a radius in mean height.
+  // Measured at 2, 3, 4 ranks: |ΔE| / peak E = 7.8e-4, 1.7e-3, 1.3e-3, mean heights differing
+  // by 5.4e-6, 1.2e-7, 7.2e-7 m (the resisted pile comes to rest sooner).
+  const int steps = 150;
+  const PileResult reference = settle_pile(MPI_COMM_SELF, steps, 0.2);
+  const PileResult distributed = settle_pile(MPI_COMM_WORLD, steps, 0.2);
+  double peak = 0.0, worst = 0.0;
+  for (int k = 0; k < steps; ++k) {
+    peak = std::max(peak, reference.kinetic_energy[k]);
+    worst = std::max(worst, std::abs(distributed.kinetic_energy[k] - reference.kinetic_energy[k]));
+  }
+  EXPECT_LE(worst, 0.10 * peak) << "peak kinetic energy " << peak;
+  EXPECT_NEAR(distributed.mean_height, reference.mean_height, 2e-4);
+  if (rank_of(MPI_COMM_WORLD) == 0)
+    std::printf("settling with rolling resistance: |dE|max/Epeak = %.3e, height diff %.3e m\n",
+                worst / peak, std::abs(distributed.mean_height - reference.mean_height));
 }
 
 // Warm start follows a contact to the process that relaxes it next (solver.warm_start,
