@@ -234,7 +234,9 @@ double surface_radius(const body::Particles& particles, const body::ShapeTable& 
     // on the surface: K = 1 / (a b c Σ q_k²/a_k⁴)² (body frame)
     const Vec3& a = shapes[particles.shape[i]].semi_axes;
     Vec3 q = particles.orientation[i].conjugate() * (point - particles.position[i]);
-    q /= q.cwiseQuotient(a).norm();
+    const double level = q.cwiseQuotient(a).norm();
+    if (!(level > 0.0)) return a.minCoeff();  // the centre itself: no point of the surface
+    q /= level;
     const Vec3 a2 = a.cwiseProduct(a);
     return a.prod() * q.cwiseProduct(q).cwiseQuotient(a2.cwiseProduct(a2)).sum();
   }

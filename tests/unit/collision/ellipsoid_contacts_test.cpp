@@ -12,6 +12,7 @@
 // width gap separates them (distance >= gap) and |p_E − p_B| = gap (distance <= gap).
 #include "granite/collision/ellipsoid_contacts.hpp"
 #include "granite/collision/polyhedron_contacts.hpp"
+#include "granite/collision/shape_contacts.hpp"
 
 #include <gtest/gtest.h>
 
@@ -316,4 +317,25 @@ TEST(EllipsoidContacts, OnAGlobalBoxsFaceTheNormalIsTheFacesExactly) {
     EXPECT_NEAR(g[0].gap, -support_value(e, -Vec3::UnitZ()) - 0.5, kTol);
     expect_on_ellipsoid(e, g[0]);
   }
+}
+
+TEST(EllipsoidContacts, SurfaceRadiusIsOneOverTheSquareRootOfTheGaussianCurvature) {
+  // At the end of the axis a the principal radii are b²/a and c²/a: 1/√K = b c / a; at the end
+  // of c, a b / c; a ball-shaped ellipsoid has its radius everywhere. Points off the surface
+  // are projected along the ray from the centre.
+  body::MaterialTable materials;
+  const auto glass = materials.add({2500.0, 0.5});
+  body::ShapeTable shapes;
+  const auto pebble = shapes.add_ellipsoid("pebble", Vec3(3.0, 2.0, 1.0));
+  const auto ball = shapes.add_ellipsoid("ball", Vec3(1.5, 1.5, 1.5));
+  body::Particles particles;
+  const Quat q(Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()));
+  particles.add_shaped(materials, shapes, pebble, glass, Vec3(1, 2, 3), q);
+  particles.add_shaped(materials, shapes, ball, glass, Vec3(-1, 0, 0), q);
+  const Vec3 x(1, 2, 3);
+  EXPECT_NEAR(surface_radius(particles, shapes, 0, Vec3(x + q * Vec3(3.0, 0, 0))), 2.0 / 3.0,
+              1e-14);
+  EXPECT_NEAR(surface_radius(particles, shapes, 0, Vec3(x + q * Vec3(0, 0, 1.2))), 6.0, 1e-13);
+  EXPECT_NEAR(surface_radius(particles, shapes, 1, Vec3(-1, 0, 0) + Vec3(0.3, -0.4, 2.0)), 1.5,
+              1e-14);
 }
