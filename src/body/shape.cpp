@@ -59,26 +59,23 @@ ShapeIndex ShapeTable::add_capsule(const std::string& name, double radius, doubl
     throw InputError("capsule '" + name + "': radius must be > 0 m");
   if (!(half_length >= 0.0) || !std::isfinite(half_length))
     throw InputError("capsule '" + name + "': half_length must be >= 0 m");
-  Shape shape;
-  shape.name = name;
-  shape.kind = ShapeKind::capsule;
-  shape.radius = radius;
-  shape.half_length = half_length;
-  shape.unit_mass = capsule_mass_properties(radius, half_length);
-  shape.bounding_radius = half_length + radius;
-  return append(std::move(shape));
+  return append({.name = name,
+                 .kind = ShapeKind::capsule,
+                 .radius = radius,
+                 .half_length = half_length,
+                 .bounding_radius = half_length + radius,
+                 .unit_mass = capsule_mass_properties(radius, half_length)});
 }
 
 ShapeIndex ShapeTable::add_box(const std::string& name, const Vec3& half_extents) {
   require_positive(half_extents, "box", name, "half extent");
-  Shape shape;
-  shape.name = name;
-  shape.kind = ShapeKind::box;
-  shape.half_extents = half_extents;
-  shape.polyhedron = box_polyhedron(half_extents);
+  Shape shape{.name = name,
+              .kind = ShapeKind::box,
+              .half_extents = half_extents,
+              .polyhedron = box_polyhedron(half_extents),
+              .bounding_radius = half_extents.norm()};
   shape.unit_mass = polyhedron_mass_properties(shape.polyhedron);
   shape.unit_mass.centroid = Vec3::Zero();  // rounding aside, the box's centre
-  shape.bounding_radius = half_extents.norm();
   return append(std::move(shape));
 }
 
@@ -107,13 +104,11 @@ MassProperties ellipsoid_mass_properties(const Vec3& a) {
 
 ShapeIndex ShapeTable::add_ellipsoid(const std::string& name, const Vec3& semi_axes) {
   require_positive(semi_axes, "ellipsoid", name, "semi-axis");
-  Shape shape;
-  shape.name = name;
-  shape.kind = ShapeKind::ellipsoid;
-  shape.semi_axes = semi_axes;
-  shape.unit_mass = ellipsoid_mass_properties(semi_axes);
-  shape.bounding_radius = semi_axes.maxCoeff();
-  return append(std::move(shape));
+  return append({.name = name,
+                 .kind = ShapeKind::ellipsoid,
+                 .semi_axes = semi_axes,
+                 .bounding_radius = semi_axes.maxCoeff(),
+                 .unit_mass = ellipsoid_mass_properties(semi_axes)});
 }
 
 ShapeIndex ShapeTable::find(const std::string& name) const {

@@ -64,16 +64,12 @@ bool polish_normal(const PlacedEllipsoid& e, const GjkResult& g, double margin_b
   return false;
 }
 
-bool contact_along(const PlacedEllipsoid& e, const Vec3& n, const Vec3& on_b, double threshold,
-                   ContactGeometry& out) {
-  const double gap = n.dot(e.support(Vec3(-n)) - on_b);
-  if (gap > threshold) return false;
-  out = {on_b, n, gap};
-  return true;
+ContactGeometry contact_along(const PlacedEllipsoid& e, const Vec3& n, const Vec3& on_b) {
+  return {on_b, n, n.dot(e.support(Vec3(-n)) - on_b)};
 }
 
 bool feature_contact(const PlacedEllipsoid& e, const GjkResult& g, double margin_b, const Vec3& n,
-                     double threshold, ContactGeometry& out) {
+                     ContactGeometry& out) {
   const Vec3 p_e = e.support(Vec3(-n));
   const Vec3& q = g.feature_b[0];
   const double gap = n.dot(p_e - q) - margin_b;
@@ -88,7 +84,6 @@ bool feature_contact(const PlacedEllipsoid& e, const GjkResult& g, double margin
     off -= t * d;
   }
   if (off.norm() > 1e-9 * scale) return false;
-  if (gap > threshold) return false;
   out = {Vec3(on_core + margin_b * n), n, gap};
   return true;
 }
@@ -99,21 +94,10 @@ Vec3 fallback_normal(const PlacedEllipsoid& e, const Vec3& centre_b) {
   return norm > 0.0 ? Vec3(d / norm) : Vec3(Vec3::UnitZ());
 }
 
-bool ellipsoid_contact(const PlacedEllipsoid& e, const GjkResult& g, double margin_b, const Vec3& n,
-                       const Vec3& support_b_at_n, double threshold, ContactGeometry& out) {
-  if (!g.overlap && g.distance > 0.0) {
-    const double gap = g.distance - e.margin - margin_b;
-    if (gap > threshold) return false;
-    out.normal = (g.point_a - g.point_b) / g.distance;
-    out.point = g.point_b + margin_b * out.normal;
-    out.gap = gap;
-    return true;
-  }
-  // The cores meet: the separation of E and B along n, −h_E(−n) − h_B(n).
-  const double gap = n.dot(e.support(Vec3(-n)) - support_b_at_n);
-  if (gap > threshold) return false;
-  out = {support_b_at_n, n, gap};
-  return true;
+ContactGeometry closest_points_contact(const PlacedEllipsoid& e, const GjkResult& g,
+                                       double margin_b) {
+  const Vec3 n = (g.point_a - g.point_b) / g.distance;
+  return {Vec3(g.point_b + margin_b * n), n, g.distance - e.margin - margin_b};
 }
 
 }  // namespace detail

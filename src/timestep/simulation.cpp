@@ -129,8 +129,7 @@ const StepStatistics& Simulation::step() {
   }
   if (record_contacts_) {
     record_contacts(contacts_, impulses_, particles_, parameters_.dt, contact_record_,
-                    compatible ? &compatible_impulses_ : nullptr,
-                    materials_.has_rolling_resistance() ? &rolling_ : nullptr);
+                    compatible ? &compatible_impulses_ : nullptr, rolling_blocks());
     if (compatible) {
       contact_record_.compatible_law = solver::contact_law_name(*parameters_.compatible);
       contact_record_.compatible_tolerance = parameters_.compatible_settings.tolerance;
@@ -235,9 +234,8 @@ solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
   exchange.reset_corrections(states_);
   return timed_relaxation(timers_, exchange, [&] {
     warm_start();
-    const solver::RelaxationResult relaxation =
-        solver::relax(settings, solver_contacts_, impulses_, states_, order_, exchange,
-                      materials_.has_rolling_resistance() ? &rolling_ : nullptr);
+    const solver::RelaxationResult relaxation = solver::relax(
+        settings, solver_contacts_, impulses_, states_, order_, exchange, rolling_blocks());
     remember_impulses();
     return relaxation;
   });
@@ -326,7 +324,7 @@ void Simulation::warm_start() {
   // Contacts whose relaxing process changed take their history along.
   domain().hand_over_history(history_, contacts_, particles_, owned_);
   if (history_.size() == 0) return;
-  solver::RollingBlocks* rolling = materials_.has_rolling_resistance() ? &rolling_ : nullptr;
+  solver::RollingBlocks* rolling = rolling_blocks();
   history_.warm_start(contacts_, particles_, solver_contacts_, parameters_.warm_start, impulses_,
                       rolling);
   solver::apply_impulses(solver_contacts_, impulses_, states_);
@@ -338,8 +336,7 @@ void Simulation::remember_impulses() {
     history_.clear();
     return;
   }
-  history_.record(contacts_, particles_, solver_contacts_, impulses_,
-                  materials_.has_rolling_resistance() ? &rolling_ : nullptr);
+  history_.record(contacts_, particles_, solver_contacts_, impulses_, rolling_blocks());
 }
 
 void Simulation::integrate_bodies() {

@@ -35,14 +35,14 @@ inline bool is_polyhedral(ShapeKind kind) {
 struct Shape {
   std::string name;
   ShapeKind kind = ShapeKind::clump;
-  std::vector<SpherePart> parts;     // clump: the spheres, centres in the body frame
+  std::vector<SpherePart> parts{};   // clump: the spheres, centres in the body frame
   double radius = 0.0;               // capsule: m, its radius
   double half_length = 0.0;          // capsule: m, half its segment, from -h to +h along body x
   Vec3 half_extents = Vec3::Zero();  // box: m, along the body axes
   Vec3 semi_axes = Vec3::Zero();     // ellipsoid: m, along the body axes
-  ConvexPolyhedron polyhedron;       // box, convex: the surface in the body frame
+  ConvexPolyhedron polyhedron{};     // box, convex: the surface in the body frame
   double bounding_radius = 0.0;      // m, from the centre of mass
-  MassProperties unit_mass;          // at unit density; centroid 0 (the body frame's origin)
+  MassProperties unit_mass{};        // at unit density; centroid 0 (the body frame's origin)
   Vec3 shift = Vec3::Zero();         // the centre of mass in the frame the shape was given in
 };
 

@@ -53,7 +53,6 @@ namespace granite::collision {
 inline constexpr double kCoreRelativeTolerance = 1e-2;
 inline constexpr double kCoreFallbackTolerance = 1e-10;
 inline constexpr int kCoreMaxIterations = 200;
-inline constexpr double kInfinityGap = 1e300;
 
 /// The margin δ = c²/(2a) of an ellipsoid of `semi_axes` (c the least, a the largest).
 double ellipsoid_margin(const Vec3& semi_axes);
@@ -94,17 +93,22 @@ namespace detail {
 /// False if it did not converge (n is then unspecified).
 bool polish_normal(const PlacedEllipsoid& e, const GjkResult& g, double margin_b,
                    const PlacedEllipsoid* other, Vec3& n);
-/// The contact along the polished normal n: E's witness s_E(−n), B's s_B(n) = `on_b`.
-bool contact_along(const PlacedEllipsoid& e, const Vec3& n, const Vec3& on_b, double threshold,
-                   ContactGeometry& out);
+/// The contact along n (from B to e) with B's point on_b: E's witness s_E(−n), the gap
+/// n·(s_E(−n) − on_b) (the separation along n when on_b is B's support point s_B(n)).
+ContactGeometry contact_along(const PlacedEllipsoid& e, const Vec3& n, const Vec3& on_b);
 /// The contact along the polished normal n with g's flat feature (a vertex or an edge) of B'
 /// grown by margin_b; false if E's support point along −n does not face the feature.
 bool feature_contact(const PlacedEllipsoid& e, const GjkResult& g, double margin_b, const Vec3& n,
-                     double threshold, ContactGeometry& out);
-/// The contact from GJK's result g on (core of e, B'), or from the plane normal to n (from B to
-/// e) when the cores meet, support_b_at_n being B's support point s_B(n) then.
-bool ellipsoid_contact(const PlacedEllipsoid& e, const GjkResult& g, double margin_b, const Vec3& n,
-                       const Vec3& support_b_at_n, double threshold, ContactGeometry& out);
+                     ContactGeometry& out);
+/// The contact from GJK's closest points g of (core of e, B') apart, moved out by the margins.
+ContactGeometry closest_points_contact(const PlacedEllipsoid& e, const GjkResult& g,
+                                       double margin_b);
+/// Writes c to out if its gap is <= threshold; returns whether it did.
+inline bool within(const ContactGeometry& c, double threshold, ContactGeometry& out) {
+  if (c.gap > threshold) return false;
+  out = c;
+  return true;
+}
 Vec3 fallback_normal(const PlacedEllipsoid& e, const Vec3& centre_b);
 }  // namespace detail
 
@@ -128,27 +132,28 @@ bool ellipsoid_convex(const PlacedEllipsoid& e, const SupportB& support_b, doubl
     return gjk_distance(CoreSupport{&e}, support_b, Vec3(e.centre - centre_b), tolerance,
                         kCoreMaxIterations);
   };
-  GjkResult g = run_gjk(polish ? kCoreRelativeTolerance : kCoreFallbackTolerance);
-  if (g.overlap || !(g.distance > 0.0)) {
+  const auto apart = [](const GjkResult& r) { return !r.overlap && r.distance > 0.0; };
+  // The cores meet: the separation along the centres' direction, −h_E(−n) − h_B(n).
+  const auto cores_meet = [&] {
     const Vec3 n = detail::fallback_normal(e, centre_b);
-    return detail::ellipsoid_contact(e, g, margin_b, n, Vec3(support_b(n) + margin_b * n),
-                                     threshold, out);
-  }
+    return detail::within(detail::contact_along(e, n, Vec3(support_b(n) + margin_b * n)), threshold,
+                          out);
+  };
+  GjkResult g = run_gjk(polish ? kCoreRelativeTolerance : kCoreFallbackTolerance);
+  if (!apart(g)) return cores_meet();
   // GJK's distance is an upper bound, within its tolerance: far pairs end here.
   if (g.distance * (1.0 - 2.0 * kCoreRelativeTolerance) - e.margin - margin_b > threshold)
     return false;
   // The polish from the loose answer, and if it fails (GJK's feature not yet B's closest)
   // from the tight one; unpolished, the tight answer.
   for (int attempt = 0; polish && attempt < 2; ++attempt) {
-    if (attempt == 1) g = run_gjk(kCoreFallbackTolerance);
-    if (g.overlap || !(g.distance > 0.0)) break;
+    if (attempt == 1) {
+      g = run_gjk(kCoreFallbackTolerance);
+      if (!apart(g)) return cores_meet();
+    }
     Vec3 n = (g.point_a - g.point_b) / g.distance;
     ContactGeometry exact;
-    if (shortcut(n, exact)) {
-      if (exact.gap > threshold) return false;
-      out = exact;
-      return true;
-    }
+    if (shortcut(n, exact)) return detail::within(exact, threshold, out);
     if (!detail::polish_normal(e, g, margin_b, other, n)) continue;
     // The polished separation is a lower bound of the gap (a separating plane's) and must
     // reach GJK's (the maximum of σ, not another stationary point); with a flat feature, that
@@ -158,17 +163,15 @@ bool ellipsoid_convex(const PlacedEllipsoid& e, const SupportB& support_b, doubl
     const double scale = e.size() + (q - e.centre).norm() + margin_b;
     const double lowest =
         g.distance * (1.0 - 2.0 * tolerance) - e.margin - margin_b - 1e-12 * scale;
-    const bool found = other != nullptr
-                           ? detail::contact_along(e, n, other->support(n), kInfinityGap, exact)
-                           : n.dot(support_b(n) - q) <= 1e-12 * scale &&
-                                 detail::feature_contact(e, g, margin_b, n, kInfinityGap, exact);
-    if (found && exact.gap >= lowest) {
-      if (exact.gap > threshold) return false;
-      out = exact;
-      return true;
-    }
+    bool found = other != nullptr;
+    if (found)
+      exact = detail::contact_along(e, n, other->support(n));
+    else
+      found = n.dot(support_b(n) - q) <= 1e-12 * scale &&
+              detail::feature_contact(e, g, margin_b, n, exact);
+    if (found && exact.gap >= lowest) return detail::within(exact, threshold, out);
   }
-  return detail::ellipsoid_contact(e, g, margin_b, Vec3::Zero(), Vec3::Zero(), threshold, out);
+  return detail::within(detail::closest_points_contact(e, g, margin_b), threshold, out);
 }
 
 /// Ellipsoid e against convex polyhedron p (body 2): ellipsoid_convex, with the shortcut of a

@@ -234,6 +234,11 @@ private:
   solver::ContactHistory history_;  // the last relaxation's impulses (warm start)
   std::vector<Vec3> impulses_;
   solver::RollingBlocks rolling_;  // torque blocks of rolling/spinning resistance (this step)
+  /// The step's torque blocks, or nullptr without rolling or spinning resistance (the same on
+  /// every rank: a property of the materials).
+  solver::RollingBlocks* rolling_blocks() {
+    return materials_.has_rolling_resistance() ? &rolling_ : nullptr;
+  }
   bool record_contacts_ = false;
   ContactRecord contact_record_;
   std::function<bool(std::int64_t)> compatible_due_;
