@@ -168,25 +168,18 @@ void check_compatible(const ScenarioConfig& cfg, const YAML::Node& input, const 
                        "equal)");
 }
 
-// Rolling and spinning resistance: the Gauss–Seidel relaxation of mdp or coulomb, without the
-// compatible pass (solver/rolling.hpp; the cone complementarity and APGD rows are not built).
+// Rolling and spinning resistance: where the torque blocks are built (solver::rolling_mismatch).
 void check_rolling(const ScenarioConfig& cfg, const YAML::Node& input) {
   const Settings& s = cfg.settings;
-  const contact::Model model = s.contact.model.model;
-  const bool supported = s.solver.method == solver::Method::gauss_seidel &&
-                         (model == contact::Model::mdp || model == contact::Model::coulomb) &&
-                         !s.contact.compatible;
-  if (supported) return;
+  const std::string why = solver::rolling_mismatch(s.solver.method, s.contact.model.model,
+                                                   s.contact.compatible.has_value());
+  if (why.empty()) return;
   for (std::size_t i = 0; i < s.materials.size(); ++i) {
     const MaterialSettings& m = s.materials[i];
     if (m.rolling_friction == 0.0 && m.spinning_friction == 0.0) continue;
-    throw InputError(
-        where(cfg.file, in(in(input, "materials"), i)) + ": materials[" + std::to_string(i) +
-        "] '" + shown(m.name) +
-        "': rolling_friction and spinning_friction need contact.model mdp or coulomb with "
-        "solver.method gauss_seidel and no contact.compatible (got contact.model " +
-        shown(contact::model_name(model)) + ", solver.method " +
-        shown(solver::method_name(s.solver.method)) + ")");
+    throw InputError(where(cfg.file, in(in(input, "materials"), i)) + ": materials[" +
+                     std::to_string(i) + "] '" + shown(m.name) +
+                     "': rolling_friction and spinning_friction " + why);
   }
 }
 

@@ -18,7 +18,10 @@ public:
       q_(q), mu_(mu) {}
   Eigen::Index size() const { return q_.size(); }
   const Eigen::VectorXd& linear_term() const { return q_; }
-  double friction(Eigen::Index contact) const { return mu_[contact]; }
+  void project(Eigen::VectorXd& x) const { project_onto_cones(x, mu_); }
+  double residual2(const Eigen::VectorXd& x, const Eigen::VectorXd& u) const {
+    return cones_residual2(x, u, mu_);
+  }
   void product(const Eigen::VectorXd& x, Eigen::VectorXd& Nx) { Nx.noalias() = W_ * x; }
   template <std::size_t K>
   void sum(std::array<double, K>&) {}  // one process: the partial sums are the sums

@@ -33,6 +33,17 @@ std::string model_mismatch(Method method, contact::Model model) {
          std::string(contact::model_name(model)) + ")";
 }
 
+std::string rolling_mismatch(Method method, contact::Model model, bool compatible) {
+  const bool built = method != Method::lemke && !compatible &&
+                     (model == contact::Model::mdp || model == contact::Model::coulomb ||
+                      model == contact::Model::ccp);
+  if (built) return {};
+  return "need contact.model mdp, coulomb or ccp, solver.method gauss_seidel or apgd and no "
+         "contact.compatible (got contact.model " +
+         std::string(contact::model_name(model)) + ", solver.method " +
+         std::string(method_name(method)) + (compatible ? ", contact.compatible" : "") + ")";
+}
+
 std::string rank_mismatch(Method method, int ranks) {
   if (method != Method::lemke || ranks <= 1) return {};
   return "lemke runs on one rank (its dense LCP is for small systems); got " +

@@ -2,6 +2,7 @@
 
 #include "granite/contact/max_dissipation_detail.hpp"
 #include "granite/solver/contact_kinematics.hpp"
+#include "granite/solver/rolling_ccp.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,10 +13,16 @@ namespace {
 
 constexpr double kTiny = 1e-300;
 
-template <bool kNormalRowAtZeroFriction, class Solve>
+// `joint(j, b1, b2, impulse, max_change2, max_impulse2)` may take contact j over (true: it did
+// the update, solver/rolling_ccp.hpp); without joint blocks it is `no_joint`, inlined away.
+constexpr auto no_joint = [](std::size_t, BodyState&, BodyState&, Vec3&, double&, double&) {
+  return false;
+};
+
+template <bool kNormalRowAtZeroFriction, class Solve, class Joint>
 double sweep(const contact::ModelSettings& model, const std::vector<SolverContact>& contacts,
              std::vector<Vec3>& impulses, std::vector<BodyState>& bodies, const SweepOrder& order,
-             bool backward, std::size_t* failed, Solve&& solve) {
+             bool backward, std::size_t* failed, Solve&& solve, Joint&& joint) {
   double max_change2 = 0.0, max_impulse2 = 0.0;
   std::size_t failures = 0;
   const std::size_t m = contacts.size();
@@ -27,6 +34,7 @@ double sweep(const contact::ModelSettings& model, const std::vector<SolverContac
     const SolverContact& c = contacts[j];
     BodyState& b1 = bodies[c.body1];
     BodyState& b2 = bodies[c.body2];
+    if (joint(j, b1, b2, impulses[j], max_change2, max_impulse2)) continue;
     const Vec3 old = impulses[j];
     const Vec3 velocity = relative_velocity(c, b1, b2);
     // An open contact (λ = 0) whose b_n < 0 stays open: λ and the bodies are unchanged, so the
@@ -79,18 +87,61 @@ double relaxation_sweep(const contact::ModelSettings& model,
   // The mdp model's prologue (open, frictionless, sticking) is inlined into the loop: only a
   // sliding contact makes a call (docs/performance.md).
   if (model.model == contact::Model::mdp)
-    return sweep<true>(model, contacts, impulses, bodies, order, backward, failed,
-                       [](const Mat3& A, const contact::BlockReduction& r, const Vec3& b,
-                          double mu) { return contact::max_dissipation_inline(A, r, b, mu); });
-  return sweep<false>(model, contacts, impulses, bodies, order, backward, failed,
-                      [&model](const Mat3& A, const contact::BlockReduction& r, const Vec3& b,
-                               double mu) { return contact::solve(model, A, r, b, mu); });
+    return sweep<true>(
+        model, contacts, impulses, bodies, order, backward, failed,
+        [](const Mat3& A, const contact::BlockReduction& r, const Vec3& b, double mu) {
+          return contact::max_dissipation_inline(A, r, b, mu);
+        },
+        no_joint);
+  return sweep<false>(
+      model, contacts, impulses, bodies, order, backward, failed,
+      [&model](const Mat3& A, const contact::BlockReduction& r, const Vec3& b, double mu) {
+        return contact::solve(model, A, r, b, mu);
+      },
+      no_joint);
 }
 
+namespace {
+
+// The ccp model with joint blocks (solver/rolling_ccp.hpp): a contact with a torque block is
+// updated with its six unknowns at once, the others as in relaxation_sweep. Returns the
+// relative impulse change; *torque_change the relative torque change.
+double joint_sweep(const contact::ModelSettings& model, const std::vector<SolverContact>& contacts,
+                   std::vector<Vec3>& impulses, std::vector<BodyState>& bodies,
+                   const SweepOrder& order, bool backward, std::size_t* failed,
+                   RollingBlocks& rolling, double& torque_change) {
+  double max_torque_change2 = 0.0, max_torque2 = 0.0;
+  const double residual = sweep<false>(
+      model, contacts, impulses, bodies, order, backward, failed,
+      [&model](const Mat3& A, const contact::BlockReduction& r, const Vec3& b, double mu) {
+        return contact::solve(model, A, r, b, mu);
+      },
+      [&](std::size_t j, BodyState& b1, BodyState& b2, Vec3& impulse, double& max_change2,
+          double& max_impulse2) {
+        const std::int32_t k = rolling.block_of[j];
+        if (k < 0) return false;
+        const JointChange d =
+            update_joint_block(contacts[j], rolling, std::size_t(k), impulse, b1, b2);
+        max_change2 = std::max(max_change2, d.impulse2);
+        max_impulse2 = std::max(max_impulse2, impulse.squaredNorm());
+        max_torque_change2 = std::max(max_torque_change2, d.torque2);
+        max_torque2 = std::max(max_torque2, rolling.torques[std::size_t(k)].squaredNorm());
+        return true;
+      });
+  torque_change = std::sqrt(max_torque_change2) / std::max(std::sqrt(max_torque2), kTiny);
+  return residual;
+}
+
+}  // namespace
+
 Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,
-                   const std::vector<BodyState>& bodies, bool cone_complementarity) {
+                   const std::vector<BodyState>& bodies, bool cone_complementarity,
+                   const RollingBlocks* rolling) {
   Fc3dSums s;
+  const bool joint = cone_complementarity && rolling != nullptr && !rolling->joint.empty();
+  if (joint) add_joint_sums(contacts, impulses, *rolling, bodies, s);
   for (std::size_t j = 0; j < contacts.size(); ++j) {
+    if (joint && rolling->block_of[j] >= 0) continue;  // all six rows above
     const SolverContact& c = contacts[j];
     const BodyState& b1 = bodies[c.body1];
     const BodyState& b2 = bodies[c.body2];
@@ -134,11 +185,17 @@ RelaxationResult relax(const RelaxationSettings& settings,
   result.converged = false;
   bool fc3d_current = false;
   const bool ccp = settings.model.model == contact::Model::ccp;  // its own error (fc3d_sums)
+  const bool joint = rolls && !rolling->joint.empty();           // ccp's joint blocks
   while (result.sweeps < settings.max_sweeps) {
     const bool backward = order.alternate && result.sweeps % 2 == 1;
-    result.residual = relaxation_sweep(settings.model, contacts, impulses, bodies, order, backward,
-                                       &result.failed_contacts);
-    if (rolls) torque_change = rolling_sweep(contacts, impulses, *rolling, bodies);
+    if (joint) {
+      result.residual = joint_sweep(settings.model, contacts, impulses, bodies, order, backward,
+                                    &result.failed_contacts, *rolling, torque_change);
+    } else {
+      result.residual = relaxation_sweep(settings.model, contacts, impulses, bodies, order,
+                                         backward, &result.failed_contacts);
+      if (rolls) torque_change = rolling_sweep(contacts, impulses, *rolling, bodies);
+    }
     ++result.sweeps;
     fc3d_current = false;
     exchange.exchange_corrections(bodies);
@@ -146,7 +203,7 @@ RelaxationResult relax(const RelaxationSettings& settings,
     ConvergenceMeasure m;
     m.kind = settings.convergence;
     m.impulse_change = result.residual;
-    if (m.kind == Convergence::fc3d) m.fc3d = fc3d_sums(contacts, impulses, bodies, ccp);
+    if (m.kind == Convergence::fc3d) m.fc3d = fc3d_sums(contacts, impulses, bodies, ccp, rolling);
     reduce(m, exchange);
     if (m.kind == Convergence::fc3d) {
       result.fc3d = m.fc3d.error();
@@ -164,7 +221,7 @@ RelaxationResult relax(const RelaxationSettings& settings,
   }
   if (!fc3d_current) {
     ConvergenceMeasure m;
-    m.fc3d = fc3d_sums(contacts, impulses, bodies, ccp);
+    m.fc3d = fc3d_sums(contacts, impulses, bodies, ccp, rolling);
     reduce(m, exchange);
     result.fc3d = m.fc3d.error();
   }

@@ -1,6 +1,8 @@
 #include "granite/solver/rolling.hpp"
 
 #include "granite/collision/shape_contacts.hpp"
+#include "granite/solver/contact_kinematics.hpp"
+#include "granite/solver/rolling_ccp.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -31,10 +33,14 @@ double length(const Vec2& x) {
 void setup_rolling(const collision::ContactList& contacts, const body::Particles& particles,
                    const body::GlobalBodies& globals, const body::MaterialTable& materials,
                    const body::ShapeTable& shapes, const std::vector<BodyState>& states,
-                   const std::vector<SolverContact>& solver_contacts, RollingBlocks& out) {
+                   const std::vector<SolverContact>& solver_contacts, bool cone_complementarity,
+                   RollingBlocks& out) {
   out.contacts.clear();
   out.torques.clear();
+  out.joint.clear();
+  out.block_of.clear();
   if (!materials.has_rolling_resistance()) return;
+  if (cone_complementarity) out.block_of.assign(solver_contacts.size(), -1);
   const std::size_t n = particles.size();
   for (std::size_t j = 0; j < solver_contacts.size(); ++j) {
     const SolverContact& c = solver_contacts[j];
@@ -60,8 +66,14 @@ void setup_rolling(const collision::ContactList& contacts, const body::Particles
         response.col(k) = s1.angular_response(c.frame.col(k)) + s2.angular_response(c.frame.col(k));
       r.W = c.frame.transpose() * response;
     }
+    r.radius = radius;
     r.rolling_arm = mu_r * radius;
     r.spinning_arm = mu_s * radius;
+    if (cone_complementarity) {
+      out.block_of[j] = std::int32_t(out.contacts.size());
+      out.joint.push_back(
+          contact::prepare_rolling_ccp(rolling_delassus(c, r, s1, s2), rolling_cone(c, r)));
+    }
     out.contacts.push_back(r);
   }
   out.torques.assign(out.contacts.size(), Vec3::Zero());
@@ -132,9 +144,7 @@ void apply_torques(const std::vector<SolverContact>& contacts, const RollingBloc
                    std::vector<BodyState>& bodies) {
   for (std::size_t k = 0; k < rolling.contacts.size(); ++k) {
     const SolverContact& c = contacts[rolling.contacts[k].contact];
-    const Vec3 couple = c.frame * rolling.torques[k];
-    bodies[c.body1].dw += bodies[c.body1].angular_response(couple);
-    bodies[c.body2].dw -= bodies[c.body2].angular_response(couple);
+    apply_couple(c.frame * rolling.torques[k], bodies[c.body1], bodies[c.body2]);
   }
 }
 
@@ -148,7 +158,7 @@ double rolling_sweep(const std::vector<SolverContact>& contacts, const std::vect
     BodyState& b2 = bodies[c.body2];
     const double normal = std::max(impulses[r.contact][0], 0.0);
     const Vec3 old = rolling.torques[k];
-    const Vec3 w = c.frame.transpose() * ((b1.w + b1.dw) - (b2.w + b2.dw));
+    const Vec3 w = c.frame.transpose() * relative_angular_velocity(b1, b2);
     const Vec3 b = r.W * old - w;
     Vec3 tau = Vec3::Zero();
     if (normal > 0.0)
@@ -156,11 +166,7 @@ double rolling_sweep(const std::vector<SolverContact>& contacts, const std::vect
     if (c.weight != 1.0) tau = old + c.weight * (tau - old);
     const Vec3 change = tau - old;
     rolling.torques[k] = tau;
-    if (!change.isZero(0.0)) {
-      const Vec3 couple = c.frame * change;
-      b1.dw += b1.angular_response(couple);
-      b2.dw -= b2.angular_response(couple);
-    }
+    if (!change.isZero(0.0)) apply_couple(c.frame * change, b1, b2);
     max_change2 = std::max(max_change2, change.squaredNorm());
     max_torque2 = std::max(max_torque2, tau.squaredNorm());
   }

@@ -73,15 +73,10 @@ void Simulation::validate() const {
                          std::to_string(m) + " with friction " +
                          std::to_string(materials_[body::MaterialIndex(m)].friction));
   if (materials_.has_rolling_resistance()) {
-    const bool gauss_seidel =
-        p.method == solver::Method::gauss_seidel &&
-        (p.model.model == contact::Model::mdp || p.model.model == contact::Model::coulomb);
-    if (!gauss_seidel || p.compatible)
-      throw InputError(std::string("rolling and spinning friction need contact.model mdp or "
-                                   "coulomb with solver.method gauss_seidel and no compatible "
-                                   "pass, got contact.model ") +
-                       std::string(contact::model_name(p.model.model)) +
-                       (p.compatible ? " with contact.compatible" : ""));
+    if (const std::string why =
+            solver::rolling_mismatch(p.method, p.model.model, p.compatible.has_value());
+        !why.empty())
+      throw InputError("rolling and spinning friction " + why);
   }
   if (!(p.warm_start >= 0.0 && p.warm_start <= 1.0))
     throw InputError("warm start fraction must be in [0, 1], got " + std::to_string(p.warm_start));
@@ -214,7 +209,7 @@ void Simulation::set_up_contacts(std::size_t owned) {
                            solver_contacts_);
     impulses_.assign(contacts_.size(), Vec3::Zero());
     solver::setup_rolling(contacts_, particles_, globals_, materials_, shapes_, states_,
-                          solver_contacts_, rolling_);
+                          solver_contacts_, p.model.model == contact::Model::ccp, rolling_);
     solver::build_sweep_order(p.ordering, contacts_.point, p.gravity, p.ordering_seed, steps_,
                               order_);
     parallel::weigh_ghost_contacts(solver_contacts_, owned, particles_.size(), p.relaxation_weight);
@@ -253,8 +248,8 @@ solver::RelaxationResult Simulation::relax_contacts_apgd() {
   solver::Exchange& exchange = this->exchange();
   const solver::ApgdResult apgd = timed_relaxation(timers_, exchange, [&] {
     warm_start();  // fills impulses_ (APGD recomputes the corrections from them)
-    const solver::ApgdResult r =
-        solver::apgd_step(settings, solver_contacts_, impulses_, states_, exchange);
+    const solver::ApgdResult r = solver::apgd_step(settings, solver_contacts_, impulses_, states_,
+                                                   exchange, rolling_blocks());
     remember_impulses();
     return r;
   });

@@ -9,11 +9,15 @@
 //
 // The algorithm is written once against a Problem, so that the same code runs on an assembled
 // FCLIB matrix and, matrix-free, on a distributed time step:
-//   Eigen::Index size() const;                         local unknowns (3 per contact)
+//   Eigen::Index size() const;                         local unknowns (3 per contact, and 3 per
+//                                                      torque block with rolling resistance)
 //   const Eigen::VectorXd& linear_term() const;         p
-//   double friction(Eigen::Index contact) const;        μ_i
+//   void project(Eigen::VectorXd& x) const;             x ← P_K(x), block by block
+//   double residual2(const Eigen::VectorXd& x, const Eigen::VectorXd& u) const;
+//                                                      Σ ‖x_i − P_Ki(x_i − u_i)‖² (local)
 //   void product(const Eigen::VectorXd& x, Eigen::VectorXd& Nx);   N x (collective if distributed)
 //   template <std::size_t K> void sum(std::array<double, K>& partial);  global sums (one reduction)
+// For friction cones alone, project_onto_cones and cones_residual2 below are the last two.
 // Each trial point costs one product and one fused reduction of all the scalars of the step.
 #include "granite/contact/friction_cone.hpp"
 #include "granite/solver/fc3d_error.hpp"
@@ -27,6 +31,23 @@
 #include <limits>
 
 namespace granite::solver {
+
+/// P_K on every 3-block of x, with μ of block c = friction(c).
+template <class Friction>
+void project_onto_cones(Eigen::VectorXd& x, const Friction& friction) {
+  for (Eigen::Index c = 0; 3 * c < x.size(); ++c)
+    x.segment<3>(3 * c) = contact::project_onto_friction_cone(x.segment<3>(3 * c), friction(c));
+}
+
+/// Σ_c ccp_contact_residual2(x_c, u_c, friction(c)) over the 3-blocks (the CCP natural map).
+template <class Friction>
+double cones_residual2(const Eigen::VectorXd& x, const Eigen::VectorXd& u,
+                       const Friction& friction) {
+  double sum = 0.0;
+  for (Eigen::Index c = 0; 3 * c < x.size(); ++c)
+    sum += ccp_contact_residual2(x.segment<3>(3 * c), u.segment<3>(3 * c), friction(c));
+  return sum;
+}
 
 struct ApgdSettings {
   int max_iterations = 1000;
@@ -55,13 +76,8 @@ ApgdResult apgd(Problem& problem, const ApgdSettings& settings, Eigen::VectorXd&
   const Index n = problem.size();
   const VectorXd& p = problem.linear_term();
   ApgdResult result;
-  const auto project = [&](VectorXd& x) {
-    for (Index c = 0; 3 * c < n; ++c)
-      x.segment<3>(3 * c) =
-          contact::project_onto_friction_cone(x.segment<3>(3 * c), problem.friction(c));
-  };
   if (gamma.size() != n) gamma = VectorXd::Zero(n);
-  project(gamma);
+  problem.project(gamma);
 
   // L₀ = ‖N(γ₀ − γ̂)‖ / ‖γ₀ − γ̂‖ with γ̂ = γ₀ − 1 (Alg. 1, line 2): a product with the ones.
   VectorXd ones = VectorXd::Ones(n), Nx(n);
@@ -76,7 +92,7 @@ ApgdResult apgd(Problem& problem, const ApgdSettings& settings, Eigen::VectorXd&
   if (!(L > 0.0)) L = 1.0;
   const double p_norm = std::sqrt(start[4]);
 
-  VectorXd y = gamma, Ny = Ngamma, g(n), trial(n), Ntrial(n), y_next(n), Ny_next(n);
+  VectorXd y = gamma, Ny = Ngamma, g(n), trial(n), Ntrial(n), y_next(n), Ny_next(n), u(n);
   VectorXd best = gamma;
   double f_y = 0.5 * start[2] + start[3];
   double theta = 1.0;
@@ -89,19 +105,15 @@ ApgdResult apgd(Problem& problem, const ApgdSettings& settings, Eigen::VectorXd&
     std::array<double, 11> s{};
     for (int trial_count = 0;; ++trial_count) {
       trial = y - g / L;
-      project(trial);
+      problem.project(trial);
       problem.product(trial, Ntrial);
       ++result.products;
       y_next = trial + beta * (trial - gamma);
       Ny_next = Ntrial + beta * (Ntrial - Ngamma);
       const VectorXd step = trial - y;
-      double residual = 0.0, u_norm = 0.0;
-      for (Index c = 0; 3 * c < n; ++c) {  // the CCP natural map at the trial point
-        const Vec3 r = trial.segment<3>(3 * c);
-        const Vec3 u = Ntrial.segment<3>(3 * c) + p.segment<3>(3 * c);
-        residual += ccp_contact_residual2(r, u, problem.friction(c));  // as solver::ccp_error
-        u_norm += u.squaredNorm();
-      }
+      u = Ntrial + p;  // the CCP natural map at the trial point, as solver::ccp_error
+      const double residual = problem.residual2(trial, u);
+      const double u_norm = u.squaredNorm();
       s = {trial.dot(Ntrial),
            p.dot(trial),
            g.dot(step),

@@ -9,6 +9,7 @@
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
 #include "granite/solver/exchange.hpp"
+#include "granite/solver/rolling.hpp"
 
 #include <cstddef>
 #include <vector>
@@ -16,9 +17,12 @@
 namespace granite::solver {
 
 /// Runs APGD on the contacts from the start `impulses` (contact frames; one per contact) and
-/// leaves the best iterate in `impulses` and its velocity corrections in `bodies`.
+/// leaves the best iterate in `impulses` and its velocity corrections in `bodies`. With
+/// `rolling` (its joint blocks set up, solver/rolling_ccp.hpp) the torque blocks' τ/R* are
+/// unknowns too, projected with their contact's impulse onto the joint cone, and their start
+/// and result are rolling->torques.
 ApgdResult apgd_step(const ApgdSettings& settings, const std::vector<SolverContact>& contacts,
                      std::vector<Vec3>& impulses, std::vector<BodyState>& bodies,
-                     Exchange& exchange = local_exchange());
+                     Exchange& exchange = local_exchange(), RollingBlocks* rolling = nullptr);
 
 }  // namespace granite::solver

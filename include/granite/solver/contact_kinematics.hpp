@@ -23,6 +23,18 @@ inline Vec3 relative_correction(const SolverContact& c, const BodyState& b1, con
   return (b1.dv - b2.dv) + (cross(b1.dw, c.r1) - cross(b2.dw, c.r2));
 }
 
+/// ω1 − ω2 with the current corrections included (world frame): the relative angular velocity
+/// that rolling and spinning resistance act on.
+inline Vec3 relative_angular_velocity(const BodyState& b1, const BodyState& b2) {
+  return (b1.w + b1.dw) - (b2.w + b2.dw);
+}
+
+/// Applies the world-frame couple m (+ on body 1, − on body 2) to the corrections.
+inline void apply_couple(const Vec3& m, BodyState& b1, BodyState& b2) {
+  b1.dw += b1.angular_response(m);
+  b2.dw -= b2.angular_response(m);
+}
+
 /// Applies the world-frame impulse p (+ on body 1, − on body 2) to the corrections. Always
 /// inlined: GCC otherwise keeps it out of the sweep's loop (docs/performance.md).
 [[gnu::always_inline]] inline void apply_impulse(const SolverContact& c, const Vec3& p,

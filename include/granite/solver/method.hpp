@@ -25,6 +25,11 @@ std::optional<contact::Model> required_model(Method method);
 /// "apgd solves the cone complementarity model; it needs contact.model: ccp (got mdp)".
 std::string model_mismatch(Method method, contact::Model model);
 
+/// Empty if rolling and spinning resistance (solver/rolling.hpp) are built for `model` under
+/// `method` (mdp, coulomb and ccp with Gauss–Seidel; ccp with apgd; never with the compatible
+/// pass); otherwise why not, as the end of an error line ("need contact.model ...").
+std::string rolling_mismatch(Method method, contact::Model model, bool compatible);
+
 /// Empty if `method` runs on `ranks` processes; otherwise why not (lemke: one rank, its dense
 /// LCP is for small systems).
 std::string rank_mismatch(Method method, int ranks);

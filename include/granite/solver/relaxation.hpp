@@ -83,9 +83,11 @@ double relaxation_sweep(const contact::ModelSettings& model,
 /// The fc3d sums of the contacts' problem at the current state: u_j = Q_jᵀ(relative velocity
 /// with corrections) + gap term e_n, q_j the same without corrections, r_j = λ_j. One pass.
 /// With `cone_complementarity` the residual is the CCP natural map instead (the error of the
-/// ccp model's problem, whose solutions are not Coulomb solutions where contacts slide).
+/// ccp model's problem, whose solutions are not Coulomb solutions where contacts slide), and
+/// the contacts of `rolling`'s joint blocks count with their six rows (add_joint_sums).
 Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,
-                   const std::vector<BodyState>& bodies, bool cone_complementarity = false);
+                   const std::vector<BodyState>& bodies, bool cone_complementarity = false,
+                   const RollingBlocks* rolling = nullptr);
 
 /// Combines a rank's convergence measure over all ranks: the impulse change by max, the fc3d
 /// sums by sum (one reduction).
@@ -99,7 +101,8 @@ void reduce(ConvergenceMeasure& measure, Exchange& exchange);
 /// contribution must already be contained in the bodies' dv, dw (start from zeros with zero
 /// corrections unless warm-starting via apply_impulses()).
 /// With `rolling` (solver/rolling.hpp), each sweep of the impulses is followed by a sweep of
-/// the torque blocks, and a test also needs their relative torque change (reduced by max)
+/// the torque blocks, or, with joint blocks (the ccp model), the sweep updates those contacts'
+/// impulse and torque at once; a test also needs the relative torque change (reduced by max)
 /// below the tolerance.
 RelaxationResult relax(const RelaxationSettings& settings,
                        const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,

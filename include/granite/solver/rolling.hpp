@@ -20,14 +20,17 @@
 // (the spin row, then the rolling disk, until neither moves; one pass when W is diagonal, as
 // for a sphere), the disk's part by disk_minimum.
 //
-// Gauss–Seidel only: after each sweep of the contacts' impulses, one sweep of the torque blocks
-// with the bounds of the current λ_n (solver::relax). The torques are warm-started with the
-// impulses (solver/contact_history.hpp) and kept in the checkpoint's contact history.
+// mdp and coulomb: after each Gauss–Seidel sweep of the contacts' impulses, one sweep of the
+// torque blocks with the bounds of the current λ_n (solver::relax). The cone complementarity
+// model instead treats (λ, τ/R*) as one block of six in a joint cone (solver/rolling_ccp.hpp),
+// in Gauss–Seidel and in APGD. The torques are warm-started with the impulses
+// (solver/contact_history.hpp) and kept in the checkpoint's contact history.
 #include "granite/body/global_body.hpp"
 #include "granite/body/material.hpp"
 #include "granite/body/particles.hpp"
 #include "granite/body/shape.hpp"
 #include "granite/collision/contact.hpp"
+#include "granite/contact/rolling_cone.hpp"
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
 
@@ -43,6 +46,7 @@ using Mat2 = Eigen::Matrix2d;
 struct RollingContact {
   std::uint32_t contact;      // index into the SolverContact array
   Mat3 W;                     // Qᵀ (I₁⁻¹ + I₂⁻¹) Q, the torque block
+  double radius = 0.0;        // R*, the effective radius (m)
   double rolling_arm = 0.0;   // μ_r R*: the rolling bound per unit λ_n (m)
   double spinning_arm = 0.0;  // μ_s R*: the spinning bound per unit λ_n (m)
 };
@@ -51,14 +55,20 @@ struct RollingContact {
 struct RollingBlocks {
   std::vector<RollingContact> contacts;
   std::vector<Vec3> torques;
+  // The cone complementarity model's joint blocks (setup_rolling with cone_complementarity):
+  // per entry its prepared 6-variable problem, per contact its entry or −1.
+  std::vector<contact::RollingCcpBlock> joint;
+  std::vector<std::int32_t> block_of;
   bool empty() const { return contacts.empty(); }
 };
 
-/// The torque blocks of the contacts whose pair has μ_r or μ_s > 0 (their torques zero).
+/// The torque blocks of the contacts whose pair has μ_r or μ_s > 0 (their torques zero); with
+/// `cone_complementarity` also their joint blocks (solver/rolling_ccp.hpp).
 void setup_rolling(const collision::ContactList& contacts, const body::Particles& particles,
                    const body::GlobalBodies& globals, const body::MaterialTable& materials,
                    const body::ShapeTable& shapes, const std::vector<BodyState>& states,
-                   const std::vector<SolverContact>& solver_contacts, RollingBlocks& out);
+                   const std::vector<SolverContact>& solver_contacts, bool cone_complementarity,
+                   RollingBlocks& out);
 
 /// The minimiser of ½ xᵀ A x − cᵀ x over the disk |x| <= r (A symmetric positive definite,
 /// r >= 0): A⁻¹c if inside, else x = (A + ν I)⁻¹ c with ν > 0 and |x| = r, ν by Newton's method

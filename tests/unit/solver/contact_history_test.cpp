@@ -58,7 +58,7 @@ TEST(ContactHistory, TorquesComeBackInTheNewFrameClampedToTheNewBounds) {
   c2[0].frame.col(2) = c2[0].frame.col(0).cross(c2[0].frame.col(1));
   c2[0].mu = 0.5;
   solver::RollingBlocks rolling;
-  rolling.contacts = {{0, Mat3::Identity(), 0.1, 0.1}};
+  rolling.contacts = {{0, Mat3::Identity(), 1.0, 0.1, 0.1}};  // R* 1, both arms 0.1
   rolling.torques = {Vec3(0.02, 0.3, -0.4)};
   const std::vector<Vec3> impulses = {Vec3(10, 0, 0)};
   solver::ContactHistory history;

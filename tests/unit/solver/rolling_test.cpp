@@ -5,7 +5,10 @@
 // 10) it contracts by at least 1 − 1/10 per step, far below rounding after 1000 steps, so its
 // answer is the minimiser to ~1e-14 of the scale: kTol = 1e-10 leaves a margin of 1e4 for the
 // code under test's own stopping tests (1e-15 relative steps).
+#include "granite/solver/delassus.hpp"
+#include "granite/solver/relaxation.hpp"
 #include "granite/solver/rolling.hpp"
+#include "granite/solver/rolling_ccp.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
@@ -110,5 +113,61 @@ TEST(Rolling, TinyBoundsStayOnTheRimWithoutOverflow) {
     ASSERT_TRUE(x.allFinite()) << r;
     EXPECT_NEAR(std::hypot(x[0], x[1]) / r, 1.0, 1e-14) << r;
     EXPECT_NEAR((x / r - c.normalized()).norm(), 0.0, 1e-12) << r;
+  }
+}
+
+TEST(Rolling, JointDelassusBlockIsTheBruteForceJacobiansAndTheBodiesResponse) {
+  // The cone complementarity model's 6×6 block of (λ, τ/R*) (solver/rolling_ccp.hpp) against
+  // J M⁻¹ Jᵀ with the generalized velocities (v1, ω1, v2, ω2): the impulse rows
+  // Qᵀ [E, −[r1]×, −E, [r2]×] and the torque rows R* Qᵀ [0, E, 0, −E].
+  std::mt19937_64 rng(6);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 50; ++trial) {
+    const double m1 = 1.5 + 0.5 * u(rng), m2 = 2.0 + u(rng), R = 0.3 + 0.2 * u(rng);
+    const Mat3 I1inv = random_spd(rng).inverse(), I2inv = random_spd(rng).inverse();
+    const Vec3 r1(u(rng), u(rng), u(rng)), r2(u(rng), u(rng), u(rng));
+    const Mat3 Q = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
+    Eigen::Matrix<double, 6, 12> J = Eigen::Matrix<double, 6, 12>::Zero();
+    J.topRows<3>() << Q.transpose(), -Q.transpose() * cross_matrix(r1), -Q.transpose(),
+        Q.transpose() * cross_matrix(r2);
+    J.block<3, 3>(3, 3) = R * Q.transpose();
+    J.block<3, 3>(3, 9) = -R * Q.transpose();
+    Eigen::Matrix<double, 12, 12> Minv = Eigen::Matrix<double, 12, 12>::Zero();
+    Minv.block<3, 3>(0, 0) = Mat3::Identity() / m1;
+    Minv.block<3, 3>(3, 3) = I1inv;
+    Minv.block<3, 3>(6, 6) = Mat3::Identity() / m2;
+    Minv.block<3, 3>(9, 9) = I2inv;
+    const contact::Mat6 brute = J * Minv * J.transpose();
+
+    std::vector<BodyState> bodies(2);
+    bodies[0] = {Vec3(u(rng), u(rng), u(rng)),
+                 Vec3(u(rng), u(rng), u(rng)),
+                 Vec3::Zero(),
+                 Vec3::Zero(),
+                 1.0 / m1,
+                 I1inv};
+    bodies[1] = {Vec3(u(rng), u(rng), u(rng)),
+                 Vec3(u(rng), u(rng), u(rng)),
+                 Vec3::Zero(),
+                 Vec3::Zero(),
+                 1.0 / m2,
+                 I2inv};
+    const Mat3 A = delassus_diagonal(Q, 1.0 / m1, I1inv, r1, 1.0 / m2, I2inv, r2);
+    const SolverContact c{Q, A, contact::block_reduction(A), r1, r2, 0.0, 0.5, 1.0, 0, 1};
+    RollingContact r{0, Q.transpose() * (I1inv + I2inv) * Q, R, 0.1 * R, 0.05 * R};
+    const contact::Mat6 G = rolling_delassus(c, r, bodies[0], bodies[1]);
+    EXPECT_LT((G - brute).norm(), 1e-12 * brute.norm()) << G << "\nvs\n" << brute;
+
+    // The joint update's kinematics: applying z changes the conjugate velocity by G z.
+    const contact::Vec6 before = joint_velocity(c, r, bodies[0], bodies[1]);
+    contact::Vec6 z;
+    z << u(rng), u(rng), u(rng), u(rng), u(rng), u(rng);
+    apply_impulses({c}, {Vec3(z.head<3>())}, bodies);
+    RollingBlocks blocks;
+    blocks.contacts = {r};
+    blocks.torques = {R * z.tail<3>()};
+    apply_torques({c}, blocks, bodies);
+    const contact::Vec6 after = joint_velocity(c, r, bodies[0], bodies[1]);
+    EXPECT_LT((after - before - G * z).norm(), 1e-12 * G.norm() * z.norm());
   }
 }
