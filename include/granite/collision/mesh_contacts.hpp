@@ -1,0 +1,91 @@
+#pragma once
+// Sphere–triangle-mesh contacts, each attributed to exactly one feature of the mesh (a face, an
+// edge or a vertex), so that a sphere on a seam or a shared vertex gets one contact, not two or
+// six, and rolls across a tessellated plane as on a plane (issue 40). In the manner of
+// LIGGGHTS's active edges and corners, decided by the geometry at query time:
+//
+// 1. Candidates: the triangles whose boxes are within r + h of the centre (the mesh's AABB
+//    tree) and whose planes are. For each, its closest point q to the centre c and the region it
+//    lies in (closest_point_on_triangle): the face, an edge or a corner, naming a feature of the
+//    mesh. A hit if |c − q| < r + h.
+// 2. A face hit is always a contact.
+// 3. An edge or vertex hit at q is a contact only if q is a local minimum of the distance from c
+//    over the surface: every triangle on that edge, or around that vertex, has its own closest
+//    point at q (to within the rounding of the computation, 64 ε × the mesh's length scale).
+//    The distance to a triangle is convex, so this is the condition for the feature's Voronoi
+//    region. It gives the edge a contact only where it is convex seen from the sphere's side
+//    (at a concave or flat edge the faces' own closest points lie inside them: their face
+//    contacts cover it), and a vertex one only if no face or edge around it has a closer point
+//    (a vertex amid 6 coplanar triangles: one contact, the face's under the sphere or, right
+//    over the vertex, the vertex's with the face normal).
+//    One triangle speaks for the feature: the lowest-index one whose region names it.
+//    The globally closest point always passes, so no sphere within h of the mesh is left
+//    without a contact, and a non-manifold edge or vertex needs no special case: all its
+//    triangles are asked.
+// 4. Normal (from the mesh to the centre), gap and witness point: at a face, ±n_t towards the
+//    centre, |n_t·(c − a)| − r and c's projection on the plane; at a flat edge or vertex (the
+//    sphere exactly over a seam of coplanar faces, up to the flat angle) the same with that
+//    face's plane; at another edge or vertex, (c − q)/|c − q|, |c − q| − r and q. So the normal
+//    is the face normal all across a flat seam.
+// 5. Contacts that are one (normals within the flat angle and witness points within the flat
+//    angle × the centre's distance, plus rounding: a sphere over a seam whose faces both claim
+//    it by rounding, or a seam bent by less than the flat angle) keep the smaller gap.
+// Contacts with gap < h are kept.
+//
+// Two-sided: a triangle repels a sphere on either side (the normal points to the centre's side;
+// a centre exactly in the plane gets the front normal). A hopper's walls are seen from one
+// side, but two-sided walls need no consistent orientation (STL files often have none:
+// TriangleMesh::inconsistent_edges()) and no inside, and thin sheets (a baffle, a chute's lip)
+// work from both sides. The price: a sphere whose centre crosses a wall within one step (a step
+// far too large) is then pushed out on the far side.
+#include "granite/collision/narrow_phase.hpp"
+#include "granite/collision/triangle_closest_point.hpp"
+#include "granite/collision/triangle_mesh.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace granite::collision {
+
+enum class MeshFeatureKind : std::uint8_t { face, edge, vertex };
+
+struct MeshFeature {
+  MeshFeatureKind kind = MeshFeatureKind::face;
+  std::int32_t index = -1;  // triangle, edge or vertex index
+  friend bool operator==(const MeshFeature&, const MeshFeature&) = default;
+};
+
+struct MeshContact {
+  ContactGeometry geometry{};  // normal from the mesh to the sphere; point on the mesh
+  MeshFeature feature;
+  std::int32_t triangle = -1;  // the triangle that gave it (whose region names the feature)
+};
+
+/// Reusable storage of one query (no allocation per query once grown).
+struct MeshQueryScratch {
+  struct Hit {
+    std::int32_t triangle = -1;
+    TriangleRegion region = TriangleRegion::face;
+    Vec3 point = Vec3::Zero();
+    double distance = 0.0;
+  };
+  std::vector<Hit> hits;
+};
+
+/// Appends to `out` the contacts of the sphere (centre, radius) with `mesh` whose gap is below
+/// `threshold` (≥ 0), in the order of their triangles; returns their number.
+std::size_t sphere_mesh_contacts(const TriangleMesh& mesh, const Vec3& centre, double radius,
+                                 double threshold, std::vector<MeshContact>& out,
+                                 MeshQueryScratch& scratch);
+/// The same among given candidate triangles, e.g. a neighbour list's gathered by
+/// TriangleMesh::triangles_near with a skin: they must include every triangle within
+/// radius + threshold of the centre (those farther are ignored); no repeats.
+std::size_t sphere_mesh_contacts(const TriangleMesh& mesh, const Vec3& centre, double radius,
+                                 double threshold, std::span<const std::int32_t> candidates,
+                                 std::vector<MeshContact>& out, MeshQueryScratch& scratch);
+/// The same with storage of its own.
+std::vector<MeshContact> sphere_mesh_contacts(const TriangleMesh& mesh, const Vec3& centre,
+                                              double radius, double threshold);
+
+}  // namespace granite::collision

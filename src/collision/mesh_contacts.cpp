@@ -1,0 +1,148 @@
+#include "granite/collision/mesh_contacts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <span>
+
+namespace granite::collision {
+
+namespace {
+
+using Hit = MeshQueryScratch::Hit;
+
+// The closest points of the triangles around a feature agree to within this many ε of the
+// length they are computed from (the coordinates and the sphere's reach): the barycentric tests
+// and projections take a few roundings each.
+constexpr double kAgreement = 64.0 * std::numeric_limits<double>::epsilon();
+
+MeshFeature feature_of(const TriangleMesh& mesh, const Hit& h) {
+  if (h.region == TriangleRegion::face) return {MeshFeatureKind::face, h.triangle};
+  const int k = local_index(h.region);
+  if (is_edge(h.region)) return {MeshFeatureKind::edge, mesh.triangle_edge(h.triangle, k)};
+  return {MeshFeatureKind::vertex, mesh.triangle(h.triangle)[std::size_t(k)]};
+}
+
+std::span<const std::int32_t> triangles_on(const TriangleMesh& mesh, const MeshFeature& f) {
+  return f.kind == MeshFeatureKind::edge ? mesh.edge_triangles(f.index)
+                                         : mesh.vertex_triangles(f.index);
+}
+
+bool is_flat(const TriangleMesh& mesh, const MeshFeature& f) {
+  return f.kind == MeshFeatureKind::edge ? mesh.edge(f.index).kind == EdgeKind::flat
+                                         : mesh.vertex_kind(f.index) == VertexKind::flat;
+}
+
+// hits are sorted by triangle.
+const Hit* find(const std::vector<Hit>& hits, std::int32_t t) {
+  const auto at = std::lower_bound(hits.begin(), hits.end(), t,
+                                   [](const Hit& h, std::int32_t v) { return h.triangle < v; });
+  return at != hits.end() && at->triangle == t ? &*at : nullptr;
+}
+
+// Whether hit h, in the region of edge or vertex f, gives f's contact: every triangle on f has
+// its closest point where h has (f's Voronoi region: header, step 3), and no lower triangle
+// among them names the same feature (it speaks for f).
+bool speaks_for(const TriangleMesh& mesh, const std::vector<Hit>& hits, const Hit& h,
+                const MeshFeature& f, double tolerance) {
+  for (const std::int32_t t : triangles_on(mesh, f)) {
+    if (t == h.triangle) continue;
+    const Hit* other = find(hits, t);
+    if (!other || (other->point - h.point).squaredNorm() > tolerance * tolerance) return false;
+    if (t < h.triangle && feature_of(mesh, *other) == f) return false;
+  }
+  return true;
+}
+
+// A contact in the plane of triangle t: normal ±n_t towards the centre, the centre's projection.
+ContactGeometry plane_contact(const TriangleMesh& mesh, std::int32_t t, const Vec3& on_plane,
+                              const Vec3& centre, double radius) {
+  const Vec3& n = mesh.normal(t);
+  const double s = n.dot(centre - on_plane);
+  return {centre - s * n, s >= 0.0 ? n : Vec3(-n), std::abs(s) - radius};
+}
+
+ContactGeometry contact_at(const TriangleMesh& mesh, const Hit& h, const MeshFeature& f,
+                           const Vec3& centre, double radius) {
+  if (f.kind == MeshFeatureKind::face || is_flat(mesh, f))
+    return plane_contact(mesh, h.triangle, h.point, centre, radius);
+  if (h.distance == 0.0)  // the centre on the edge or vertex: any normal; the front one
+    return {h.point, mesh.normal(h.triangle), -radius};
+  return {h.point, (centre - h.point) / h.distance, h.distance - radius};
+}
+
+// Step 5: whether a and b are one contact.
+bool same_contact(const ContactGeometry& a, const ContactGeometry& b, double radius,
+                  double cos_flat, double flat_angle, double tolerance) {
+  const double reach = flat_angle * (std::max(a.gap, b.gap) + radius) + tolerance;
+  return a.normal.dot(b.normal) >= cos_flat && (a.point - b.point).squaredNorm() <= reach * reach;
+}
+
+// Step 1 for one candidate: a hit if its closest point is within reach.
+void add_hit(const TriangleMesh& mesh, const Vec3& centre, double reach, std::int32_t t,
+             std::vector<Hit>& hits) {
+  const Vec3& a = mesh.corner(t, 0);
+  if (std::abs(mesh.normal(t).dot(centre - a)) >= reach) return;  // its plane out of reach
+  const TrianglePoint q =
+      closest_point_on_triangle(centre, a, mesh.corner(t, 1), mesh.corner(t, 2));
+  const double d2 = (centre - q.point).squaredNorm();
+  if (d2 < reach * reach) hits.push_back({t, q.region, q.point, std::sqrt(d2)});
+}
+
+// Steps 2–5 on the hits.
+std::size_t resolve(const TriangleMesh& mesh, const Vec3& centre, double radius, double threshold,
+                    std::vector<MeshContact>& out, std::vector<Hit>& hits) {
+  const double reach = radius + threshold;
+  std::sort(hits.begin(), hits.end(),
+            [](const Hit& a, const Hit& b) { return a.triangle < b.triangle; });
+
+  const double tolerance = kAgreement * (mesh.length_scale() + reach);
+  const double cos_flat = hits.size() > 1 ? std::cos(mesh.flat_angle()) : 1.0;
+  const std::size_t first = out.size();
+  for (const Hit& h : hits) {
+    const MeshFeature f = feature_of(mesh, h);
+    if (f.kind != MeshFeatureKind::face && !speaks_for(mesh, hits, h, f, tolerance)) continue;
+    const ContactGeometry g = contact_at(mesh, h, f, centre, radius);
+    if (!(g.gap < threshold)) continue;
+    bool merged = false;
+    for (std::size_t j = first; j < out.size() && !merged; ++j) {
+      if (!same_contact(out[j].geometry, g, radius, cos_flat, mesh.flat_angle(), tolerance))
+        continue;
+      if (g.gap < out[j].geometry.gap) out[j] = {g, f, h.triangle};
+      merged = true;
+    }
+    if (!merged) out.push_back({g, f, h.triangle});
+  }
+  return out.size() - first;
+}
+
+}  // namespace
+
+std::size_t sphere_mesh_contacts(const TriangleMesh& mesh, const Vec3& centre, double radius,
+                                 double threshold, std::vector<MeshContact>& out,
+                                 MeshQueryScratch& scratch) {
+  scratch.hits.clear();
+  const double reach = radius + threshold;
+  mesh.triangles_near(centre, reach,
+                      [&](std::int32_t t) { add_hit(mesh, centre, reach, t, scratch.hits); });
+  return resolve(mesh, centre, radius, threshold, out, scratch.hits);
+}
+
+std::size_t sphere_mesh_contacts(const TriangleMesh& mesh, const Vec3& centre, double radius,
+                                 double threshold, std::span<const std::int32_t> candidates,
+                                 std::vector<MeshContact>& out, MeshQueryScratch& scratch) {
+  scratch.hits.clear();
+  const double reach = radius + threshold;
+  for (const std::int32_t t : candidates) add_hit(mesh, centre, reach, t, scratch.hits);
+  return resolve(mesh, centre, radius, threshold, out, scratch.hits);
+}
+
+std::vector<MeshContact> sphere_mesh_contacts(const TriangleMesh& mesh, const Vec3& centre,
+                                              double radius, double threshold) {
+  std::vector<MeshContact> out;
+  MeshQueryScratch scratch;
+  sphere_mesh_contacts(mesh, centre, radius, threshold, out, scratch);
+  return out;
+}
+
+}  // namespace granite::collision
