@@ -4,6 +4,7 @@
 // of size ~1–10 near the origin: rounding of order 1e-15, kTol = 1e-12 leaves a margin of 1e3.
 #include "granite/body/polyhedron.hpp"
 #include "granite/collision/mesh_contacts.hpp"
+#include "unit_cube_mesh.hpp"
 
 #include <gtest/gtest.h>
 
@@ -184,16 +185,7 @@ namespace {
 
 // The unit cube's closed surface, outward, each face split along a diagonal.
 TriangleMesh unit_cube() {
-  std::vector<Vec3> v;
-  for (int i = 0; i < 8; ++i) v.emplace_back(i & 1, (i >> 1) & 1, (i >> 2) & 1);
-  const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4},
-                           {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-  std::vector<MeshTriangle> t;
-  for (const auto& q : quads) {
-    t.push_back({q[0], q[1], q[2]});
-    t.push_back({q[0], q[2], q[3]});
-  }
-  return TriangleMesh(v, t);
+  return TriangleMesh(test_meshes::cube_vertices(), test_meshes::cube_triangles());
 }
 
 }  // namespace

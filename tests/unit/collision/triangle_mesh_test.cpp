@@ -7,6 +7,7 @@
 #include "granite/collision/triangle_closest_point.hpp"
 #include "granite/collision/triangle_mesh.hpp"
 #include "granite/core/error.hpp"
+#include "unit_cube_mesh.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,6 +19,8 @@
 
 using namespace granite;
 using namespace granite::collision;
+using granite::test_meshes::cube_triangles;
+using granite::test_meshes::cube_vertices;
 
 namespace {
 
@@ -196,26 +199,6 @@ TEST(TriangleMesh, DropsDegenerateTrianglesAndMergesVertices) {
   EXPECT_THROW(TriangleMesh(v, {{0, 1, 7}}), InputError);
   EXPECT_THROW(TriangleMesh({{0, 0, 0}, {1, 0, 0}, {0, std::nan(""), 0}}, {{0, 1, 2}}), InputError);
   EXPECT_THROW(TriangleMesh(v, {{0, 1, 4}}), InputError);  // nothing left
-}
-
-// The unit cube's closed surface, outward: its 12 edges convex by π/2, its 6 face diagonals
-// flat, its corners convex; every edge on 2 triangles, orientations consistent.
-std::vector<MeshTriangle> cube_triangles() {
-  // Corners: bit 0 = x, bit 1 = y, bit 2 = z. Each face as a quad (counter-clockwise seen from
-  // outside) split along a diagonal.
-  const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4},
-                           {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-  std::vector<MeshTriangle> t;
-  for (const auto& q : quads) {
-    t.push_back({q[0], q[1], q[2]});
-    t.push_back({q[0], q[2], q[3]});
-  }
-  return t;
-}
-std::vector<Vec3> cube_vertices() {
-  std::vector<Vec3> v;
-  for (int i = 0; i < 8; ++i) v.emplace_back(i & 1, (i >> 1) & 1, (i >> 2) & 1);
-  return v;
 }
 
 TEST(TriangleMesh, ClassifiesTheCube) {
