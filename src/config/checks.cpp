@@ -50,7 +50,9 @@ void check_step_counts(const ScenarioConfig& cfg, const YAML::Node& input, const
                    {"measurements.mass_flow.interval",
                     in(in(measurements, "mass_flow"), "interval"), interval(m.mass_flow), ""},
                    {"measurements.grid.interval", in(in(measurements, "grid"), "interval"),
-                    interval(m.grid), ""}};
+                    interval(m.grid), ""},
+                   {"measurements.orientation.interval",
+                    in(in(measurements, "orientation"), "interval"), interval(m.orientation), ""}};
   for (const auto& i : intervals) {
     if (!i.seconds || *i.seconds / dt <= kMaxSteps) continue;
     throw InputError(origin(cfg, origins, i.path, i.node) + ": " + i.path + ": " +

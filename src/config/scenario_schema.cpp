@@ -593,8 +593,15 @@ SchemaPtr build() {
                           "particle diameters wide, see docs/measurements.md)"),
                   }),
                   kAbsent, "",
-                  "solid fraction, mean velocity, granular temperature and coordination "
-                  "number per cell in grid.csv; absent: off"),
+                  "solid fraction, mean velocity, granular temperature, coordination "
+                  "number and the elongated grains' order per cell in grid.csv; absent: off"),
+              opt("orientation",
+                  map({
+                      req("interval", real(0.0, inf, true), "s", "simulated time between samples"),
+                  }),
+                  kAbsent, "",
+                  "the order tensor of the elongated grains (nematic order S, director) in "
+                  "orientation.csv; absent: off"),
           }),
           kAbsent, "", "end-of-step measurements, each with its own interval and CSV file"),
       opt("output",

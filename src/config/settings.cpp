@@ -282,6 +282,8 @@ MeasurementSettings measurements(const YAML::Node& m) {
   if (const YAML::Node g = m["grid"])
     out.grid = GridSettings{g["interval"].as<double>(), vec3(g["min"]), vec3(g["max"]),
                             array<int, 3>(g["cells"])};
+  if (const YAML::Node o = m["orientation"])
+    out.orientation = OrientationSettings{o["interval"].as<double>()};
   return out;
 }
 

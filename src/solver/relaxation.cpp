@@ -19,6 +19,13 @@ constexpr auto no_joint = [](std::size_t, BodyState&, BodyState&, Vec3&, double&
   return false;
 };
 
+// Any model's single-contact solve, for the sweep below (mdp has its inlined form).
+auto model_solve(const contact::ModelSettings& model) {
+  return [&model](const Mat3& A, const contact::BlockReduction& r, const Vec3& b, double mu) {
+    return contact::solve(model, A, r, b, mu);
+  };
+}
+
 template <bool kNormalRowAtZeroFriction, class Solve, class Joint>
 double sweep(const contact::ModelSettings& model, const std::vector<SolverContact>& contacts,
              std::vector<Vec3>& impulses, std::vector<BodyState>& bodies, const SweepOrder& order,
@@ -93,12 +100,8 @@ double relaxation_sweep(const contact::ModelSettings& model,
           return contact::max_dissipation_inline(A, r, b, mu);
         },
         no_joint);
-  return sweep<false>(
-      model, contacts, impulses, bodies, order, backward, failed,
-      [&model](const Mat3& A, const contact::BlockReduction& r, const Vec3& b, double mu) {
-        return contact::solve(model, A, r, b, mu);
-      },
-      no_joint);
+  return sweep<false>(model, contacts, impulses, bodies, order, backward, failed,
+                      model_solve(model), no_joint);
 }
 
 namespace {
@@ -111,23 +114,21 @@ double joint_sweep(const contact::ModelSettings& model, const std::vector<Solver
                    const SweepOrder& order, bool backward, std::size_t* failed,
                    RollingBlocks& rolling, double& torque_change) {
   double max_torque_change2 = 0.0, max_torque2 = 0.0;
-  const double residual = sweep<false>(
-      model, contacts, impulses, bodies, order, backward, failed,
-      [&model](const Mat3& A, const contact::BlockReduction& r, const Vec3& b, double mu) {
-        return contact::solve(model, A, r, b, mu);
-      },
-      [&](std::size_t j, BodyState& b1, BodyState& b2, Vec3& impulse, double& max_change2,
-          double& max_impulse2) {
-        const std::int32_t k = rolling.block_of[j];
-        if (k < 0) return false;
-        const JointChange d =
-            update_joint_block(contacts[j], rolling, std::size_t(k), impulse, b1, b2);
-        max_change2 = std::max(max_change2, d.impulse2);
-        max_impulse2 = std::max(max_impulse2, impulse.squaredNorm());
-        max_torque_change2 = std::max(max_torque_change2, d.torque2);
-        max_torque2 = std::max(max_torque2, rolling.torques[std::size_t(k)].squaredNorm());
-        return true;
-      });
+  const double residual =
+      sweep<false>(model, contacts, impulses, bodies, order, backward, failed, model_solve(model),
+                   [&](std::size_t j, BodyState& b1, BodyState& b2, Vec3& impulse,
+                       double& max_change2, double& max_impulse2) {
+                     const std::int32_t k = rolling.block_of[j];
+                     if (k < 0) return false;
+                     const JointChange d =
+                         update_joint_block(contacts[j], rolling, std::size_t(k), impulse, b1, b2);
+                     max_change2 = std::max(max_change2, d.impulse2);
+                     max_impulse2 = std::max(max_impulse2, impulse.squaredNorm());
+                     max_torque_change2 = std::max(max_torque_change2, d.torque2);
+                     max_torque2 =
+                         std::max(max_torque2, rolling.torques[std::size_t(k)].squaredNorm());
+                     return true;
+                   });
   torque_change = std::sqrt(max_torque_change2) / std::max(std::sqrt(max_torque2), kTiny);
   return residual;
 }

@@ -10,7 +10,8 @@
 #  2. a run continued with --restart writes the same rows, bit for bit, as the uninterrupted run
 #     (the sums of an unfinished interval are in the checkpoint);
 #  3. a zero mass_flow normal or an empty grid box is one error line naming the key, exit 2;
-#  4. grid (below).
+#  4. grid (below);
+#  5. orientation and grid's order columns (below).
 # (mass_flow against the outflow count: from_test.sh.)
 # usage: measurements_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
@@ -132,5 +133,65 @@ PY
 "$granite" run "$tmp/grid.yaml" --output "$tmp/bad2" --set 'measurements.grid.max=[0.008,0.008,0]' > "$tmp/bad.log" 2>&1; rc=$?
 [ "$rc" -eq 2 ] && grep -q "measurements.grid.max: expected > measurements.grid.min" "$tmp/bad.log" \
   || fail "empty grid box: exit $rc: $(cat "$tmp/bad.log")"
+
+# 5. orientation and grid's order columns (scenario/order_tensor.hpp):
+#    - a lattice of capsules in their own frame (long axis x) over one of spheres: S = 1 and the
+#      director x to rounding (1e-12), in orientation.csv and in each grid cell; only the
+#      capsules counted;
+#    - N = 400 capsules at random orientations (uniform over rotations): S is the largest
+#      eigenvalue of the sample's traceless Q, at most √(2/3) ‖Q‖_F, and E‖Q‖_F² = 3/(2N) for
+#      uniform axes (‖(3/2)(uuᵀ − I/3)‖_F² = 3/2 per grain), so S <= 5 √(2/3) √(3/(2N)) = 5/√N
+#      holds with margin (five times the rms); and the same S at 1 and 2 ranks to 1e-12.
+cat > "$tmp/rods.yaml" <<'YAML'
+run: {dt: 1.0e-4, end_time: 0.0002, thermo_every: 1}
+domain: {min: [0, 0, 0], max: [0.04, 0.04, 0.04]}
+gravity: [0, 0, 0]
+contact: {model: mdp, threshold: 1.0e-5}
+materials:
+  - {name: glass, density: 2500, friction: 0.4}
+shapes:
+  - {name: rod, type: capsule, radius: 0.5e-3, half_length: 1.5e-3}
+particles:
+  - {type: lattice, min: [0.001, 0.001, 0.001], max: [0.039, 0.039, 0.01], spacing: 0.006,
+     shape: rod, orientation: identity, material: glass}
+  - {type: lattice, min: [0.001, 0.001, 0.02], max: [0.039, 0.039, 0.03], spacing: 0.006,
+     radius: 0.001, material: glass}
+measurements:
+  orientation: {interval: 0.0001}
+  grid: {interval: 0.0001, min: [0, 0, 0], max: [0.04, 0.04, 0.04], cells: [2, 1, 1]}
+YAML
+"$granite" run "$tmp/rods.yaml" --output "$tmp/rods" --quiet > "$tmp/rods.log" 2>&1 \
+  || fail "aligned rods: $(tail -3 "$tmp/rods.log")"
+sed -e 's/shape: rod, orientation: identity/shape: rod, orientation: random/' \
+    -e "s/spacing: 0.006,/spacing: 0.0045,/" "$tmp/rods.yaml" > "$tmp/random.yaml"
+sed -i 's/max: \[0.039, 0.039, 0.01\]/max: [0.039, 0.039, 0.039]/; /radius: 0.001, material/d; /min: \[0.001, 0.001, 0.02\]/d' "$tmp/random.yaml"
+"$granite" run "$tmp/random.yaml" --output "$tmp/random1" --quiet > "$tmp/random1.log" 2>&1 \
+  || fail "random rods: $(tail -3 "$tmp/random1.log")"
+mpiexec -n 2 --oversubscribe "$granite" run "$tmp/random.yaml" --output "$tmp/random2" --quiet \
+  > "$tmp/random2.log" 2>&1 || fail "random rods at 2 ranks: $(tail -3 "$tmp/random2.log")"
+/usr/bin/python3 - "$tmp" <<'PY' || fail "the order tensor"
+import sys
+import numpy as np
+tmp = sys.argv[1]
+o = np.genfromtxt(tmp + "/rods/orientation.csv", delimiter=",", names=True)
+assert len(o) == 2, o
+import json
+particles = json.load(open(tmp + "/rods/run.json"))["particles"]["initial"]
+rods = particles // 2  # the rods' lattice and the spheres' have the same layout
+for row in o:
+    assert row["grains"] == rods, row
+    assert abs(row["order_S"] - 1) < 1e-12 and abs(row["director_x"] - 1) < 1e-12, row
+g = np.genfromtxt(tmp + "/rods/grid.csv", delimiter=",", names=True)
+assert len(g) == 4 and (g["elongated"] > 0).all() and g["elongated"].sum() == 2 * rods, g
+assert (abs(g["order_S"] - 1) < 1e-12).all() and (abs(g["director_x"] - 1) < 1e-12).all(), g
+r1 = np.genfromtxt(tmp + "/random1/orientation.csv", delimiter=",", names=True)
+r2 = np.genfromtxt(tmp + "/random2/orientation.csv", delimiter=",", names=True)
+n = r1["grains"][0]
+assert n >= 300, n
+assert (r1["order_S"] <= 5 / np.sqrt(n)).all(), (r1["order_S"], 5 / np.sqrt(n))
+assert (abs(r1["order_S"] - r2["order_S"]) < 1e-12).all() and (r1["grains"] == r2["grains"]).all()
+print(f"aligned: S = 1 over {rods} rods; random: S = {r1['order_S'][-1]:.4f} over {int(n)} rods "
+      f"(bound {5 / np.sqrt(n):.4f})")
+PY
 
 [ "$failures" -eq 0 ] && echo "PASS: measurements" || { echo "$failures failure(s)"; exit 1; }

@@ -267,10 +267,16 @@ struct GridSettings {
   std::array<int, 3> cells{1, 1, 1};
 };
 
+/// measurements.orientation: the order tensor of the elongated grains, at every interval.
+struct OrientationSettings {
+  double interval = 0.0;  // s
+};
+
 struct MeasurementSettings {
   std::optional<BodyForceSettings> body_forces;
   std::optional<MassFlowSettings> mass_flow;
   std::optional<GridSettings> grid;
+  std::optional<OrientationSettings> orientation;
 };
 
 struct OutputSettings {

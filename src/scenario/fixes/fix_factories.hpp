@@ -46,6 +46,8 @@ std::unique_ptr<Fix> make_mass_flow(const config::MassFlowSettings& settings, do
                                     RunContext& run, bool restarting);
 std::unique_ptr<Fix> make_grid(const config::GridSettings& settings, double dt, RunContext& run,
                                bool restarting);
+std::unique_ptr<Fix> make_orientation(const config::OrientationSettings& settings, double dt,
+                                      RunContext& run, bool restarting);
 /// Only when some global body has a prescribed motion or an active window.
 /// `configured`: the global bodies as built (normalised), before the first step.
 std::unique_ptr<Fix> make_motion(const body::GlobalBodies& configured,

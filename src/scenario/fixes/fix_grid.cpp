@@ -7,9 +7,11 @@
 //   coordination number  Z = contact ends in the cell / particles, counting the contacts that
 //                        carry a force (λ_n > 0) at their witness point: 2 ends for two
 //                        particles, 1 for a particle on a global body.
+//   the elongated grains' count, nematic order S and director (scenario/order_tensor.hpp).
 #include "fix_factories.hpp"
 
 #include "granite/comm/collectives.hpp"
+#include "granite/scenario/order_tensor.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -20,19 +22,22 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 // Per-cell sums, reduced over the ranks at each sample.
-enum Sum : std::size_t { count, volume, mass, px, py, pz, mv2, ends, sums };
+enum Sum : std::size_t { count, volume, mass, px, py, pz, mv2, ends, order, sums = order + 7 };
 
 class GridFix final : public Fix {
 public:
   GridFix(const config::GridSettings& settings, double dt, RunContext& run, bool restarting) :
-      cadence_(Cadence::every_interval(settings.interval, dt)), settings_(settings) {
+      cadence_(Cadence::every_interval(settings.interval, dt)), settings_(settings),
+      axes_(long_axes(run.sim.shapes())) {
     run.sim.set_record_contacts(true);
     for (int a = 0; a < 3; ++a)
       width_[a] = (settings.max[a] - settings.min[a]) / double(settings.cells[std::size_t(a)]);
-    csv_ = open_table(run, "grid.csv",
-                      "step,time_s,i,j,k,x_m,y_m,z_m,particles,solid_fraction,vx_m_s,vy_m_s,"
-                      "vz_m_s,temperature_m2_s2,coordination\n",
-                      restarting);
+    csv_ =
+        open_table(run, "grid.csv",
+                   "step,time_s,i,j,k,x_m,y_m,z_m,particles,solid_fraction,vx_m_s,vy_m_s,"
+                   "vz_m_s,temperature_m2_s2,coordination,elongated,order_S,director_x,director_y,"
+                   "director_z\n",
+                   restarting);
   }
 
   const char* name() const override { return "grid"; }
@@ -61,6 +66,7 @@ public:
       cell[py] += m * v[1];
       cell[pz] += m * v[2];
       cell[mv2] += m * v.squaredNorm();
+      if (const Vec3 u = long_axis_of(p, i, axes_); !u.isZero(0.0)) OrderSums::add(cell + order, u);
     }
     const timestep::ContactRecord& record = run.sim.contact_record();
     for (std::size_t k = 0; k < record.size(); ++k) {
@@ -115,12 +121,15 @@ private:
           filled
               ? std::max(0.0, cell[mv2] - momentum.squaredNorm() / cell[mass]) / (3.0 * cell[mass])
               : nan;
-      char line[512];
+      const Order o = order_of(cell + order);
+      char line[768];
       std::snprintf(line, sizeof line,
-                    "%lld,%.9g,%zu,%zu,%zu,%.9g,%.9g,%.9g,%.0f,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e\n",
+                    "%lld,%.9g,%zu,%zu,%zu,%.9g,%.9g,%.9g,%.0f,%.9e,%.9e,%.9e,%.9e,%.9e,%.9e,%.0f,"
+                    "%.9e,%.9e,%.9e,%.9e\n",
                     static_cast<long long>(stats.step), stats.time, i, j, k, centre[0], centre[1],
                     centre[2], cell[count], cell[volume] / cell_volume, mean[0], mean[1], mean[2],
-                    temperature, filled ? cell[ends] / cell[count] : nan);
+                    temperature, filled ? cell[ends] / cell[count] : nan, o.grains, o.S,
+                    o.director[0], o.director[1], o.director[2]);
       out += line;
     }
     return out;
@@ -128,6 +137,7 @@ private:
 
   Cadence cadence_;
   config::GridSettings settings_;
+  std::vector<Vec3> axes_;  // per shape (long_axes)
   double width_[3] = {1.0, 1.0, 1.0};
   io::AppendFile csv_;
 };

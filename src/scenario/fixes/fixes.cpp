@@ -82,6 +82,8 @@ Fixes make_fixes(const config::ScenarioConfig& cfg, RunContext& run, BodyId next
   if (measure.mass_flow)
     fixes.push_back(detail::make_mass_flow(*measure.mass_flow, dt, run, restarting));
   if (measure.grid) fixes.push_back(detail::make_grid(*measure.grid, dt, run, restarting));
+  if (measure.orientation)
+    fixes.push_back(detail::make_orientation(*measure.orientation, dt, run, restarting));
   // Then the global bodies are prepared for the next step.
   if (std::any_of(settings.motions.begin(), settings.motions.end(),
                   [](const body::PrescribedMotion& m) { return m.moves() || m.has_window(); }))
