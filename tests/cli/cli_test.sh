@@ -136,5 +136,14 @@ expect 0 "contact_problem_50 +1 "           -- "$granite" fclib solve "$tmp/expo
 for cfg in "$src"/configs/*.yaml; do
   expect 0 "valid" -- "$granite" check "$cfg"
 done
+# The heaps of shapes start, pour their first grains and stop cleanly at 1 and 2 ranks (the
+# full runs are benchmarks/heap_shapes.sh).
+for shape in ball tetra brick; do
+  for n in 1 2; do
+    expect 0 "done: 50 steps" -- mpiexec -n $n --oversubscribe "$granite" run \
+      "$src/configs/heap_shapes.yaml" --output "$tmp/heap-$shape-$n" \
+      --set "particles[0].shape=$shape" --set run.end_time=0.005
+  done
+done
 
 [ "$failures" -eq 0 ] && echo "all CLI checks passed" || { echo "$failures CLI check(s) failed"; exit 1; }
