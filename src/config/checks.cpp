@@ -190,6 +190,14 @@ void check_rolling(const ScenarioConfig& cfg, const YAML::Node& input) {
 void check_size(const std::string& file, const SizeSettings& size, const YAML::Node& given,
                 const std::string& path) {
   using Kind = SizeSettings::Kind;
+  if (const YAML::Node axis = in(given, "orientation_axis")) {
+    if (!size.random_orientation)
+      throw InputError(where(file, axis) + ": " + path +
+                       ".orientation_axis: needs orientation: random");
+    if (!(size.orientation_axis.norm() > 0.0))
+      throw InputError(where(file, axis) + ": " + path +
+                       ".orientation_axis: expected a non-zero vector");
+  }
   if (size.kind == Kind::fixed || size.kind == Kind::mixture) return;
   const YAML::Node max = in(in(given, "size"), "max");
   if (!(size.max > size.min))

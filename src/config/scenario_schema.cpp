@@ -177,7 +177,11 @@ std::vector<Field> size_fields() {
               "(docs/shapes.md)"),
           opt("orientation", choice({"identity", "random"}), "identity", "",
               "a shaped particle's orientation: the shape's own frame, or uniform over "
-              "rotations (drawn per particle id)")};
+              "rotations (drawn per particle id)"),
+          opt("orientation_axis", vec3(), kAbsent, "",
+              "with orientation: random, turn the shape's frame about this world axis only, "
+              "by an angle uniform in [0, 2 pi) (e.g. rods lying in a plane); absent: uniform "
+              "over all rotations")};
 }
 
 // The `shapes` list (docs/shapes.md): each entry's name, selected by `type`.

@@ -123,6 +123,7 @@ SizeSettings size(const YAML::Node& p, body::MaterialIndex material,
                   const MaterialIndices& materials, const body::ShapeTable& shapes) {
   SizeSettings s;
   s.random_orientation = p["orientation"].as<std::string>() == "random";
+  if (p["orientation_axis"]) s.orientation_axis = unit(vec3(p["orientation_axis"]));
   if (p["shape"]) {  // load_scenario has checked the name
     s.shape = shapes.find(p["shape"].as<std::string>());
     s.radius = shapes[s.shape].bounding_radius;

@@ -141,7 +141,8 @@ PY
 #    - N = 400 capsules at random orientations (uniform over rotations): S is the largest
 #      eigenvalue of the sample's traceless Q, at most √(2/3) ‖Q‖_F, and E‖Q‖_F² = 3/(2N) for
 #      uniform axes (‖(3/2)(uuᵀ − I/3)‖_F² = 3/2 per grain), so S <= 5 √(2/3) √(3/(2N)) = 5/√N
-#      holds with margin (five times the rms); and the same S at 1 and 2 ranks to 1e-12.
+#      holds with margin (five times the rms); and the same S at 1 and 2 ranks to 1e-12;
+#    - the same rods turned about z only (orientation_axis): Q_zz = −1/2, S = 1/4 ± 5/√N.
 cat > "$tmp/rods.yaml" <<'YAML'
 run: {dt: 1.0e-4, end_time: 0.0002, thermo_every: 1}
 domain: {min: [0, 0, 0], max: [0.04, 0.04, 0.04]}
@@ -169,6 +170,10 @@ sed -i 's/max: \[0.039, 0.039, 0.01\]/max: [0.039, 0.039, 0.039]/; /radius: 0.00
   || fail "random rods: $(tail -3 "$tmp/random1.log")"
 mpiexec -n 2 --oversubscribe "$granite" run "$tmp/random.yaml" --output "$tmp/random2" --quiet \
   > "$tmp/random2.log" 2>&1 || fail "random rods at 2 ranks: $(tail -3 "$tmp/random2.log")"
+sed 's/orientation: random,/orientation: random, orientation_axis: [0, 0, 2],/' "$tmp/random.yaml" \
+  > "$tmp/planar.yaml"
+"$granite" run "$tmp/planar.yaml" --output "$tmp/planar" --quiet > "$tmp/planar.log" 2>&1 \
+  || fail "planar rods: $(tail -3 "$tmp/planar.log")"
 /usr/bin/python3 - "$tmp" <<'PY' || fail "the order tensor"
 import sys
 import numpy as np
@@ -190,6 +195,11 @@ n = r1["grains"][0]
 assert n >= 300, n
 assert (r1["order_S"] <= 5 / np.sqrt(n)).all(), (r1["order_S"], 5 / np.sqrt(n))
 assert (abs(r1["order_S"] - r2["order_S"]) < 1e-12).all() and (r1["grains"] == r2["grains"]).all()
+# Rods turned about z only (orientation_axis): u_z = 0, so Q_zz = −1/2 exactly, and the axes
+# uniform in the plane give Q = diag(1/4, 1/4, −1/2): S = 1/4 within the same 5/√N.
+p = np.genfromtxt(tmp + "/planar/orientation.csv", delimiter=",", names=True)
+assert (abs(p["Qzz"] + 0.5) < 1e-12).all(), p["Qzz"]
+assert (abs(p["order_S"] - 0.25) <= 5 / np.sqrt(p["grains"])).all(), p["order_S"]
 print(f"aligned: S = 1 over {rods} rods; random: S = {r1['order_S'][-1]:.4f} over {int(n)} rods "
       f"(bound {5 / np.sqrt(n):.4f})")
 PY

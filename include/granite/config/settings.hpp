@@ -140,6 +140,7 @@ struct SizeSettings {
   body::ShapeIndex shape = body::kSphere;
   double shape_volume = 0.0;  // m³, of `shape`
   bool random_orientation = false;
+  Vec3 orientation_axis = Vec3::Zero();  // unit; zero: uniform over all rotations
   /// The largest radius it can draw (the truncation for normal and lognormal).
   double largest() const;
 };

@@ -11,6 +11,8 @@ Quat source_orientation(const config::SizeSettings& size, std::uint64_t seed, Bo
   if (!size.random_orientation) return Quat::Identity();
   CounterStream stream(seed, StreamTag::orientation, std::uint64_t(id));
   const double u1 = stream.uniform(), u2 = stream.uniform(), u3 = stream.uniform();
+  if (!size.orientation_axis.isZero(0.0))  // about one axis: the angle uniform in [0, 2π)
+    return Quat(Eigen::AngleAxisd(2.0 * std::numbers::pi * u1, size.orientation_axis));
   // Shoemake: (√(1−u1) sin 2πu2, √(1−u1) cos 2πu2, √u1 sin 2πu3, √u1 cos 2πu3) is uniform on
   // the unit 3-sphere, so uniform (Haar) over rotations.
   const double a = std::sqrt(1.0 - u1), b = std::sqrt(u1);

@@ -10,7 +10,8 @@
 //   Kolmogorov–Smirnov distance is below 2.0/√N (the asymptotic critical value at 1e-3 is
 //   1.95/√N).
 // They are draws of the run's counter-based stream by particle id, so the test also covers
-// the ids' independence.
+// the ids' independence. With an orientation_axis the axis is fixed and the turn about it
+// uniform in [0, 2π) (the same KS bound).
 #include "granite/scenario/sources/source_particle.hpp"
 
 #include <gtest/gtest.h>
@@ -48,6 +49,24 @@ TEST(SourceOrientation, RandomOrientationsAreUniformOverRotations) {
     ks = std::max({ks, std::abs(cdf - double(k) / n), std::abs(cdf - double(k + 1) / n)});
   }
   EXPECT_LT(ks, 2.0 / std::sqrt(double(n)));
+  // About one axis: the axis is kept, and the angle is uniform in [0, 2π) (KS as above).
+  size.orientation_axis = Vec3(1.0, 2.0, 2.0) / 3.0;
+  std::vector<double> turns;
+  for (int id = 0; id < n; ++id) {
+    const Quat q = scenario::source_orientation(size, 99, BodyId(id));
+    ASSERT_LT((q * size.orientation_axis - size.orientation_axis).norm(), 1e-14);
+    const Eigen::AngleAxisd turn(q);
+    const double signed_angle = turn.axis().dot(size.orientation_axis) > 0.0
+                                    ? turn.angle()
+                                    : 2.0 * std::numbers::pi - turn.angle();
+    turns.push_back(signed_angle / (2.0 * std::numbers::pi));
+  }
+  std::sort(turns.begin(), turns.end());
+  double ks_turn = 0.0;
+  for (int k = 0; k < n; ++k)
+    ks_turn = std::max(
+        {ks_turn, std::abs(turns[k] - double(k) / n), std::abs(turns[k] - double(k + 1) / n)});
+  EXPECT_LT(ks_turn, 2.0 / std::sqrt(double(n)));
   // Without random_orientation: the identity.
   EXPECT_TRUE(scenario::source_orientation(config::SizeSettings{}, 1234, 7)
                   .isApprox(Quat::Identity(), 0.0));

@@ -10,7 +10,8 @@ namespace granite::scenario {
 /// The orientation of a generator's particle `id`: with size.random_orientation uniform over
 /// rotations, from three uniforms of the stream StreamTag::orientation of (seed, id) (Shoemake,
 /// "Uniform random rotations", Graphics Gems III, 1992), so the same at every decomposition;
-/// otherwise the identity.
+/// with size.orientation_axis, a turn about that axis by an angle uniform in [0, 2π) (the
+/// first of the three); otherwise the identity.
 Quat source_orientation(const config::SizeSettings& size, std::uint64_t seed, BodyId id);
 
 /// Adds the generator's particle `s` with `velocity`: a sphere of s.radius, or a body of
