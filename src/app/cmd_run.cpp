@@ -43,6 +43,10 @@ int run_initialised(const std::string& file, const std::vector<std::string>& ove
   } catch (const RunFailure& e) {  // every rank stopped at the same step; run.json says why
     if (rank == 0) print_error_line("error: ", e.what());
     return kRunFailureExit;
+  } catch (const OutOfMemory& e) {  // this rank alone: the others wait in a collective
+    print_error_line("error: ", e.what());
+    if (world.size() > 1) comm::abort(world, kRunFailureExit);
+    return kRunFailureExit;
   } catch (const std::exception& e) {
     return internal_error("run", world, e.what());
   } catch (...) {

@@ -105,6 +105,15 @@ std::string first_failure(const std::string& message, const Communicator& comm) 
   return text;
 }
 
+int ranks_on_node(const Communicator& comm) {
+  MPI_Comm node;
+  MPI_Comm_split_type(comm.native(), MPI_COMM_TYPE_SHARED, comm.rank(), MPI_INFO_NULL, &node);
+  int size = 1;
+  MPI_Comm_size(node, &size);
+  MPI_Comm_free(&node);
+  return size;
+}
+
 void throw_if_any_failed(const std::string& message, const Communicator& comm) {
   const std::string text = first_failure(message, comm);
   if (!text.empty()) throw InputError(text);

@@ -4,13 +4,19 @@
 #include "granite/body/particle_fields.hpp"
 #include "granite/collision/contact.hpp"
 #include "granite/comm/collectives.hpp"
+#include "granite/core/error.hpp"
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
 
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <sstream>
 
 namespace granite::scenario {
 
@@ -47,6 +53,75 @@ double peak_resident_bytes() {
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) != 0) return 0.0;
   return double(usage.ru_maxrss) * 1024.0;  // Linux: kilobytes
+}
+
+namespace {
+
+constexpr double kUnlimited = std::numeric_limits<double>::infinity();
+
+// The first number of a one-line file, or infinity ("max", absent, or above 2^60: unlimited).
+double limit_file(const char* path) {
+  std::ifstream in(path);
+  std::string word;
+  if (!(in >> word) || word == "max") return kUnlimited;
+  char* end = nullptr;
+  const double value = std::strtod(word.c_str(), &end);
+  return end != word.c_str() && value > 0.0 && value < 0x1p60 ? value : kUnlimited;
+}
+
+// MemAvailable of /proc/meminfo in bytes (infinity if unknown).
+double memory_available() {
+  std::ifstream in("/proc/meminfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string key;
+    double kilobytes = 0.0;
+    if (fields >> key >> kilobytes && key == "MemAvailable:") return kilobytes * 1024.0;
+  }
+  return kUnlimited;
+}
+
+}  // namespace
+
+MemoryLimit memory_limit(const comm::Communicator& comm) {
+  const int node = comm::ranks_on_node(comm);
+  const std::string shared = " / " + std::to_string(node) + " ranks on the node";
+  MemoryLimit best{kUnlimited, "unknown"};
+  const auto consider = [&](double bytes, const std::string& source) {
+    if (bytes < best.bytes) best = {bytes, source};
+  };
+  if (const char* text = std::getenv("GRANITE_MEMORY_LIMIT")) {
+    char* end = nullptr;
+    const double value = std::strtod(text, &end);
+    if (end != text && *end == '\0' && value > 0.0)
+      consider(value, "GRANITE_MEMORY_LIMIT");
+    else
+      throw InputError(std::string("GRANITE_MEMORY_LIMIT: expected bytes > 0, got '") +
+                       printable(shown(text)) + "'");
+  }
+  rlimit address{};
+  if (getrlimit(RLIMIT_AS, &address) == 0 && address.rlim_cur != RLIM_INFINITY)
+    consider(double(address.rlim_cur), "the address-space limit (ulimit -v)");
+  const double cgroup = std::min(limit_file("/sys/fs/cgroup/memory.max"),
+                                 limit_file("/sys/fs/cgroup/memory/memory.limit_in_bytes"));
+  consider(cgroup / node, "the cgroup's memory limit" + shared);
+  consider(memory_available() / node, "MemAvailable" + shared);
+  return best;
+}
+
+void check_memory_fits(const MemoryEstimate& local, const comm::Communicator& comm) {
+  const MemoryLimit limit = memory_limit(comm);
+  const double total = comm::sum(local.total(), comm);
+  std::string failure;
+  if (local.total() > limit.bytes) {
+    const double ranks = std::ceil(total / limit.bytes);
+    failure = "the run needs an estimated " + format_bytes(local.total()) + " on rank " +
+              std::to_string(comm.rank()) + " but a rank may use " + format_bytes(limit.bytes) +
+              " (" + limit.source + "); about " + std::to_string(std::int64_t(ranks)) +
+              " ranks would fit (docs/performance.md, memory)";
+  }
+  comm::throw_if_any_failed(failure, comm);
 }
 
 std::string format_bytes(double bytes) {

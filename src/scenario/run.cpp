@@ -402,6 +402,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   const MemoryEstimate memory =
       estimate_of(run, distributed.decomposition(), settings.contact.threshold);
   log::info(memory_estimate_line(memory, comm));
+  check_memory_fits(memory, comm);
   nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted, carried);
   record["particle_sources"] = sources;
   run.publish_record = [&] {
@@ -413,7 +414,14 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   io::on_root_collectively(comm, [&] { io::write_run_record(output_dir, record); });
 
   for (const auto& fix : fixes) fix->start(run);
-  RunSummary summary = step_to(steps, run, fixes, distributed);
+  RunSummary summary;
+  try {
+    summary = step_to(steps, run, fixes, distributed);
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemory("out of memory at step " + std::to_string(sim.steps() + 1) + " on rank " +
+                      std::to_string(comm.rank()) + " (estimate " + format_bytes(memory.total()) +
+                      ", docs/performance.md, memory)");
+  }
   summary.initial_particles = initial_particles;
   summary.tolerance = settings.solver.tolerance;
   summary.convergence = name_of(solver::kConvergenceNames, settings.solver.convergence);

@@ -157,5 +157,20 @@ json "$tmp/lemke_limit/run.json" "r['failure']" | grep -q "more than solver.lemk
 expect 0 "^done:" 1 run "$balls" --output "$tmp/lemke_ok" --set run.end_time=0.05
 [ "$(json "$tmp/lemke_ok/run.json" "r['final']['failed_contacts']")" = 0 ] || fail "run.json final.failed_contacts is not 0"
 
+# --- Memory: a run whose estimate exceeds what a rank may use stops before its first step ----
+# GRANITE_MEMORY_LIMIT (bytes per rank) stands in for a small node: the column (249 spheres,
+# an estimate of about 0.56 MB per rank) against 100 kB; no snapshot is written.
+column=$src/configs/column_collapse.yaml
+for n in 1 2; do
+  GRANITE_MEMORY_LIMIT=100000 expect 2 \
+    "needs an estimated .* on rank [01] but a rank may use 100 kB \(GRANITE_MEMORY_LIMIT\); about [0-9]+ ranks would fit" \
+    "$n" run "$column" --output "$tmp/memory$n"
+  [ -e "$tmp/memory$n/snapshot_00000000.h5" ] && fail "memory at $n ranks: a snapshot was written"
+done
+GRANITE_MEMORY_LIMIT=lots expect 2 "GRANITE_MEMORY_LIMIT: expected bytes > 0, got 'lots'" 1 \
+  run "$column" --output "$tmp/memory_bad"
+GRANITE_MEMORY_LIMIT=1e12 expect 0 "^done:" 1 run "$column" --output "$tmp/memory_ok" \
+  --set run.end_time=0.001
+
 if [ "$failures" -gt 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all run-guard checks passed"

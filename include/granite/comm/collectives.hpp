@@ -91,6 +91,9 @@ std::vector<T> all_to_all(const std::vector<std::vector<T>>& send, const Communi
 /// of the lowest failing rank ("" if none failed).
 std::string first_failure(const std::string& message, const Communicator& comm);
 
+/// The number of ranks of `comm` on this rank's node (shared memory). Collective.
+int ranks_on_node(const Communicator& comm);
+
 /// Every rank passes its own error message ("" = success); if any rank failed, throws
 /// InputError on every rank with the message of the lowest failing rank.
 void throw_if_any_failed(const std::string& message, const Communicator& comm);

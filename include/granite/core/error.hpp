@@ -33,6 +33,13 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// An allocation that failed during a run: "out of memory at step N on rank R (estimate X)".
+/// Thrown on the rank that ran out; exit code 1, the other ranks aborted.
+class OutOfMemory : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 /// A write that failed (full disk, quota, I/O error): "cannot write '<file>': <system error>".
 /// Thrown on every rank alike (io::collectively); exit code 1 like a RunFailure.
 class IoFailure : public RunFailure {

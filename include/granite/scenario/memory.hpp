@@ -35,6 +35,21 @@ struct MemoryEstimate {
 MemoryEstimate estimate_memory(std::size_t owned, const Vec3& lo, const Vec3& hi, double halo,
                                double contacts_per_particle = 6.0);
 
+/// The memory this rank may use, and where that figure comes from: the least of the
+/// GRANITE_MEMORY_LIMIT environment variable (bytes per rank), the address-space limit
+/// (RLIMIT_AS, `ulimit -v`), the cgroup's limit (v2 memory.max, v1 memory.limit_in_bytes)
+/// divided by the ranks on the node, and MemAvailable (/proc/meminfo) divided by the ranks
+/// on the node. Infinity if none is known. Collective (counts the ranks on the node).
+struct MemoryLimit {
+  double bytes = 0.0;
+  std::string source;  // e.g. "MemAvailable / 2 ranks on the node"
+};
+MemoryLimit memory_limit(const comm::Communicator& comm);
+
+/// Throws InputError on every rank if some rank's estimate exceeds its limit: "the run needs
+/// an estimated X on rank R but a rank may use Y (SOURCE); about N ranks would fit". Collective.
+void check_memory_fits(const MemoryEstimate& local, const comm::Communicator& comm);
+
 /// This process's peak resident set size in bytes (getrusage ru_maxrss).
 double peak_resident_bytes();
 
