@@ -181,8 +181,6 @@ RollingCcpResult solve_rolling_ccp(const RollingCcpBlock& block, const Vec6& c, 
     result.z = block.scale.cwiseProduct(z);
     return result;
   }
-  // Semismooth Newton on the natural map F(z) = z − Π(z − α(Gz − c)), α = 1/L (zero exactly at
-  // the minimiser; Π's Jacobian from project_onto_rolling_cone), with backtracking on ‖F‖.
   // z = 0 is the minimiser iff −c ∈ Υ* (the contact stays open: most of a flow's contacts);
   // the unconstrained minimiser G⁻¹c is it if it lies in Υ (the contact sticks and rolls
   // without its bounds: a packing at rest).
@@ -196,6 +194,10 @@ RollingCcpResult solve_rolling_ccp(const RollingCcpBlock& block, const Vec6& c, 
     result.z = block.scale.cwiseProduct(free);
     return result;
   }
+  // Semismooth Newton on the natural map F(z) = z − Π(z − α(Gz − c)), α = 1/L (zero exactly at
+  // the minimiser; Π's Jacobian from project_onto_rolling_cone), with backtracking on ‖F‖. The
+  // line search checks each solve of the Newton system: a step that does not reduce ‖F‖ is
+  // halved, and after 20 halvings the accelerated gradient takes over.
   const double alpha = 1.0 / L;
   const auto natural = [&](const Vec6& x, Vec6& w, Vec6& projected) {
     w = x - alpha * (block.G * x - cs);
