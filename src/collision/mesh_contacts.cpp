@@ -7,6 +7,9 @@
 
 namespace granite::collision {
 
+using body::EdgeKind;
+using body::VertexKind;
+
 namespace {
 
 using Hit = MeshQueryScratch::Hit;

@@ -40,13 +40,15 @@
 // far too large) is then pushed out on the far side.
 #include "granite/collision/narrow_phase.hpp"
 #include "granite/collision/triangle_closest_point.hpp"
-#include "granite/collision/triangle_mesh.hpp"
+#include "granite/body/triangle_mesh.hpp"
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
 namespace granite::collision {
+
+using body::TriangleMesh;  // the mesh's geometry is a body's (body/triangle_mesh.hpp)
 
 enum class MeshFeatureKind : std::uint8_t { face, edge, vertex };
 

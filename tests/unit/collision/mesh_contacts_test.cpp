@@ -16,6 +16,7 @@
 #include <vector>
 
 using namespace granite;
+using namespace granite::body;
 using namespace granite::collision;
 
 namespace {

@@ -3,9 +3,9 @@
 // their convex / flat / concave classification). Scenes are of size ~1–10 within ~10 of the
 // origin, so a coordinate or a distance carries rounding of order 1e-15: kTol = 1e-12 leaves a
 // margin of 1e3.
-#include "granite/collision/aabb_tree.hpp"
+#include "granite/body/aabb_tree.hpp"
 #include "granite/collision/triangle_closest_point.hpp"
-#include "granite/collision/triangle_mesh.hpp"
+#include "granite/body/triangle_mesh.hpp"
 #include "granite/core/error.hpp"
 #include "unit_cube_mesh.hpp"
 
@@ -18,6 +18,7 @@
 #include <vector>
 
 using namespace granite;
+using namespace granite::body;
 using namespace granite::collision;
 using granite::test_meshes::cube_triangles;
 using granite::test_meshes::cube_vertices;

@@ -1,4 +1,4 @@
-#include "granite/collision/triangle_mesh.hpp"
+#include "granite/body/triangle_mesh.hpp"
 
 #include "granite/core/error.hpp"
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <tuple>
 
-namespace granite::collision {
+namespace granite::body {
 
 namespace {
 
@@ -201,4 +201,4 @@ void TriangleMesh::classify_vertices() {
   }
 }
 
-}  // namespace granite::collision
+}  // namespace granite::body

@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-namespace granite::collision {
+namespace granite::body {
 
 struct Aabb {
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity());
@@ -117,4 +117,4 @@ void AabbTree::query(const Vec3& centre, double radius, F&& f) const {
   }
 }
 
-}  // namespace granite::collision
+}  // namespace granite::body

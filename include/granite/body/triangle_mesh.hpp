@@ -38,7 +38,7 @@
 // direction by less than 1e-5 rad, and a gap wrong by less than d θ²/2 = 5e-11 d (d the centre's
 // distance). Not below about 1e-12: the computed normals of one plane's triangles differ by
 // rounding (a few ε each).
-#include "granite/collision/aabb_tree.hpp"
+#include "granite/body/aabb_tree.hpp"
 #include "granite/core/types.hpp"
 
 #include <array>
@@ -46,7 +46,7 @@
 #include <span>
 #include <vector>
 
-namespace granite::collision {
+namespace granite::body {
 
 enum class EdgeKind : std::uint8_t { convex, flat, concave, boundary, non_manifold };
 enum class VertexKind : std::uint8_t {
@@ -148,4 +148,4 @@ private:
   std::size_t dropped_ = 0, merged_ = 0, inconsistent_ = 0;
 };
 
-}  // namespace granite::collision
+}  // namespace granite::body

@@ -1,8 +1,8 @@
-#include "granite/collision/aabb_tree.hpp"
+#include "granite/body/aabb_tree.hpp"
 
 #include <algorithm>
 
-namespace granite::collision {
+namespace granite::body {
 
 namespace {
 
@@ -66,4 +66,4 @@ std::vector<std::int32_t> AabbTree::renumber_in_leaf_order() {
   return old;
 }
 
-}  // namespace granite::collision
+}  // namespace granite::body
