@@ -15,3 +15,25 @@ settle() {
   dt=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["steps"]["dt"])' \
     "$out/run.json")
 }
+
+# heap_row LABEL CONFIG OUT [ARGS...]: runs the heap CONFIG on one rank into OUT, fits its
+#   flanks with scripts/repose_angle.py and prints one row: LABEL, left, right and mean angle
+#   (degrees), the grains left, the wall time (s) and µs per grain-step (at the final count).
+#   Needs `build` and `src` set.
+heap_row() {
+  local label=$1 config=$2 out=$3; shift 3
+  local start; start=$(date +%s.%N)
+  "$build/granite" run "$config" --output "$out" --quiet "$@" > "$out.log" 2>&1 \
+    || { echo "$label: the run failed: $(tail -2 "$out.log")"; return 1; }
+  local wall cost
+  wall=$(/usr/bin/python3 -c "import time; print(f'{time.time() - $start:.0f}')")
+  cost=$(/usr/bin/python3 -c "
+import json; r = json.load(open('$out/run.json'))
+print(f\"{1e6 / r['steps_per_second'] / max(r['particles']['final'], 1):.2f}\")")
+  /usr/bin/python3 "$src/scripts/repose_angle.py" "$out" > "$out.angle" \
+    || { echo "$label: no angle: $(cat "$out.angle")"; return 0; }
+  printf "%-8s %8s %8s %8s %10s %8s %12s\n" "$label" \
+    "$(awk '/^left:/ {print $2}' "$out.angle")" "$(awk '/^right:/ {print $2}' "$out.angle")" \
+    "$(awk '/^angle of repose:/ {print $4}' "$out.angle")" "$(awk 'NR == 1 {print $6}' "$out.angle")" \
+    "$wall" "$cost"
+}

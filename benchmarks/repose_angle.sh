@@ -10,19 +10,9 @@ build=${1:-build}; shift || true
 values=${*:-0 0.05 0.1 0.2 0.4}
 src=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-printf "%-8s %8s %8s %8s %10s %8s\n" mu_r left right mean particles wall[s]
+source "$src/benchmarks/lib.sh"
+printf "%-8s %8s %8s %8s %10s %8s %12s\n" mu_r left right mean grains wall[s] us/grain-step
 for mu_r in $values; do
-  start=$(date +%s.%N)
-  "$build/granite" run "$src/configs/heap.yaml" --output "$tmp/$mu_r" --quiet \
-    --set "materials[0].rolling_friction=$mu_r" > "$tmp/$mu_r.log" 2>&1 \
-    || { echo "mu_r $mu_r: the run failed: $(tail -2 "$tmp/$mu_r.log")"; exit 1; }
-  wall=$(/usr/bin/python3 -c "import time; print(f'{time.time() - $start:.0f}')")
-  /usr/bin/python3 "$src/scripts/repose_angle.py" "$tmp/$mu_r" > "$tmp/$mu_r.angle" \
-    || { echo "mu_r $mu_r: no angle: $(cat "$tmp/$mu_r.angle")"; continue; }
-  left=$(awk '/^left:/ {print $2}' "$tmp/$mu_r.angle")
-  right=$(awk '/^right:/ {print $2}' "$tmp/$mu_r.angle")
-  mean=$(awk '/^angle of repose:/ {print $4}' "$tmp/$mu_r.angle")
-  count=$(awk 'NR == 1 {print $6}' "$tmp/$mu_r.angle")
-  printf "%-8s %8s %8s %8s %10s %8s\n" "$mu_r" "$left" "$right" "$mean" "$count" "$wall"
+  heap_row "$mu_r" "$src/configs/heap.yaml" "$tmp/$mu_r" --set "materials[0].rolling_friction=$mu_r" || exit 1
 done
 echo "(degrees; the flanks between 20 % and 80 % of the peak height)"
