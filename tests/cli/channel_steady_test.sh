@@ -4,7 +4,7 @@
 # third differs from that of the first third by less than 5% (the inflow adds a layer of 80
 # particles, 1.7% of the ~4.6e3 in the channel, every 4 ms; a flow that piles up keeps most of
 # the inflow, +50-80% per 0.1 s). The same criterion must catch the pile-up of the variant with
-# the paper's floor friction (mu = 0.4), run for 0.5 s and averaged from 0.2 s.
+# the paper's floor friction (mu = 0.4), run for 0.35 s and averaged from 0.15 s.
 # usage: channel_steady_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
 granite=$1; src=$2
@@ -34,9 +34,9 @@ if run steady; then
   awk -v d="$d" 'BEGIN { exit !(d != "" && d > -5 && d < 5) }' || fail "channel_small is not steady: drift '$d' %"
 fi
 
-if run rough_floor --set 'materials[1].friction=0.4' --set run.end_time=0.5 --set statistics.average_from=0.2; then
+if run rough_floor --set 'materials[1].friction=0.4' --set run.end_time=0.35 --set statistics.average_from=0.15; then
   d=$(drift_of "$tmp/rough_floor")
-  echo "channel_small with the paper's floor friction: particle count drift $d % over 0.2-0.5 s"
+  echo "channel_small with the paper's floor friction: particle count drift $d % over 0.15-0.35 s"
   awk -v d="$d" 'BEGIN { exit !(d != "" && d > 5) }' || fail "the pile-up with mu = 0.4 on the floor was not detected: drift '$d' %"
 fi
 

@@ -5,14 +5,14 @@
 #  - a 2-rank job written by cluster/make_job.py runs configs/channel_ci.yaml; squeue is
 #    polled until it is gone, then its run record (OUTPUT/run.json) and HDF5 snapshot are
 #    checked;
-#  - a job whose time limit ends mid-run must checkpoint on USR1 (its record run-JOBID.json,
-#    kept by the job script, says "stopped") and its chained follow-up
-#    (--dependency=afterany) must finish the run.
+#  - a job signalled mid-run with the USR1 its script asks SLURM for before the time limit
+#    must checkpoint (its record run-JOBID.json, kept by the job script, says "stopped"), and
+#    its chained follow-up (--dependency=afterany) must finish the run.
 # Every daemon started here is stopped by its PID on exit, also on failure.
 # Needs root and the Debian packages slurm-wlm and munge.
 # usage: slurm_test.sh GRANITE_BINARY SOURCE_DIR [LAUNCHER]   (LAUNCHER: srun (default) | mpirun)
 #   SLURM_TEST_KEEP=1 keeps the temporary directory; SLURM_TEST_SKIP_CHAIN=1 skips the
-#   time-limit part (it takes 1-3 minutes).
+#   signal-and-chain part.
 set -u
 granite=$(readlink -f "$1"); src=$(readlink -f "$2"); launcher=${3:-srun}
 tmp=$(mktemp -d /tmp/granite-slurm.XXXXXX); chmod 755 "$tmp"
@@ -187,29 +187,32 @@ else
 fi
 grep -q "chain complete" "$tmp/jobs/full/slurm-$id.out" 2>/dev/null || fail "job 1 batch output lacks 'chain complete'"
 
-# --- 2. a time limit in the middle of the run, and the chained restart -----------------------
+# --- 2. USR1 in the middle of the run, and the chained restart -----------------------------
 if [ "${SLURM_TEST_SKIP_CHAIN:-0}" != 1 ]; then
-  # slurmctld checks time limits only about every 30 s, so the signal comes 5-35 s into the
-  # job. A run that finishes before that proves nothing: it is repeated with a doubled
-  # end time (on a fast machine) until the time limit cuts it.
-  for end_time in 0.3 0.6 1.2; do
-    rm -rf "$tmp/jobs/chain"
-    note "job 2: time limit 1 min, USR1 55 s before it, end time $end_time s; chained restart"
-    script=$(make_job "$tmp/jobs/chain" --time 1 --signal-seconds 55 --set run.end_time=$end_time \
-             --set output.snapshot_interval=0.1) || { fail "make_job.py failed"; exit 1; }
-    id=$(sbatch --parsable "$script") || { fail "sbatch failed"; exit 1; }
-    id=${id%%;*}
-    deadline=$((SECONDS + 600))
-    # Wait for the whole chain: until no job of ours is pending or running.
-    while [ "$SECONDS" -lt "$deadline" ]; do
-      [ -z "$(squeue -h -o %i)" ] && break
-      sleep 2
-    done
-    [ -z "$(squeue -h -o %i)" ] || fail "chain still running after 600 s: $(squeue)"
-    first=$tmp/jobs/chain/run-$id.json   # the first segment's run record
-    [ "$(run_info "$first" status)" = stopped ] && break
-    note "the run ended before the signal arrived; repeating with a longer run"
+  # The job asks SLURM for USR1 before its time limit (#SBATCH --signal=B:USR1@55). slurmctld
+  # checks time limits only every 30 s, so the test sends the same signal to the same process,
+  # the batch shell (scancel --batch), as soon as the run has made 250 steps.
+  end_time=0.1
+  note "job 2: end time $end_time s, USR1 to the batch shell after step 250; chained restart"
+  script=$(make_job "$tmp/jobs/chain" --time 10 --signal-seconds 55 --set run.end_time=$end_time \
+           --set output.snapshot_interval=0.02) || { fail "make_job.py failed"; exit 1; }
+  grep -q '^#SBATCH --signal=B:USR1@55$' "$script" || fail "the job script does not ask for USR1 55 s before its limit: $(grep '^#SBATCH' "$script")"
+  id=$(sbatch --parsable "$script") || { fail "sbatch failed"; exit 1; }
+  id=${id%%;*}
+  deadline=$((SECONDS + 300))
+  until awk -F, 'NR > 1 && $1 >= 250 { found = 1 } END { exit !found }' "$tmp/jobs/chain/thermo.csv" 2>/dev/null; do
+    [ "$SECONDS" -lt "$deadline" ] || { fail "job 2 made no 250 steps in 300 s: $(squeue)"; break; }
+    sleep 0.2
   done
+  scancel --batch --signal=USR1 "$id" || fail "scancel --batch --signal=USR1 $id failed"
+  deadline=$((SECONDS + 600))
+  # Wait for the whole chain: until no job of ours is pending or running.
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    [ -z "$(squeue -h -o %i)" ] && break
+    sleep 1
+  done
+  [ -z "$(squeue -h -o %i)" ] || fail "chain still running after 600 s: $(squeue)"
+  first=$tmp/jobs/chain/run-$id.json   # the first segment's run record
   ids=$(job_ids_of "$tmp/jobs/chain" | tr '\n' ' ')
   note "jobs of the chain: $ids"
   status=$(run_info "$first" status)
