@@ -1,5 +1,6 @@
 #include "granite/body/global_body.hpp"
 
+#include "granite/body/triangle_mesh.hpp"
 #include "granite/core/error.hpp"
 
 #include <algorithm>
@@ -37,6 +38,8 @@ void validate(Primitive& p) {
     b->orientation.normalize();
   } else if (auto* c = std::get_if<Cylinder>(&p)) {
     c->axis /= c->axis.norm();
+  } else {
+    std::get<Mesh>(p).orientation.normalize();
   }
 }
 
@@ -52,6 +55,9 @@ PrimitiveProblem primitive_problem(const Primitive& p) {
     if (!(c->axis.norm() > 0.0)) return {"axis", "expected a non-zero vector"};
     if (!(c->radius > 0.0)) return {"radius", "expected > 0 m"};
     if (!(c->half_length > 0.0)) return {"half_length", "expected > 0 m"};
+  } else if (const auto* m = std::get_if<Mesh>(&p)) {
+    if (!m->mesh) return {"file", "expected a triangle mesh"};
+    if (!(m->orientation.norm() > 0.0)) return {"orientation", "axis: expected a non-zero vector"};
   }
   return {};
 }
@@ -59,6 +65,7 @@ PrimitiveProblem primitive_problem(const Primitive& p) {
 double signed_distance(const Primitive& primitive, const Vec3& x) {
   if (const auto* h = std::get_if<HalfSpace>(&primitive)) return (x - h->point).dot(h->normal);
   if (const auto* b = std::get_if<Box>(&primitive)) return box_signed_distance(*b, x);
+  if (const auto* m = std::get_if<Mesh>(&primitive)) return m->mesh->distance(m->to_mesh(x));
   return cylinder_signed_distance(std::get<Cylinder>(primitive), x);
 }
 
@@ -71,6 +78,10 @@ bool translated_copy(const Primitive& now, const Primitive& then, Vec3& d) {
     const auto& y = std::get<Box>(then);
     return x->half_extents == y.half_extents && x->orientation.coeffs() == y.orientation.coeffs();
   }
+  if (const auto* x = std::get_if<Mesh>(&now)) {
+    const auto& y = std::get<Mesh>(then);
+    return x->mesh == y.mesh && x->orientation.coeffs() == y.orientation.coeffs();
+  }
   const auto& x = std::get<Cylinder>(now);
   const auto& y = std::get<Cylinder>(then);
   return x.axis == y.axis && x.radius == y.radius && x.half_length == y.half_length &&
@@ -80,8 +91,11 @@ bool translated_copy(const Primitive& now, const Primitive& then, Vec3& d) {
 Vec3& anchor(Primitive& primitive) {
   return std::visit(
       [](auto& p) -> Vec3& {
-        if constexpr (std::is_same_v<std::decay_t<decltype(p)>, HalfSpace>)
+        using P = std::decay_t<decltype(p)>;
+        if constexpr (std::is_same_v<P, HalfSpace>)
           return p.point;
+        else if constexpr (std::is_same_v<P, Mesh>)
+          return p.position;
         else
           return p.center;
       },
@@ -101,6 +115,9 @@ void rotate(Primitive& primitive, const Quat& q, const Vec3& about) {
     b->orientation = (q * b->orientation).normalized();
   } else if (auto* c = std::get_if<Cylinder>(&primitive)) {
     c->axis = q * c->axis;
+  } else {
+    auto& m = std::get<Mesh>(primitive);
+    m.orientation = (q * m.orientation).normalized();
   }
 }
 

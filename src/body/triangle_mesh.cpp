@@ -1,5 +1,6 @@
 #include "granite/body/triangle_mesh.hpp"
 
+#include "granite/body/triangle_closest_point.hpp"
 #include "granite/core/error.hpp"
 
 #include <algorithm>
@@ -74,6 +75,7 @@ TriangleMesh::TriangleMesh(const std::vector<Vec3>& vertices,
   std::vector<Aabb> boxes(triangles_.size());
   for (std::size_t t = 0; t < triangles_.size(); ++t)
     for (int k = 0; k < 3; ++k) boxes[t].grow(corner(std::int32_t(t), k));
+  for (const Aabb& box : boxes) bounds_.grow(box);
   tree_ = AabbTree(boxes);
   const std::vector<std::int32_t> order = tree_.renumber_in_leaf_order();
   const auto permute = [&](auto& a) {
@@ -199,6 +201,13 @@ void TriangleMesh::classify_vertices() {
                        : s & concave                   ? VertexKind::concave
                                                        : VertexKind::flat;
   }
+}
+
+double TriangleMesh::distance(const Vec3& x) const {
+  return std::sqrt(tree_.nearest(x, [&](std::int32_t t) {
+    return (x - closest_point_on_triangle(x, corner(t, 0), corner(t, 1), corner(t, 2)).point)
+        .squaredNorm();
+  }));
 }
 
 }  // namespace granite::body

@@ -8,6 +8,7 @@
 namespace granite::collision {
 
 using body::EdgeKind;
+using body::TrianglePoint;
 using body::VertexKind;
 
 namespace {
@@ -146,6 +147,21 @@ std::vector<MeshContact> sphere_mesh_contacts(const TriangleMesh& mesh, const Ve
   MeshQueryScratch scratch;
   sphere_mesh_contacts(mesh, centre, radius, threshold, out, scratch);
   return out;
+}
+
+std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wall, double threshold,
+                        ContactGeometry* out, std::size_t capacity) {
+  thread_local std::vector<MeshContact> found;
+  thread_local MeshQueryScratch scratch;
+  found.clear();
+  const std::size_t n = std::min(
+      capacity, sphere_mesh_contacts(*wall.mesh, wall.to_mesh(centre), radius, threshold, found,
+                                     scratch));
+  for (std::size_t c = 0; c < n; ++c) {
+    const ContactGeometry& g = found[c].geometry;
+    out[c] = {wall.to_world(g.point), wall.orientation * g.normal, g.gap};
+  }
+  return n;
 }
 
 }  // namespace granite::collision

@@ -1,10 +1,13 @@
 #include "granite/collision/narrow_phase.hpp"
 
 #include "granite/collision/contact.hpp"
+#include "granite/collision/mesh_contacts.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace granite::collision {
 
@@ -113,6 +116,8 @@ std::size_t sphere_inside_cylinder(const Vec3& x, double r, const body::Cylinder
 
 std::size_t sphere_part(const Vec3& x, double r, const body::Primitive& primitive, double threshold,
                         ContactGeometry out[3]) {
+  if (const auto* m = std::get_if<body::Mesh>(&primitive))
+    return sphere_mesh(x, r, *m, threshold, out, 3);
   const auto* c = std::get_if<body::Cylinder>(&primitive);
   if (c && c->inside) return sphere_inside_cylinder(x, r, *c, threshold, out);
   return sphere_primitive(x, r, primitive, threshold, out[0]) ? 1 : 0;
@@ -125,6 +130,15 @@ bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive,
     return sphere_half_space(x, r, std::get<body::HalfSpace>(primitive), threshold, out);
   case 1:
     return sphere_box(x, r, std::get<body::Box>(primitive), threshold, out);
+  case 3: {  // the mesh's contact of least gap
+    constexpr std::size_t kMost = 8;
+    ContactGeometry found[kMost];
+    const std::size_t n = sphere_mesh(x, r, std::get<body::Mesh>(primitive), threshold, found, kMost);
+    if (n == 0) return false;
+    out = *std::min_element(found, found + n,
+                            [](const auto& a, const auto& b) { return a.gap < b.gap; });
+    return true;
+  }
   default: {
     const auto& c = std::get<body::Cylinder>(primitive);
     if (!c.inside) return sphere_cylinder(x, r, c, threshold, out);
@@ -135,6 +149,11 @@ bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive,
     return finish(nearest->point, nearest->normal, nearest->gap, threshold, out);
   }
   }
+}
+
+void throw_shape_against_mesh(const char* shape) {
+  throw std::logic_error(std::string("no contacts of ") + shape +
+                         " with a mesh wall: only spheres and clumps touch meshes");
 }
 
 bool kept_on_union(const ContactGeometry& g, std::size_t k, const body::GlobalBody& body,
@@ -151,6 +170,9 @@ bool kept_on_union(const ContactGeometry& g, std::size_t k, const body::GlobalBo
 
 std::size_t sphere_global(const Vec3& x, double r, const body::GlobalBody& body, double threshold,
                           ContactGeometry* out, std::size_t capacity) {
+  // A mesh wall is one body of its own (the configuration admits none in a union).
+  if (const auto* m = std::get_if<body::Mesh>(&body.parts.front()); m && !body.is_union())
+    return sphere_mesh(x, r, *m, threshold, out, capacity);
   return union_contacts<3>(body, 1e-9 * r, out, capacity,
                            [&](std::size_t k, ContactGeometry* found) {
                              return sphere_part(x, r, body.parts[k], threshold, found);

@@ -480,6 +480,7 @@ std::size_t polyhedron_primitive(const PlacedPolyhedron& p, const body::Primitiv
     placed.place(*box);
     return polyhedron_polyhedron(p, placed, threshold, out);
   }
+  if (std::holds_alternative<body::Mesh>(primitive)) throw_shape_against_mesh("a polyhedron");
   const auto& cylinder = std::get<body::Cylinder>(primitive);
   return cylinder.inside ? drum_contacts(p, cylinder, threshold, out)
                          : solid_cylinder_contact(p, cylinder, threshold, out);

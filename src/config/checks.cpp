@@ -1,6 +1,7 @@
 // The cross-key checks on the typed settings (see checks.hpp).
 #include "checks.hpp"
 
+#include "granite/body/triangle_mesh.hpp"
 #include "granite/core/error.hpp"
 #include "granite/solver/method.hpp"
 
@@ -299,6 +300,34 @@ void check_sources(const ScenarioConfig& cfg, const YAML::Node& input) {
 }
 
 // Degenerate global bodies (body::primitive_problem: the rule the run applies too).
+// A mesh wall (bodies[i]) meets the domain, and no shape but a clump of spheres is configured
+// (their contacts with triangles are not implemented: collision::throw_shape_against_mesh).
+void check_mesh_wall(const ScenarioConfig& cfg, const body::Mesh& wall, std::size_t i,
+                     const YAML::Node& input, const Origins& origins) {
+  const std::string path = "bodies[" + std::to_string(i) + "]";
+  const YAML::Node node = in(in(input, "bodies"), i);
+  const body::Aabb& local = wall.mesh->bounds();
+  body::Aabb placed;
+  for (int c = 0; c < 8; ++c)
+    placed.grow(wall.to_world(Vec3(c & 1 ? local.hi.x() : local.lo.x(),
+                                   c & 2 ? local.hi.y() : local.lo.y(),
+                                   c & 4 ? local.hi.z() : local.lo.z())));
+  const auto point = [](const Vec3& x) {
+    return "(" + number(x.x()) + ", " + number(x.y()) + ", " + number(x.z()) + ")";
+  };
+  const DomainSettings& d = cfg.settings.domain;
+  if (!placed.intersects(body::Aabb{d.min, d.max}))
+    throw InputError(origin(cfg, origins, path + ".file", in(node, "file")) + ": " + path +
+                     ": the mesh lies wholly outside the domain (its box " + point(placed.lo) +
+                     " to " + point(placed.hi) + " m; check scale and position)");
+  const body::ShapeTable& shapes = cfg.settings.shapes;
+  for (std::size_t k = 0; k < shapes.size(); ++k)
+    if (const body::Shape& shape = shapes[body::ShapeIndex(k)]; shape.kind != body::ShapeKind::clump)
+      throw InputError(origin(cfg, origins, path + ".type", in(node, "type")) + ": " + path +
+                       ": mesh walls touch spheres and clumps only, and shapes[" +
+                       std::to_string(k) + "] ('" + shape.name + "') is not a clump");
+}
+
 void check_bodies(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
   for (std::size_t i = 0; i < cfg.settings.bodies.size(); ++i) {
     const auto& parts = cfg.settings.bodies[i].parts;
@@ -316,6 +345,8 @@ void check_bodies(const ScenarioConfig& cfg, const YAML::Node& input, const Orig
       throw InputError(origin(cfg, origins, path, in(node, problem.key)) + ": " + path + ": " +
                        problem.expectation);
     }
+    if (const auto* wall = std::get_if<body::Mesh>(&parts.front()))
+      check_mesh_wall(cfg, *wall, i, input, origins);
   }
 }
 

@@ -223,15 +223,16 @@ ScenarioConfig load_scenario(const std::string& path, const std::vector<std::str
   cfg.file = path;
   cfg.resolved = resolve(input, scenario_schema(), path, origins);
   check_references(cfg, input);
-  // Mesh files of shapes are relative to the configuration's directory (they belong to the
-  // scene): the resolved configuration holds the joined path.
-  for (YAML::Node shape : cfg.resolved["shapes"])
-    if (const YAML::Node file = shape["file"]) {
-      const std::filesystem::path given = file.as<std::string>();
-      if (given.is_relative())
-        shape["file"] =
-            (std::filesystem::path(path).parent_path() / given).lexically_normal().string();
-    }
+  // Mesh files of shapes and mesh walls are relative to the configuration's directory (they
+  // belong to the scene): the resolved configuration holds the joined path.
+  for (const char* list : {"shapes", "bodies"})
+    for (YAML::Node entry : cfg.resolved[list])
+      if (const YAML::Node file = entry["file"]) {
+        const std::filesystem::path given = file.as<std::string>();
+        if (given.is_relative())
+          entry["file"] =
+              (std::filesystem::path(path).parent_path() / given).lexically_normal().string();
+      }
   cfg.settings = settings_of(cfg.resolved);
   detail::check_settings(cfg, input, origins);
   return cfg;

@@ -88,6 +88,22 @@ std::vector<Field> cylinder_fields() {
               "live inside, touching the mantle and the caps from within")};
 }
 
+std::vector<Field> mesh_fields() {
+  return {req("file", text(), "",
+              "an STL (binary or ASCII) or Wavefront OBJ file of the wall's triangles; a relative "
+              "path is relative to the configuration file's directory"),
+          opt("scale", real(0.0, inf, true), "1", "",
+              "factor applied to the file's coordinates (e.g. 0.001 for a file in millimetres)"),
+          opt("position", vec3(), "[0, 0, 0]", "m",
+              "where the file's origin goes (after scale and orientation)"),
+          opt("orientation", rotation(), kAbsent, "",
+              "the file's axes are x, y, z turned by this rotation about its origin; absent: as "
+              "in the file"),
+          opt("flat_angle", real(1e-12, 0.1), "1e-05", "rad",
+              "edges bent by less than this are flat: a sphere crossing them sees one plane "
+              "(docs/global_bodies.md)")};
+}
+
 // contact.compatible: off, or a law of solver::kContactLawNames.
 SchemaPtr compatible_choice() {
   std::vector<std::string> names{"off"};
@@ -116,6 +132,10 @@ SchemaPtr global_body() {
                            with_motion(cylinder_fields()))},
       {"union", variant("union of planes, boxes and cylinders moving as one body",
                         with_motion({req("parts", list(part, 1), "", "the shapes of the union")}))},
+      {"mesh",
+       variant("a wall of triangles from a file, two-sided (hoppers, chutes; "
+               "docs/global_bodies.md); touches spheres and clumps only",
+               with_motion(mesh_fields()))},
   });
 }
 

@@ -1,11 +1,14 @@
 // The resolved configuration read into typed settings (see settings.hpp).
 #include "granite/config/settings.hpp"
 
+#include "granite/body/triangle_mesh.hpp"
+#include "granite/core/error.hpp"
 #include "granite/io/mesh_file.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 
 namespace granite::config {
 
@@ -43,8 +46,24 @@ Quat orientation(const YAML::Node& o) {
   return Quat(Eigen::AngleAxisd(o["angle"].as<double>() * kDegree, axis.normalized()));
 }
 
+// A mesh wall: the file's triangles scaled, then placed by orientation and position (the loader
+// has joined a relative `file` to the configuration's directory).
+body::Mesh mesh_wall(const YAML::Node& n) {
+  const std::string path = n["file"].as<std::string>();
+  io::TriangleMesh file = io::read_mesh_file(path, "mesh wall");
+  for (Vec3& v : file.vertices) v *= n["scale"].as<double>();
+  try {
+    return {std::make_shared<const body::TriangleMesh>(file.vertices, file.triangles,
+                                                       n["flat_angle"].as<double>()),
+            vec3(n["position"]), orientation(n["orientation"])};
+  } catch (const InputError& e) {
+    throw InputError(path + " (mesh wall): " + e.what());
+  }
+}
+
 body::Primitive primitive(const YAML::Node& n) {
   const auto type = n["type"].as<std::string>();
+  if (type == "mesh") return mesh_wall(n);
   if (type == "plane") return body::HalfSpace{vec3(n["point"]), vec3(n["normal"])};
   if (type == "box")
     return body::Box{vec3(n["center"]), vec3(n["half_extents"]), orientation(n["orientation"])};

@@ -2,6 +2,8 @@
 // granite/io/global_body_mesh.hpp).
 #include "granite/io/global_body_mesh.hpp"
 
+#include "granite/body/triangle_mesh.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -119,6 +121,19 @@ void add_cylinder(MeshBuilder& out, const body::Cylinder& cyl, int segments) {
   out.hollow(false);
 }
 
+// A mesh wall's own triangles, placed (their corners in the file's order: the front stays).
+void add_mesh(SurfaceMesh& out, const body::Mesh& wall, std::int32_t body) {
+  const body::TriangleMesh& m = *wall.mesh;
+  const auto first = std::int64_t(out.points.size());
+  for (std::size_t v = 0; v < m.vertex_count(); ++v)
+    out.points.push_back(wall.to_world(m.vertex(std::int32_t(v))));
+  for (std::size_t t = 0; t < m.triangle_count(); ++t) {
+    const body::MeshTriangle& tri = m.triangle(std::int32_t(t));
+    out.triangles.push_back({first + tri[0], first + tri[1], first + tri[2]});
+    out.body.push_back(body);
+  }
+}
+
 std::string number(double x) {
   char buffer[32];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, x);
@@ -139,6 +154,8 @@ SurfaceMesh global_body_mesh(const body::GlobalBodies& bodies, const Vec3& box_m
         add_box(out, *box);
       else if (const auto* cyl = std::get_if<body::Cylinder>(&part))
         add_cylinder(out, *cyl, std::max(3, segments));
+      else
+        add_mesh(mesh, std::get<body::Mesh>(part), std::int32_t(b));
     }
   }
   return mesh;

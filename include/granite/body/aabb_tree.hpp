@@ -6,6 +6,7 @@
 // levels (Ericson, Real-Time Collision Detection, §6.2 and §6.6.1).
 #include "granite/core/types.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -52,6 +53,12 @@ public:
   /// box's (a flat triangle under a sphere: only those under its foot).
   template <class F>
   void query(const Vec3& centre, double radius, F&& f) const;
+  /// The least of squared_distance(item) over the items, found by branch and bound: nodes
+  /// farther than the best so far are skipped, the nearer child is searched first.
+  /// squared_distance(item) returns the item's own squared distance from `centre` (not less
+  /// than its box's). Infinity for an empty tree.
+  template <class F>
+  double nearest(const Vec3& centre, F&& squared_distance) const;
 
   /// Renumbers the items in leaf order: item k becomes the k-th in leaf order. Returns the old
   /// ids in that order (for the owner to permute its items alike).
@@ -115,6 +122,32 @@ void AabbTree::query(const Vec3& centre, double radius, F&& f) const {
     stack[top++] = node.first;
     stack[top++] = i + 1;
   }
+}
+
+template <class F>
+double AabbTree::nearest(const Vec3& centre, F&& squared_distance) const {
+  double best = std::numeric_limits<double>::infinity();
+  if (nodes_.empty()) return best;
+  std::int32_t stack[64];
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const std::int32_t i = stack[--top];
+    const Node& node = nodes_[std::size_t(i)];
+    if (node.box.squared_distance(centre) >= best) continue;
+    if (node.count > 0) {
+      for (std::int32_t k = node.first; k < node.first + node.count; ++k)
+        if (item_boxes_[std::size_t(k)].squared_distance(centre) < best)
+          best = std::min(best, squared_distance(items_[std::size_t(k)]));
+      continue;
+    }
+    const std::int32_t a = i + 1, b = node.first;  // the nearer one goes on top
+    const bool a_nearer = nodes_[std::size_t(a)].box.squared_distance(centre) <=
+                          nodes_[std::size_t(b)].box.squared_distance(centre);
+    stack[top++] = a_nearer ? b : a;
+    stack[top++] = a_nearer ? a : b;
+  }
+  return best;
 }
 
 }  // namespace granite::body

@@ -1,7 +1,7 @@
 #pragma once
 // Global bodies: obstacles and walls every process knows, with infinite mass. Each is a
 // single primitive or a union of primitives (half-space, box, finite capped cylinder, hollow
-// cylinder), static or kinematic with a prescribed velocity v and angular velocity ω about a
+// cylinder), or a triangle mesh (a wall from an STL file), static or kinematic with a prescribed velocity v and angular velocity ω about a
 // point c (the channel's inflow piston, a rotating drum): a point x of the body moves with
 // v + ω × (x − c). The integrator moves kinematic bodies by one step of that motion.
 //
@@ -9,6 +9,7 @@
 #include "granite/body/material.hpp"
 #include "granite/core/types.hpp"
 
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -40,9 +41,25 @@ struct Cylinder {
   bool inside = false;
 };
 
-using Primitive = std::variant<HalfSpace, Box, Cylinder>;
+class TriangleMesh;  // body/triangle_mesh.hpp
 
-/// Signed distance from a point to the primitive's surface (negative inside the solid).
+/// A wall made of triangles (issue 40): an immutable TriangleMesh in its own frame, shared by
+/// every copy of the body, placed by `position` and `orientation` (a mesh point m is at
+/// position + orientation · m). Moving the wall moves the placement, never the triangles.
+/// Two-sided: a surface, not a solid (collision/mesh_contacts.hpp).
+struct Mesh {
+  std::shared_ptr<const TriangleMesh> mesh;
+  Vec3 position = Vec3::Zero();
+  Quat orientation = Quat::Identity();
+  /// A world point in the mesh's frame, and a mesh point or direction in the world.
+  Vec3 to_mesh(const Vec3& x) const { return orientation.conjugate() * (x - position); }
+  Vec3 to_world(const Vec3& m) const { return position + orientation * m; }
+};
+
+using Primitive = std::variant<HalfSpace, Box, Cylinder, Mesh>;
+
+/// Signed distance from a point to the primitive's surface (negative inside the solid; a
+/// mesh's is the distance to its surface, never negative).
 double signed_distance(const Primitive& primitive, const Vec3& x);
 
 /// What makes `primitive` degenerate (a zero normal or axis, a half-extent, radius or length
@@ -60,7 +77,8 @@ bool translated_copy(const Primitive& now, const Primitive& then, Vec3& d);
 void translate(Primitive& primitive, const Vec3& d);
 /// Rotates a primitive by q about the point `about` (x -> about + q (x − about)).
 void rotate(Primitive& primitive, const Quat& q, const Vec3& about);
-/// The point that locates a primitive (half-space: its point; box, cylinder: the centre), read
+/// The point that locates a primitive (half-space: its point; box, cylinder: the centre; mesh:
+/// its position), read
 /// and set exactly (checkpoint/restart restores kinematic bodies bit for bit).
 Vec3& anchor(Primitive& primitive);
 const Vec3& anchor(const Primitive& primitive);

@@ -115,6 +115,11 @@ public:
     tree_.query(centre, radius, f);
   }
 
+  /// The distance from x to the surface (≥ 0: the mesh is a surface, not a solid).
+  double distance(const Vec3& x) const;
+  /// The box around every vertex.
+  const Aabb& bounds() const { return bounds_; }
+
   double flat_angle() const { return flat_angle_; }
   /// The largest |coordinate| plus the longest edge: the length the rounding of the
   /// closest-point computations is relative to.
@@ -143,6 +148,7 @@ private:
   std::vector<VertexKind> vertex_kinds_;
   std::vector<std::int32_t> source_;
   AabbTree tree_;
+  Aabb bounds_;
   double flat_angle_;
   double length_scale_ = 0.0;
   std::size_t dropped_ = 0, merged_ = 0, inconsistent_ = 0;

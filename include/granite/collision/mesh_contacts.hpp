@@ -39,7 +39,7 @@
 // work from both sides. The price: a sphere whose centre crosses a wall within one step (a step
 // far too large) is then pushed out on the far side.
 #include "granite/collision/narrow_phase.hpp"
-#include "granite/collision/triangle_closest_point.hpp"
+#include "granite/body/triangle_closest_point.hpp"
 #include "granite/body/triangle_mesh.hpp"
 
 #include <cstdint>
@@ -48,7 +48,10 @@
 
 namespace granite::collision {
 
-using body::TriangleMesh;  // the mesh's geometry is a body's (body/triangle_mesh.hpp)
+// The mesh's geometry is a body's (body/triangle_mesh.hpp, body/triangle_closest_point.hpp).
+using body::closest_point_on_triangle;
+using body::TriangleMesh;
+using body::TriangleRegion;
 
 enum class MeshFeatureKind : std::uint8_t { face, edge, vertex };
 
@@ -89,5 +92,11 @@ std::size_t sphere_mesh_contacts(const TriangleMesh& mesh, const Vec3& centre, d
 /// The same with storage of its own.
 std::vector<MeshContact> sphere_mesh_contacts(const TriangleMesh& mesh, const Vec3& centre,
                                               double radius, double threshold);
+
+/// The contacts of a sphere with a placed mesh wall (body::Mesh), in the world frame: the
+/// centre taken into the mesh's frame, the contacts' points and normals back out. Writes up to
+/// `capacity` (the first in triangle order) and returns their number.
+std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wall, double threshold,
+                        ContactGeometry* out, std::size_t capacity);
 
 }  // namespace granite::collision

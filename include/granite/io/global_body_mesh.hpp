@@ -6,6 +6,7 @@
 //   cylinder    its side and both caps, `segments` facets around the axis (a hollow one,
 //               inside: true, the same with the normals towards the axis)
 //   union       every part's surface (faces inside another part are kept)
+//   mesh        its own triangles, placed (corners in their order: its front side)
 // Every triangle carries the index of its global body (the order of `bodies:` in the
 // configuration). The mesh is built from the bodies' current positions, so the piston moves.
 #include "granite/body/global_body.hpp"

@@ -4,13 +4,14 @@
 // of size ~1–10 near the origin: rounding of order 1e-15, kTol = 1e-12 leaves a margin of 1e3.
 #include "granite/body/polyhedron.hpp"
 #include "granite/collision/mesh_contacts.hpp"
-#include "unit_cube_mesh.hpp"
+#include "../../support/unit_cube_mesh.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numbers>
 #include <random>
 #include <vector>
@@ -372,4 +373,58 @@ TEST(MeshContacts, ConvexHullGivesOneContactAtTheClosestPoint) {
     }
     EXPECT_EQ(tested, 2000);
   }
+}
+
+// A placed mesh wall (body::Mesh: the mesh turned by q and moved by p) gives the contacts of the
+// mesh in its own frame, taken out by the same placement: gaps equal, points and normals turned
+// and moved, to the rounding of one rotation (a few ε of the scene's size, 10).
+TEST(MeshWall, PlacedMeshGivesItsOwnFramesContactsPlaced) {
+  std::mt19937_64 rng(41);
+  std::normal_distribution<double> g;
+  const Soup s = tessellated_square(3.0, 60, rng);
+  auto mesh = std::make_shared<const TriangleMesh>(s.vertices, s.triangles);
+  GlobalBody wall;
+  wall.parts.push_back(Mesh{mesh, Vec3(g(rng), g(rng), g(rng)),
+                            Quat(g(rng), g(rng), g(rng), g(rng)).normalized()});
+  const Mesh& placed = std::get<Mesh>(wall.parts[0]);
+  std::uniform_real_distribution<double> across(-2.0, 2.0), up(-0.45, 0.45);
+  int compared = 0;
+  for (int i = 0; i < 300; ++i) {
+    const Vec3 local(across(rng), across(rng), up(rng));
+    const Vec3 centre = placed.to_world(local);
+    const auto expected = sphere_mesh_contacts(*mesh, placed.to_mesh(centre), 0.4, 0.1);
+    ContactGeometry found[8];
+    const std::size_t n = sphere_global(centre, 0.4, wall, 0.1, found, 8);
+    ASSERT_EQ(n, expected.size());
+    for (std::size_t c = 0; c < n; ++c, ++compared) {
+      EXPECT_EQ(found[c].gap, expected[c].geometry.gap);
+      expect_vec(found[c].normal, placed.orientation * expected[c].geometry.normal);
+      expect_vec(found[c].point, placed.to_world(expected[c].geometry.point));
+    }
+    // The distance to the placed surface is the centre's to the plane (|z| in the mesh frame).
+    EXPECT_NEAR(signed_distance(wall.parts[0], centre), std::abs(local.z()), kTol);
+  }
+  EXPECT_GT(compared, 250);
+}
+
+// Moving and turning a mesh wall moves its placement, never its triangles: translated copies
+// share the mesh and the orientation; a turn about a point moves the position with it.
+TEST(MeshWall, MotionMovesThePlacement) {
+  auto mesh = std::make_shared<const TriangleMesh>(test_meshes::cube_vertices(),
+                                                   test_meshes::cube_triangles());
+  Primitive a = Mesh{mesh, Vec3(1, 2, 3), Quat::Identity()};
+  Primitive b = a;
+  translate(b, Vec3(0.5, 0, 0));
+  Vec3 d;
+  EXPECT_TRUE(translated_copy(b, a, d));
+  expect_vec(d, Vec3(0.5, 0, 0));
+  const Quat q(Eigen::AngleAxisd(std::numbers::pi / 2, Vec3::UnitZ()));
+  rotate(b, q, Vec3::Zero());
+  EXPECT_FALSE(translated_copy(b, a, d));
+  expect_vec(anchor(b), Vec3(-2, 1.5, 3));
+  // The cube's corner (1, 1, 1) of the mesh is now at position + q (1, 1, 1).
+  expect_vec(std::get<Mesh>(b).to_world(Vec3::Ones()), Vec3(-2, 1.5, 3) + q * Vec3::Ones());
+  EXPECT_NEAR(signed_distance(b, Vec3(-2, 1.5, 3) + q * Vec3(0.5, 0.5, 2.0)), 1.0, kTol);
+  EXPECT_FALSE(primitive_problem(b));
+  EXPECT_TRUE(primitive_problem(Primitive(Mesh{})));
 }

@@ -1,8 +1,8 @@
-#include "granite/collision/triangle_closest_point.hpp"
+#include "granite/body/triangle_closest_point.hpp"
 
 #include <algorithm>
 
-namespace granite::collision {
+namespace granite::body {
 
 namespace {
 
@@ -69,4 +69,4 @@ TrianglePoint closest_point_on_triangle(const Vec3& x, const Vec3& a, const Vec3
   return {a + (wb / sum) * u + (wc / sum) * w, TriangleRegion::face};
 }
 
-}  // namespace granite::collision
+}  // namespace granite::body

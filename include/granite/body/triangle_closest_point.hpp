@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace granite::collision {
+namespace granite::body {
 
 /// Where on triangle (a, b, c) the closest point lies. Local edge k runs from corner k to
 /// corner k + 1 (mod 3): edge 0 = ab, edge 1 = bc, edge 2 = ca.
@@ -31,4 +31,4 @@ struct TrianglePoint {
 /// area) gets the closest point of its edges.
 TrianglePoint closest_point_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, const Vec3& c);
 
-}  // namespace granite::collision
+}  // namespace granite::body

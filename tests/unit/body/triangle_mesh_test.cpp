@@ -1,25 +1,25 @@
 // The geometric core of mesh walls: closest points of triangles against brute force, the AABB
-// tree against a scan, and the mesh's build (merged vertices, dropped triangles, edges and
+// tree's queries and nearest search and the mesh's distance against scans, and the mesh's build (merged vertices, dropped triangles, edges and
 // their convex / flat / concave classification). Scenes are of size ~1–10 within ~10 of the
 // origin, so a coordinate or a distance carries rounding of order 1e-15: kTol = 1e-12 leaves a
 // margin of 1e3.
 #include "granite/body/aabb_tree.hpp"
-#include "granite/collision/triangle_closest_point.hpp"
+#include "granite/body/triangle_closest_point.hpp"
 #include "granite/body/triangle_mesh.hpp"
 #include "granite/core/error.hpp"
-#include "unit_cube_mesh.hpp"
+#include "../../support/unit_cube_mesh.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
 #include <vector>
 
 using namespace granite;
 using namespace granite::body;
-using namespace granite::collision;
 using granite::test_meshes::cube_triangles;
 using granite::test_meshes::cube_vertices;
 
@@ -255,4 +255,54 @@ TEST(TriangleMesh, ClassifiesBends) {
       EXPECT_EQ(mesh.vertex_kind(0), VertexKind::boundary);
     }
   }
+}
+
+// Branch and bound finds the least item distance of a brute-force scan, exactly (the same
+// function of the same item decides both).
+TEST(AabbTree, NearestMatchesBruteForce) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(0.0, 10.0), size(0.0, 0.6);
+  for (const int n : {1, 5, 300}) {
+    std::vector<Aabb> boxes(static_cast<std::size_t>(n));
+    std::vector<Vec3> points(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+      points[i] = Vec3(u(rng), u(rng), u(rng));
+      boxes[i].grow(points[i]);
+      boxes[i].grow(points[i] + Vec3(size(rng), size(rng), size(rng)));
+    }
+    const AabbTree tree(boxes);
+    for (int q = 0; q < 200; ++q) {
+      const Vec3 x = Vec3(u(rng), u(rng), u(rng)) * 1.5 - Vec3::Constant(2.5);
+      const auto d2 = [&](std::int32_t i) { return (x - points[std::size_t(i)]).squaredNorm(); };
+      double expected = std::numeric_limits<double>::infinity();
+      for (int i = 0; i < n; ++i) expected = std::min(expected, d2(i));
+      ASSERT_EQ(tree.nearest(x, d2), expected) << "n " << n << " query " << q;
+    }
+  }
+  EXPECT_EQ(AabbTree().nearest(Vec3::Zero(), [](std::int32_t) { return 0.0; }),
+            std::numeric_limits<double>::infinity());
+}
+
+// The distance to the mesh is the least distance to its triangles (a scan with the closest-point
+// routine), and the unit cube's is the analytic |signed distance| of the box.
+TEST(TriangleMesh, DistanceIsTheLeastOverItsTriangles) {
+  const TriangleMesh cube(test_meshes::cube_vertices(), test_meshes::cube_triangles());
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> u(-1.0, 2.0);
+  for (int q = 0; q < 500; ++q) {
+    const Vec3 x(u(rng), u(rng), u(rng));
+    double scan = std::numeric_limits<double>::infinity();
+    for (std::int32_t t = 0; t < std::int32_t(cube.triangle_count()); ++t)
+      scan = std::min(scan, (x - closest_point_on_triangle(x, cube.corner(t, 0), cube.corner(t, 1),
+                                                           cube.corner(t, 2))
+                                     .point)
+                                .norm());
+    EXPECT_EQ(cube.distance(x), scan);
+    const Vec3 local = x - Vec3::Constant(0.5);
+    const Vec3 q3 = local.cwiseAbs() - Vec3::Constant(0.5);
+    const double box = q3.cwiseMax(0.0).norm() + std::min(q3.maxCoeff(), 0.0);
+    EXPECT_NEAR(cube.distance(x), std::abs(box), kTol);
+  }
+  EXPECT_EQ(cube.bounds().lo, Vec3::Zero());
+  EXPECT_EQ(cube.bounds().hi, Vec3::Ones());
 }

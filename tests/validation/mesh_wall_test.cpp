@@ -1,0 +1,130 @@
+// Mesh walls in the time stepping (issue 40): a sphere does not feel the seams of a tessellated
+// plane, and a corner made of triangles holds a sphere as the planes it is made of.
+//
+// 1. A sphere on an inclined floor (gravity tilted by θ), once on the half-space z = 0 and once
+//    on that square cut into ~800 random triangles (slivers and vertices of any valence
+//    included; every second triangle reversed), rolling below the critical angle and sliding
+//    above it, started right over a vertex. All vertices lie in z = 0, so every face normal is
+//    exactly ±z and the mesh's contact (collision/mesh_contacts.hpp) is the plane's bit for
+//    bit: the two runs must agree exactly at every step, across every seam and vertex crossed.
+// 2. A frictionless sphere pressed into the inside corner of a box made of 12 triangles
+//    (gravity along (−1, −1, −1)) has three contacts, one per face (not one per triangle: the
+//    faces' diagonals are flat seams), and rests: each normal impulse is m g dt / √3 to the
+//    solver's tolerance, the velocity zero. (With friction the split is not unique.)
+#include "granite/body/triangle_mesh.hpp"
+#include "granite/timestep/simulation.hpp"
+#include "../support/unit_cube_mesh.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <numbers>
+#include <random>
+
+using namespace granite;
+
+namespace {
+
+constexpr double kG = 9.81, kR = 0.01, kDt = 1e-4;
+
+// The square [−L, L]² of z = 0 as triangles: two halves, then k random triangles each split
+// at a random interior point (z set to exactly 0); every second triangle reversed.
+std::shared_ptr<const body::TriangleMesh> tessellated_floor(double L, int k, std::mt19937_64& rng) {
+  std::vector<Vec3> v = {{-L, -L, 0}, {L, -L, 0}, {L, L, 0}, {-L, L, 0}};
+  std::vector<body::MeshTriangle> t = {{0, 1, 2}, {0, 2, 3}};
+  std::uniform_real_distribution<double> u(0.05, 1.0);
+  for (int i = 0; i < k; ++i) {
+    const std::size_t pick = std::uniform_int_distribution<std::size_t>(0, t.size() - 1)(rng);
+    const body::MeshTriangle tri = t[pick];
+    const double w[3] = {u(rng), u(rng), u(rng)};
+    Vec3 p = Vec3::Zero();
+    for (int j = 0; j < 3; ++j) p += w[j] / (w[0] + w[1] + w[2]) * v[std::size_t(tri[std::size_t(j)])];
+    p.z() = 0.0;
+    const auto m = std::int32_t(v.size());
+    v.push_back(p);
+    t[pick] = {tri[0], tri[1], m};
+    t.push_back({tri[1], tri[2], m});
+    t.push_back({tri[2], tri[0], m});
+  }
+  for (std::size_t i = 1; i < t.size(); i += 2) std::swap(t[i][1], t[i][2]);
+  return std::make_shared<const body::TriangleMesh>(v, t);
+}
+
+void set_up(timestep::Simulation& sim, const Vec3& gravity, contact::Model model) {
+  auto& p = sim.parameters();
+  p.dt = kDt;
+  p.gravity = gravity;
+  p.contact_threshold = 0.1 * kR;
+  p.model.model = model;
+  p.tolerance = 1e-12;
+  p.max_sweeps = 50;
+}
+
+}  // namespace
+
+class MeshFloor : public testing::TestWithParam<contact::Model> {};
+
+TEST_P(MeshFloor, SphereCrossesTheSeamsOfATessellatedPlaneAsOnThePlane) {
+  std::mt19937_64 rng(7);
+  const auto floor = tessellated_floor(0.05, 400, rng);
+  const Vec3 start(floor->vertex(20).x(), floor->vertex(20).y(), kR);  // over a vertex
+  for (const double theta_deg : {25.0, 60.0}) {  // μ = 0.3: rolls (tan θ ≤ 3.5 μ), slides
+    const double theta = theta_deg * std::numbers::pi / 180.0;
+    const Vec3 g = kG * Vec3(std::sin(theta) * std::cos(0.3), std::sin(theta) * std::sin(0.3),
+                             -std::cos(theta));
+    timestep::Simulation plane, mesh;
+    set_up(plane, g, GetParam());
+    set_up(mesh, g, GetParam());
+    const auto a = plane.materials().add({2650.0, 0.3});
+    const auto b = mesh.materials().add({2650.0, 0.3});
+    plane.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, a);
+    mesh.globals().add(body::Mesh{floor, Vec3::Zero(), Quat::Identity()}, b);
+    plane.particles().add_sphere(plane.materials(), a, start, kR);
+    mesh.particles().add_sphere(mesh.materials(), b, start, kR);
+    for (int s = 0; s < 1500; ++s) {
+      const auto& st = mesh.step();
+      plane.step();
+      ASSERT_EQ(st.contacts, 1u) << "step " << s;
+      ASSERT_EQ(mesh.particles().position[0], plane.particles().position[0]) << "step " << s;
+      ASSERT_EQ(mesh.particles().velocity[0], plane.particles().velocity[0]) << "step " << s;
+      ASSERT_EQ(mesh.particles().angular_velocity[0], plane.particles().angular_velocity[0])
+          << "step " << s;
+    }
+    // It went somewhere: several triangles' widths (the mean triangle is ~5 mm across).
+    EXPECT_GT((mesh.particles().position[0] - start).norm(), 0.02) << theta_deg;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, MeshFloor,
+                         testing::Values(contact::Model::mdp, contact::Model::coulomb,
+                                         contact::Model::ccp),
+                         [](const auto& info) {
+                           return std::string(contact::model_name(info.param));
+                         });
+
+TEST(MeshCorner, SphereRestsInTheInsideCornerOfATriangulatedBoxOnItsThreeFaces) {
+  std::vector<Vec3> v = test_meshes::cube_vertices();
+  for (Vec3& x : v) x *= 0.1;  // a 10 cm box, its corner at the origin
+  const auto box = std::make_shared<const body::TriangleMesh>(v, test_meshes::cube_triangles());
+  timestep::Simulation sim;
+  const Vec3 g = -kG / std::sqrt(3.0) * Vec3::Ones();
+  set_up(sim, g, contact::Model::mdp);
+  const auto m = sim.materials().add({2650.0, 0.0});  // frictionless: the split is unique
+  sim.globals().add(body::Mesh{box, Vec3::Zero(), Quat::Identity()}, m);
+  sim.particles().add_sphere(sim.materials(), m, Vec3::Constant(kR), kR);
+  const double mass = sim.particles().mass[0];
+  for (int s = 0; s < 200; ++s) {
+    const auto& st = sim.step();
+    ASSERT_EQ(st.contacts, 3u) << "step " << s;
+    ASSERT_TRUE(st.converged);
+  }
+  // At rest: gravity's impulse m g dt split evenly over the three faces.
+  EXPECT_LT(sim.particles().velocity[0].norm(), 1e-9 * kG * kDt);
+  const auto& contacts = sim.contacts();
+  for (std::size_t c = 0; c < 3; ++c) {
+    EXPECT_NEAR(sim.impulses()[c].x(), mass * kG * kDt / std::sqrt(3.0),
+                1e-9 * mass * kG * kDt);
+    EXPECT_NEAR(std::abs(contacts.normal[c].sum()), 1.0, 1e-15);  // ±x, ±y or ±z
+  }
+}
