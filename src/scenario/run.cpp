@@ -2,6 +2,7 @@
 // step, and close with the run's report (log, run.json).
 #include "granite/scenario/run.hpp"
 
+#include "granite/body/triangle_mesh.hpp"
 #include "granite/comm/collectives.hpp"
 #include "granite/core/build_info.hpp"
 #include "granite/core/error.hpp"
@@ -213,6 +214,27 @@ void log_shapes(const body::ShapeTable& shapes) {
   }
 }
 
+// One line per mesh wall: its triangles, what the build dropped and merged, and its edges.
+void log_meshes(const body::GlobalBodies& bodies) {
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const auto* wall = std::get_if<body::Mesh>(&bodies[i].parts.front());
+    if (!wall) continue;
+    const body::TriangleMesh& m = *wall->mesh;
+    std::size_t boundary = 0, non_manifold = 0;
+    for (std::int32_t e = 0; e < std::int32_t(m.edge_count()); ++e) {
+      boundary += m.edge(e).kind == body::EdgeKind::boundary;
+      non_manifold += m.edge(e).kind == body::EdgeKind::non_manifold;
+    }
+    log::info("  mesh bodies[" + std::to_string(i) + "]: " + std::to_string(m.triangle_count()) +
+              " triangles (" + std::to_string(m.dropped_triangles()) + " of zero area dropped), " +
+              std::to_string(m.vertex_count()) + " vertices (" +
+              std::to_string(m.merged_vertices()) + " repeats merged), " +
+              std::to_string(m.edge_count()) + " edges: " + std::to_string(boundary) +
+              " boundary, " + std::to_string(non_manifold) + " non-manifold, " +
+              std::to_string(m.inconsistent_edges()) + " between triangles of opposite orientation");
+  }
+}
+
 // The run log's first lines: what runs, on how many ranks, and its end-of-step objects.
 void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const Fixes& fixes,
                 std::uint64_t particles, std::int64_t steps) {
@@ -227,6 +249,7 @@ void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const 
   for (const auto& fix : fixes)
     log::info(std::string("  fix ") + fix->name() + ": " + fix->description());
   log_shapes(cfg.settings.shapes);
+  log_meshes(run.sim.globals());
 }
 
 // This rank's memory estimate at the start: its particles, their contacts, and the ghosts

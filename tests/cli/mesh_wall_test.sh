@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Mesh walls (bodies of type mesh, docs/global_bodies.md), end to end:
+#  1. bad mesh walls are one error line and exit code 2, at 1 and 2 ranks: a missing file, a
+#     binary STL that declares 10^9 triangles and holds 1, a NaN coordinate, a file of
+#     zero-area triangles only, a mesh wholly outside the domain, a box shape next to a mesh
+#     wall, a flat_angle out of range;
+#  2. configs/hopper_stl.yaml at 2 ranks, the first 0.2 s: the fill settles into the hopper held by
+#     the mesh (nothing lost, no particle below the orifice), every snapshot's XDMF draws the
+#     mesh's 3840 triangles as body 1, the log reports the mesh, and body_forces carries the
+#     mesh's load;
+#  3. the hopper turning about its axis (rotation), continued with --restart at 2 ranks, ends
+#     bit for bit where the uninterrupted run ends.
+# usage: mesh_wall_test.sh GRANITE_BINARY SOURCE_DIR
+set -u
+granite=$1; src=$2
+py=/usr/bin/python3
+compare="$py $src/tests/support/compare_snapshots.py"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# 1. Bad mesh walls.
+$py - "$tmp" <<'EOF' || fail "writing the mesh files"
+import struct, sys
+out = sys.argv[1]
+def binary(path, facets, declared=None):
+    with open(path, "wb") as f:
+        f.write(b" " * 80 + struct.pack("<I", len(facets) if declared is None else declared))
+        for t in facets:
+            f.write(struct.pack("<3f", 0, 0, 0))
+            for p in t:
+                f.write(struct.pack("<3f", *p))
+            f.write(b"\0\0")
+square = [[(0, 0, 0), (1, 0, 0), (1, 1, 0)], [(0, 0, 0), (1, 1, 0), (0, 1, 0)]]
+binary(out + "/floor.stl", square)
+binary(out + "/huge.stl", square[:1], declared=10**9)
+binary(out + "/flat.stl", [[(0, 0, 0), (1, 0, 0), (2, 0, 0)]])
+with open(out + "/nan.stl", "w") as f:
+    f.write("solid s\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 nan\n"
+            "vertex 1 1 0\nendloop\nendfacet\nendsolid s\n")
+EOF
+scene() {  # scene MESH_KEYS [EXTRA]: a sphere over a mesh floor in the unit box
+  cat <<EOF
+run: {dt: 1.0e-4, end_time: 0.001, seed: 1}
+domain: {min: [0, 0, 0], max: [1, 1, 1]}
+materials: [{name: glass, density: 2500, friction: 0.5}]
+bodies:
+  - {type: mesh, material: glass, $1}
+particles:
+  - {type: sphere, position: [0.5, 0.5, 0.1], radius: 0.05, material: glass}
+${2:-}
+EOF
+}
+bad() {  # bad NAME REGEX MESH_KEYS [EXTRA]
+  scene "$3" "${4:-}" > "$tmp/$1.yaml"
+  for n in 1 2; do
+    out=$(mpirun -np $n --oversubscribe "$granite" run "$tmp/$1.yaml" --output "$tmp/out_$1" 2>&1)
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "$1 at $n ranks: exit code $rc, expected 2: $out"
+    lines=$(grep -c "^error: " <<<"$out")  # mpirun adds its own banner
+    [ "$lines" -ge 1 ] && [ "$lines" -le "$n" ] || fail "$1 at $n ranks: $lines error lines: $out"
+    grep -Eq -- "$2" <<<"$out" || fail "$1 at $n ranks: the message does not match /$2/: $out"
+  done
+}
+bad missing "nowhere\.stl.*no such file" "file: $tmp/nowhere.stl"
+bad huge "huge\.stl.*declares 1000000000 triangles" "file: $tmp/huge.stl"
+bad nan "nan\.stl.*line 5" "file: $tmp/nan.stl"
+bad flat "flat\.stl \(mesh wall\): triangle mesh: no triangle of non-zero area among 1" "file: $tmp/flat.stl"
+bad outside "bodies\[0\]: the mesh lies wholly outside the domain" "file: $tmp/floor.stl, position: [5, 0, 0]"
+bad shape "bodies\[0\]: mesh walls touch spheres and clumps only, and shapes\[0\] \('brick'\) is not a clump" \
+  "file: $tmp/floor.stl" "shapes: [{name: brick, type: box, half_extents: [0.01, 0.01, 0.01]}]"
+bad angle "bodies\[0\]\.flat_angle" "file: $tmp/floor.stl, flat_angle: 0.5"
+# The good floor runs (the sphere falls onto it).
+scene "file: $tmp/floor.stl" > "$tmp/good.yaml"
+"$granite" run "$tmp/good.yaml" --output "$tmp/good" > "$tmp/good.log" 2>&1 || fail "a mesh floor: $(tail -3 "$tmp/good.log")"
+
+# 2. The hopper at 2 ranks: 0.2 s, the gate closed (it opens at 0.25 s).
+hopper=(run "$src/configs/hopper_stl.yaml" --set output.snapshot_interval=0.05)
+mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" --set run.end_time=0.2 --output "$tmp/hopper" \
+  > "$tmp/hopper.log" 2>&1 || fail "the hopper: $(tail -3 "$tmp/hopper.log")"
+grep -q "mesh bodies\[1\]: 3840 triangles" "$tmp/hopper.log" || fail "no mesh line in the log: $(grep -i mesh "$tmp/hopper.log")"
+grep -q " 0 lost" "$tmp/hopper.log" || fail "the hopper lost particles: $(grep '^done' "$tmp/hopper.log")"
+$py - "$tmp/hopper" <<'EOF' || fail "the hopper's snapshots or forces"
+import csv, glob, os, re, sys
+import h5py
+import numpy as np
+out = sys.argv[1]
+snaps = sorted(glob.glob(os.path.join(out, "snapshot_*.h5")))
+assert len(snaps) == 5, snaps
+with h5py.File(snaps[-1], "r") as f:
+    x = f["particles/position"][:]
+assert len(x) == 3000, len(x)
+# Held by the mesh above the gate: no centre below the orifice's plane (z = 35 mm) less a
+# radius, none outside the cone or bin.
+assert x[:, 2].min() > 0.035 - 0.0011, x[:, 2].min()
+r_wall = np.where(x[:, 2] < 0.035 + 0.04157, 0.006 + (x[:, 2] - 0.035) * np.tan(np.pi / 6), 0.030)
+assert (np.hypot(x[:, 0], x[:, 1]) < r_wall + 1e-4).all(), (np.hypot(x[:, 0], x[:, 1]) - r_wall).max()
+for s in snaps:
+    xdmf = open(s[:-3] + ".xdmf").read()
+    grid = xdmf[xdmf.index('Name="global_bodies"'):]
+    bodies = [int(b) for b in re.search(r'Name="body".*?Format="XML">\s*([\d\s]+)<', grid, re.S).group(1).split()]
+    assert bodies.count(1) == 3840, (s, bodies.count(1))
+# The mesh (body 1) and the gate (body 2) carry the fill's weight at the end, the mesh most of it.
+rows = list(csv.DictReader(open(os.path.join(out, "body_forces.csv"))))
+last = [r for r in rows if float(r["time_s"]) == float(rows[-1]["time_s"])]
+fz = {int(r["body"]): float(r["fz_N"]) for r in last}
+with h5py.File(snaps[-1], "r") as f:
+    weight = (2500 * 4 / 3 * np.pi * f["particles/radius"][:] ** 3 * 9.81).sum()  # glass
+print(f"load on the mesh {fz[1]:.4g} N, on the gate {fz[2]:.4g} N, weight {weight:.4g} N")
+assert fz[1] < -0.3 * weight, (fz, weight)
+assert abs(fz[1] + fz[2] + weight) < 0.25 * weight, (fz, weight)
+EOF
+
+# 3. The hopper turning at 2 rad/s about its axis: a restart continues bit for bit.
+turn=(--set 'bodies[1].rotation={center: [0, 0, 0], angular_velocity: [0, 0, 2]}' --set output.snapshot_interval=0)
+mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" "${turn[@]}" --set run.end_time=0.03 --output "$tmp/full" \
+  > "$tmp/full.log" 2>&1 || fail "the turning hopper: $(tail -3 "$tmp/full.log")"
+mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" "${turn[@]}" --set run.end_time=0.02 --output "$tmp/short" \
+  > "$tmp/short.log" 2>&1 || fail "the short turning hopper: $(tail -3 "$tmp/short.log")"
+mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" "${turn[@]}" --set run.end_time=0.03 --output "$tmp/short" \
+  --restart "$tmp/short/checkpoint.h5" > "$tmp/restart.log" 2>&1 || fail "the restart: $(tail -3 "$tmp/restart.log")"
+$compare "$tmp/full/snapshot_00000300.h5" "$tmp/short/snapshot_00000300.h5" \
+  || fail "the turning hopper's restart differs from the uninterrupted run"
+
+[ "$failures" -eq 0 ] && echo "mesh_wall: all checks passed"
+exit $((failures > 0))
