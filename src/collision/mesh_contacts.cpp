@@ -154,9 +154,8 @@ std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wal
   thread_local std::vector<MeshContact> found;
   thread_local MeshQueryScratch scratch;
   found.clear();
-  const std::size_t n = std::min(
-      capacity, sphere_mesh_contacts(*wall.mesh, wall.to_mesh(centre), radius, threshold, found,
-                                     scratch));
+  const std::size_t n = std::min(capacity, sphere_mesh_contacts(*wall.mesh, wall.to_mesh(centre),
+                                                                radius, threshold, found, scratch));
   for (std::size_t c = 0; c < n; ++c) {
     const ContactGeometry& g = found[c].geometry;
     out[c] = {wall.to_world(g.point), wall.orientation * g.normal, g.gap};

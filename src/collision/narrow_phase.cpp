@@ -133,7 +133,8 @@ bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive,
   case 3: {  // the mesh's contact of least gap
     constexpr std::size_t kMost = 8;
     ContactGeometry found[kMost];
-    const std::size_t n = sphere_mesh(x, r, std::get<body::Mesh>(primitive), threshold, found, kMost);
+    const std::size_t n =
+        sphere_mesh(x, r, std::get<body::Mesh>(primitive), threshold, found, kMost);
     if (n == 0) return false;
     out = *std::min_element(found, found + n,
                             [](const auto& a, const auto& b) { return a.gap < b.gap; });

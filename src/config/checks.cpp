@@ -299,7 +299,6 @@ void check_sources(const ScenarioConfig& cfg, const YAML::Node& input) {
   check_lattice(file, s.inflow->layer, in(given, "layer"), "inflow.layer");
 }
 
-// Degenerate global bodies (body::primitive_problem: the rule the run applies too).
 // A mesh wall (bodies[i]) meets the domain, and no shape but a clump of spheres is configured
 // (their contacts with triangles are not implemented: collision::throw_shape_against_mesh).
 void check_mesh_wall(const ScenarioConfig& cfg, const body::Mesh& wall, std::size_t i,
@@ -309,9 +308,9 @@ void check_mesh_wall(const ScenarioConfig& cfg, const body::Mesh& wall, std::siz
   const body::Aabb& local = wall.mesh->bounds();
   body::Aabb placed;
   for (int c = 0; c < 8; ++c)
-    placed.grow(wall.to_world(Vec3(c & 1 ? local.hi.x() : local.lo.x(),
-                                   c & 2 ? local.hi.y() : local.lo.y(),
-                                   c & 4 ? local.hi.z() : local.lo.z())));
+    placed.grow(
+        wall.to_world(Vec3(c & 1 ? local.hi.x() : local.lo.x(), c & 2 ? local.hi.y() : local.lo.y(),
+                           c & 4 ? local.hi.z() : local.lo.z())));
   const auto point = [](const Vec3& x) {
     return "(" + number(x.x()) + ", " + number(x.y()) + ", " + number(x.z()) + ")";
   };
@@ -322,12 +321,15 @@ void check_mesh_wall(const ScenarioConfig& cfg, const body::Mesh& wall, std::siz
                      " to " + point(placed.hi) + " m; check scale and position)");
   const body::ShapeTable& shapes = cfg.settings.shapes;
   for (std::size_t k = 0; k < shapes.size(); ++k)
-    if (const body::Shape& shape = shapes[body::ShapeIndex(k)]; shape.kind != body::ShapeKind::clump)
+    if (const body::Shape& shape = shapes[body::ShapeIndex(k)];
+        shape.kind != body::ShapeKind::clump)
       throw InputError(origin(cfg, origins, path + ".type", in(node, "type")) + ": " + path +
                        ": mesh walls touch spheres and clumps only, and shapes[" +
                        std::to_string(k) + "] ('" + shape.name + "') is not a clump");
 }
 
+// Degenerate global bodies (body::primitive_problem: the rule the run applies too), and mesh
+// walls' placement and company.
 void check_bodies(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
   for (std::size_t i = 0; i < cfg.settings.bodies.size(); ++i) {
     const auto& parts = cfg.settings.bodies[i].parts;

@@ -231,7 +231,8 @@ void log_meshes(const body::GlobalBodies& bodies) {
               std::to_string(m.merged_vertices()) + " repeats merged), " +
               std::to_string(m.edge_count()) + " edges: " + std::to_string(boundary) +
               " boundary, " + std::to_string(non_manifold) + " non-manifold, " +
-              std::to_string(m.inconsistent_edges()) + " between triangles of opposite orientation");
+              std::to_string(m.inconsistent_edges()) +
+              " between triangles of opposite orientation");
   }
 }
 

@@ -16,6 +16,7 @@ py=/usr/bin/python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/refused_at_ranks.sh"
 
 # 1. One solid in four spellings: the STL shipped with the configs, written again as binary
 #    STL and OBJ, and its distinct vertices as a list.
@@ -88,14 +89,7 @@ EOF
 # 2. Bad mesh input: one line, exit code 2, on every rank.
 bad() {  # bad NAME REGEX SHAPE_KEYS
   scene "$3" > "$tmp/$1.yaml"
-  for n in 1 2; do
-    out=$(mpirun -np $n --oversubscribe "$granite" run "$tmp/$1.yaml" --output "$tmp/out_$1" 2>&1)
-    rc=$?
-    [ "$rc" -eq 2 ] || fail "$1 at $n ranks: exit code $rc, expected 2: $out"
-    lines=$(grep -c "^error: " <<<"$out")  # mpirun adds its own banner
-    [ "$lines" -ge 1 ] && [ "$lines" -le "$n" ] || fail "$1 at $n ranks: $lines error lines: $out"
-    grep -Eq -- "$2" <<<"$out" || fail "$1 at $n ranks: the message does not match /$2/: $out"
-  done
+  refused_at_ranks "$1" "$2" "$tmp/$1.yaml" "$tmp/out_$1"
 }
 bad missing "nowhere\.stl.*no such file" "file: $tmp/nowhere.stl"
 bad huge "huge\.stl.*declares 1000000000 triangles" "file: $tmp/huge.stl"

@@ -18,6 +18,7 @@ compare="$py $src/tests/support/compare_snapshots.py"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/refused_at_ranks.sh"
 
 # 1. Bad mesh walls.
 $py - "$tmp" <<'EOF' || fail "writing the mesh files"
@@ -53,14 +54,7 @@ EOF
 }
 bad() {  # bad NAME REGEX MESH_KEYS [EXTRA]
   scene "$3" "${4:-}" > "$tmp/$1.yaml"
-  for n in 1 2; do
-    out=$(mpirun -np $n --oversubscribe "$granite" run "$tmp/$1.yaml" --output "$tmp/out_$1" 2>&1)
-    rc=$?
-    [ "$rc" -eq 2 ] || fail "$1 at $n ranks: exit code $rc, expected 2: $out"
-    lines=$(grep -c "^error: " <<<"$out")  # mpirun adds its own banner
-    [ "$lines" -ge 1 ] && [ "$lines" -le "$n" ] || fail "$1 at $n ranks: $lines error lines: $out"
-    grep -Eq -- "$2" <<<"$out" || fail "$1 at $n ranks: the message does not match /$2/: $out"
-  done
+  refused_at_ranks "$1" "$2" "$tmp/$1.yaml" "$tmp/out_$1"
 }
 bad missing "nowhere\.stl.*no such file" "file: $tmp/nowhere.stl"
 bad huge "huge\.stl.*declares 1000000000 triangles" "file: $tmp/huge.stl"

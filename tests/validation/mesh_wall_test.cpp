@@ -39,7 +39,8 @@ std::shared_ptr<const body::TriangleMesh> tessellated_floor(double L, int k, std
     const body::MeshTriangle tri = t[pick];
     const double w[3] = {u(rng), u(rng), u(rng)};
     Vec3 p = Vec3::Zero();
-    for (int j = 0; j < 3; ++j) p += w[j] / (w[0] + w[1] + w[2]) * v[std::size_t(tri[std::size_t(j)])];
+    for (int j = 0; j < 3; ++j)
+      p += w[j] / (w[0] + w[1] + w[2]) * v[std::size_t(tri[std::size_t(j)])];
     p.z() = 0.0;
     const auto m = std::int32_t(v.size());
     v.push_back(p);
@@ -123,8 +124,7 @@ TEST(MeshCorner, SphereRestsInTheInsideCornerOfATriangulatedBoxOnItsThreeFaces) 
   EXPECT_LT(sim.particles().velocity[0].norm(), 1e-9 * kG * kDt);
   const auto& contacts = sim.contacts();
   for (std::size_t c = 0; c < 3; ++c) {
-    EXPECT_NEAR(sim.impulses()[c].x(), mass * kG * kDt / std::sqrt(3.0),
-                1e-9 * mass * kG * kDt);
+    EXPECT_NEAR(sim.impulses()[c].x(), mass * kG * kDt / std::sqrt(3.0), 1e-9 * mass * kG * kDt);
     EXPECT_NEAR(std::abs(contacts.normal[c].sum()), 1.0, 1e-15);  // ±x, ±y or ±z
   }
 }

@@ -384,8 +384,8 @@ TEST(MeshWall, PlacedMeshGivesItsOwnFramesContactsPlaced) {
   const Soup s = tessellated_square(3.0, 60, rng);
   auto mesh = std::make_shared<const TriangleMesh>(s.vertices, s.triangles);
   GlobalBody wall;
-  wall.parts.push_back(Mesh{mesh, Vec3(g(rng), g(rng), g(rng)),
-                            Quat(g(rng), g(rng), g(rng), g(rng)).normalized()});
+  wall.parts.push_back(
+      Mesh{mesh, Vec3(g(rng), g(rng), g(rng)), Quat(g(rng), g(rng), g(rng), g(rng)).normalized()});
   const Mesh& placed = std::get<Mesh>(wall.parts[0]);
   std::uniform_real_distribution<double> across(-2.0, 2.0), up(-0.45, 0.45);
   int compared = 0;

@@ -107,7 +107,7 @@ TEST(Config, ListEntriesAreNamedByIndex) {
 TEST(Config, UnknownBodyType) {
   const auto msg = error_of("tag", replace(kValid, "type: plane", "type: torus"));
   EXPECT_NE(
-      msg.find(":11:11: bodies[0].type: expected a map with 'type: plane|box|cylinder|union'"),
+      msg.find(":11:11: bodies[0].type: expected a map with 'type: plane|box|cylinder|union|mesh'"),
       std::string::npos)
       << msg;
 }
