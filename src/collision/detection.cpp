@@ -1,9 +1,12 @@
 #include "granite/collision/detection.hpp"
 
+#include "granite/collision/mesh_contacts.hpp"
 #include "granite/collision/narrow_phase.hpp"
 #include "granite/collision/shape_contacts.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <span>
 
 namespace granite::collision {
 
@@ -26,10 +29,12 @@ void detect_pair(const body::Particles& particles, const body::MaterialTable& ma
     contacts.push_back(i, j, g.point, g.normal, g.gap, mu);
 }
 
-// The narrow phase of particle i against global body k (skipped while inactive).
+// The narrow phase of particle i against global body k (skipped while inactive); a sphere
+// against a mesh wall among the neighbour list's candidate triangles if given.
 void detect_global_pair(const body::Particles& particles, const body::GlobalBodies& globals,
                         const body::MaterialTable& materials, const body::ShapeTable& shapes,
-                        double threshold, std::size_t i, std::size_t k, ContactList& contacts) {
+                        double threshold, std::size_t i, std::size_t k, ContactList& contacts,
+                        std::optional<std::span<const std::int32_t>> triangles = std::nullopt) {
   const body::GlobalBody& gb = globals[k];
   if (!gb.active) return;
   if (particles.shape[i] != body::kSphere) {
@@ -40,8 +45,11 @@ void detect_global_pair(const body::Particles& particles, const body::GlobalBodi
   }
   constexpr std::size_t kMaxPerBody = 8;
   ContactGeometry found[kMaxPerBody];
-  const std::size_t count =
-      sphere_global(particles.position[i], particles.radius[i], gb, threshold, found, kMaxPerBody);
+  const std::size_t count = triangles ? sphere_mesh(particles.position[i], particles.radius[i],
+                                                    std::get<body::Mesh>(gb.parts.front()),
+                                                    threshold, *triangles, found, kMaxPerBody)
+                                      : sphere_global(particles.position[i], particles.radius[i],
+                                                      gb, threshold, found, kMaxPerBody);
   if (count == 0) return;
   const double mu = materials.pair_friction(particles.material[i], gb.material);
   const std::size_t n = particles.size();
@@ -111,9 +119,10 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
   }
   const auto& candidates = list.global_pairs();
   if (!any_moved) {
-    for (const auto& [i, k] : candidates)
-      if (k < globals.size())
-        detect_global_pair(particles, globals, materials, shapes, threshold, i, k, contacts);
+    for (std::size_t c = 0; c < candidates.size(); ++c)
+      if (const auto [i, k] = candidates[c]; k < globals.size())
+        detect_global_pair(particles, globals, materials, shapes, threshold, i, k, contacts,
+                           list.mesh_candidates(c));
     return;
   }
   std::size_t c = 0;
@@ -124,7 +133,8 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
       const bool listed = c < candidates.size() && candidates[c] == pair;
       if (listed) ++c;
       if (listed || moved_[k] != 0)
-        detect_global_pair(particles, globals, materials, shapes, threshold, i, k, contacts);
+        detect_global_pair(particles, globals, materials, shapes, threshold, i, k, contacts,
+                           moved_[k] != 0 ? std::nullopt : list.mesh_candidates(c - 1));
     }
 }
 

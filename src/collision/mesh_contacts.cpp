@@ -149,18 +149,41 @@ std::vector<MeshContact> sphere_mesh_contacts(const TriangleMesh& mesh, const Ve
   return out;
 }
 
-std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wall, double threshold,
-                        ContactGeometry* out, std::size_t capacity) {
+namespace {
+
+// The contacts `query(centre in the mesh's frame, found, scratch)` finds, placed (world frame),
+// the first `capacity` of them.
+template <class Query>
+std::size_t placed_contacts(const Vec3& centre, const body::Mesh& wall, ContactGeometry* out,
+                            std::size_t capacity, const Query& query) {
   thread_local std::vector<MeshContact> found;
   thread_local MeshQueryScratch scratch;
   found.clear();
-  const std::size_t n = std::min(capacity, sphere_mesh_contacts(*wall.mesh, wall.to_mesh(centre),
-                                                                radius, threshold, found, scratch));
+  const std::size_t n = std::min(capacity, query(wall.to_mesh(centre), found, scratch));
   for (std::size_t c = 0; c < n; ++c) {
     const ContactGeometry& g = found[c].geometry;
     out[c] = {wall.to_world(g.point), wall.orientation * g.normal, g.gap};
   }
   return n;
+}
+
+}  // namespace
+
+std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wall, double threshold,
+                        ContactGeometry* out, std::size_t capacity) {
+  return placed_contacts(
+      centre, wall, out, capacity, [&](const Vec3& c, auto& found, auto& scratch) {
+        return sphere_mesh_contacts(*wall.mesh, c, radius, threshold, found, scratch);
+      });
+}
+
+std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wall, double threshold,
+                        std::span<const std::int32_t> candidates, ContactGeometry* out,
+                        std::size_t capacity) {
+  return placed_contacts(
+      centre, wall, out, capacity, [&](const Vec3& c, auto& found, auto& scratch) {
+        return sphere_mesh_contacts(*wall.mesh, c, radius, threshold, candidates, found, scratch);
+      });
 }
 
 }  // namespace granite::collision

@@ -1,6 +1,8 @@
 // Verlet neighbour list with a skin (see include/granite/collision/neighbour_list.hpp).
 #include "granite/collision/neighbour_list.hpp"
 
+#include "granite/body/triangle_mesh.hpp"
+
 #include <algorithm>
 
 namespace granite::collision {
@@ -31,9 +33,14 @@ void NeighbourList::build(body::Particles& particles, std::size_t tracked,
   if (particles.size() == 0) return;
   // Inactive bodies too: a gate may close while the list lives; detection skips inactive ones.
   for (std::size_t i = 0; i < particles.size(); ++i)
-    for (std::size_t k = 0; k < globals.size(); ++k)
-      if (member_distance(globals[k], x[i]) <= (r[i] + threshold + skin) * (1.0 + kReachSlack))
-        global_pairs_.emplace_back(std::uint32_t(i), std::uint32_t(k));
+    for (std::size_t k = 0; k < globals.size(); ++k) {
+      const double reach = (r[i] + threshold + skin) * (1.0 + kReachSlack);
+      if (!(member_distance(globals[k], x[i]) <= reach)) continue;
+      global_pairs_.emplace_back(std::uint32_t(i), std::uint32_t(k));
+      mesh_ranges_.push_back(particles.shape[i] == body::kSphere
+                                 ? gather_triangles(globals[k], x[i], reach)
+                                 : std::array{kNoMesh, kNoMesh});
+    }
   cells_.build(x, 2.0 * particles.max_radius() + threshold + skin);
   // Positions and radii in the cells' order, so that each particle's candidates are a few
   // contiguous ranges, scanned without a branch per pair (most pairs of adjacent cells are out
@@ -76,6 +83,16 @@ void NeighbourList::build(body::Particles& particles, std::size_t tracked,
   unsorted_.clear();
 }
 
+std::array<std::uint32_t, 2> NeighbourList::gather_triangles(const body::GlobalBody& body,
+                                                             const Vec3& x, double reach) {
+  const auto* wall = body.is_union() ? nullptr : std::get_if<body::Mesh>(&body.parts.front());
+  if (!wall) return {kNoMesh, kNoMesh};
+  const auto begin = std::uint32_t(mesh_triangles_.size());
+  wall->mesh->triangles_near(wall->to_mesh(x), reach,
+                             [&](std::int32_t t) { mesh_triangles_.push_back(t); });
+  return {begin, std::uint32_t(mesh_triangles_.size())};
+}
+
 bool NeighbourList::global_moved(const body::GlobalBodies& globals, std::size_t k) const {
   if (k >= global_parts_.size()) return true;
   const std::vector<body::Primitive>& now = globals[k].parts;
@@ -95,6 +112,8 @@ void NeighbourList::adopt(const body::Particles& particles, std::size_t tracked,
   pairs_.clear();
   global_pairs_.clear();
   global_parts_.clear();
+  mesh_ranges_.clear();
+  mesh_triangles_.clear();
   ids_.assign(particles.id.begin(), particles.id.begin() + std::ptrdiff_t(tracked));
   built_ = true;
 }
@@ -105,9 +124,14 @@ void NeighbourList::remap(const std::vector<std::int64_t>& map) {
     if (map[i] >= 0 && map[j] >= 0) pairs_[w++] = {std::uint32_t(map[i]), std::uint32_t(map[j])};
   pairs_.resize(w);
   w = 0;
-  for (const auto& [i, k] : global_pairs_)
-    if (map[i] >= 0) global_pairs_[w++] = {std::uint32_t(map[i]), k};
+  for (std::size_t c = 0; c < global_pairs_.size(); ++c) {
+    const auto [i, k] = global_pairs_[c];
+    if (map[i] < 0) continue;
+    global_pairs_[w] = {std::uint32_t(map[i]), k};
+    mesh_ranges_[w++] = mesh_ranges_[c];  // the triangles stay where they are
+  }
   global_pairs_.resize(w);
+  mesh_ranges_.resize(w);
   w = 0;
   for (std::size_t i = 0; i < ids_.size(); ++i)
     if (map[i] >= 0) ids_[w++] = ids_[i];

@@ -55,6 +55,9 @@ std::vector<Field> with_motion(std::vector<Field> fields) {
           "prescribed rotation at a constant angular velocity (a rotating drum); the wall moves "
           "with v + angular_velocity x (x - center); combines with motion, excludes velocity "
           "(docs/global_bodies.md)"));
+  fields.push_back(opt("surface_velocity", vec3(), "[0, 0, 0]", "m/s",
+                       "a conveyor belt: the surface moves along itself at this velocity's "
+                       "tangential part at each contact, the body stays (docs/global_bodies.md)"));
   fields.push_back(opt("active_from", real(0.0), "0", "s",
                        "the body exists (takes part in contacts) from this time on"));
   fields.push_back(opt("active_until", real(0.0, inf, true), kAbsent, "s",

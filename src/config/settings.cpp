@@ -110,6 +110,7 @@ body::GlobalBody global_body(const YAML::Node& b, const MaterialIndices& materia
   else
     global.parts.push_back(primitive(b));
   global.velocity = vec3(b["velocity"]);
+  global.surface_velocity = vec3(b["surface_velocity"]);
   global.material = materials.at(b["material"].as<std::string>());
   return global;
 }

@@ -10,6 +10,7 @@
 #include "granite/solver/contact_problem_export.hpp"
 #include "granite/solver/polyhedral_lcp.hpp"
 #include "granite/solver/relaxation.hpp"
+#include "granite/solver/surface_velocity.hpp"
 #include "granite/timestep/integrator.hpp"
 
 #include <algorithm>
@@ -210,6 +211,7 @@ void Simulation::set_up_contacts(std::size_t owned) {
     impulses_.assign(contacts_.size(), Vec3::Zero());
     solver::setup_rolling(contacts_, particles_, globals_, materials_, shapes_, states_,
                           solver_contacts_, p.model.model == contact::Model::ccp, rolling_);
+    solver::add_surface_velocities(globals_, particles_.size(), solver_contacts_, states_);
     solver::build_sweep_order(p.ordering, contacts_.point, p.gravity, p.ordering_seed, steps_,
                               order_);
     parallel::weigh_ghost_contacts(solver_contacts_, owned, particles_.size(), p.relaxation_weight);

@@ -2,7 +2,8 @@
 """Fuzzing of Granite's inputs (ctest: fuzz_inputs).
 
 Mutates the shipped configurations (configs/*.yaml), `--set` overrides, `granite contact` JSON
-Lines and the FCLIB test problems (tests/data/fclib/problems/*.hdf5) a few hundred ways with a
+Lines, the FCLIB test problems (tests/data/fclib/problems/*.hdf5) and the mesh files of mesh walls
+(configs/meshes/: binary and ASCII STL, and an OBJ made from them) a few hundred ways with a
 fixed seed, runs the matching command on each and checks that it ends with exit code 0, or 2
 with exactly one line on stderr starting with "error: " -- never a signal, another exit code,
 a stray line or a hang. Prints one summary line (cases per family, exit-code histogram) and
@@ -366,6 +367,102 @@ def fuzz_fclib_sizes(rng, runner, problems, tmp, cases):
         os.remove(path)
 
 
+# Issue 40: mesh walls from damaged STL and OBJ files. A one-sphere scene whose floor is the
+# damaged mesh, checked (`granite check` builds the mesh) or run for two steps.
+MESH_SCENE = """run: {{dt: 1.0e-4, end_time: 2.0e-4, seed: 1}}
+domain: {{min: [-0.1, -0.1, -0.1], max: [0.1, 0.1, 0.2]}}
+materials: [{{name: glass, density: 2500, friction: 0.5}}]
+bodies:
+  - {{type: mesh, file: {path}, scale: {scale}, material: glass}}
+particles:
+  - {{type: sphere, position: [0, 0, 0.05], radius: 0.001, material: glass}}
+output: {{snapshot_initial: false}}
+"""
+
+
+def binary_mutation(rng, data):
+    """Damage to a binary STL: its size, its declared count, its coordinates."""
+    import struct
+    count = struct.unpack_from("<I", data, 80)[0]
+    kind = rng.choice(["truncate", "count", "coordinate", "flip bytes", "degenerate"])
+    if kind == "truncate":
+        cut = rng.randrange(len(data))
+        return f"{kind} at {cut}", data[:cut]
+    if kind == "count":
+        value = rng.choice([0, 1, count - 1, count + 1, 2**31, 2**32 - 1])
+        return f"count {value}", data[:80] + struct.pack("<I", value) + data[84:]
+    if kind == "coordinate":
+        at = 84 + 50 * rng.randrange(count) + 12 + 4 * rng.randrange(9)
+        value = rng.choice([float("nan"), float("inf"), -float("inf"), 3e38, 1e-45, 0.0])
+        return f"coordinate {value} at {at}", data[:at] + struct.pack("<f", value) + data[at + 4:]
+    if kind == "flip bytes":
+        out = bytearray(data)
+        for _ in range(rng.randrange(1, 30)):
+            out[rng.randrange(len(out))] = rng.randrange(256)
+        return kind, bytes(out)
+    # every facet the same point: nothing of non-zero area
+    first = data[84 + 12:84 + 24]
+    facets = b"".join(b"\0" * 12 + first * 3 + b"\0\0" for _ in range(count))
+    return kind, data[:84] + facets
+
+
+def mesh_text_mutation(rng, text):
+    """Damage to an ASCII STL or an OBJ: lines lost, repeated or changed, bad numbers."""
+    lines = text.splitlines(keepends=True)
+    i = rng.randrange(len(lines))
+    kind = rng.choice(["drop line", "repeat line", "bad token", "truncate", "bad index"])
+    if kind == "drop line":
+        return f"{kind} {i + 1}", "".join(lines[:i] + lines[i + 1:])
+    if kind == "repeat line":
+        return f"{kind} {i + 1}", "".join(lines[:i + 1] + lines[i:])
+    if kind == "truncate":
+        cut = rng.randrange(len(text))
+        return f"{kind} at {cut}", text[:cut]
+    words = lines[i].split()
+    if not words:
+        return "unchanged", text
+    if kind == "bad index" and lines[i].startswith("f "):
+        words[rng.randrange(1, len(words))] = rng.choice(["0", "-999", "99999999999", "1/", "x"])
+    else:
+        words[rng.randrange(len(words))] = rng.choice(
+            ["nan", "inf", "-inf", "1e999", "", "x", "vertex", "endsolid", "facet", "1e-320"])
+    lines[i] = " ".join(words) + "\n"
+    return f"{kind} on line {i + 1}", "".join(lines)
+
+
+def obj_of_ascii_stl(text):
+    """The facets of an ASCII STL as an OBJ (one vertex line per corner)."""
+    corners = [line.split()[1:4] for line in text.splitlines() if line.strip().startswith("vertex")]
+    out = ["v " + " ".join(c) for c in corners]
+    out += [f"f {k + 1} {k + 2} {k + 3}" for k in range(0, len(corners) - 2, 3)]
+    return "\n".join(out) + "\n"
+
+
+def fuzz_meshes(rng, runner, source, tmp, cases):
+    meshes = os.path.join(source, "configs", "meshes")
+    binary = open(os.path.join(meshes, "hopper.stl"), "rb").read()  # mm: scale 0.001
+    ascii_stl = open(os.path.join(meshes, "grain.stl"), encoding="utf-8").read()  # mm
+    obj = obj_of_ascii_stl(ascii_stl)
+    for case in range(cases):
+        kind = rng.choice(["binary", "binary", "ascii", "obj"])
+        if kind == "binary":
+            description, data = binary_mutation(rng, binary)
+            path = os.path.join(tmp, f"mesh_{case}.stl")
+        else:
+            description, text = mesh_text_mutation(rng, ascii_stl if kind == "ascii" else obj)
+            data = text.encode("utf-8", "surrogateescape")
+            path = os.path.join(tmp, f"mesh_{case}.{'stl' if kind == 'ascii' else 'obj'}")
+        with open(path, "wb") as f:
+            f.write(data)
+        config = os.path.join(tmp, f"mesh_{case}.yaml")
+        with open(config, "w", encoding="utf-8") as f:
+            f.write(MESH_SCENE.format(path=path, scale=0.001))
+        command = ["check", config] if case % 2 else \
+            ["run", config, "--output", os.path.join(tmp, f"mesh_out_{case}"), "--quiet"]
+        runner.run("mesh", f"{kind} {description}", command, inputs=[path, config])
+        os.remove(path)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("granite")
@@ -387,6 +484,7 @@ def main():
         fuzz_fclib(rng, runner, problems, tmp, args.cases // 2)
         fuzz_regions(rng, runner, configs, args.cases // 4)
         fuzz_fclib_sizes(rng, runner, problems, tmp, args.cases // 8)
+        fuzz_meshes(rng, runner, args.source, tmp, args.cases // 2)
     for failure in runner.failures:
         print("FAIL:", failure)
     cases = ", ".join(f"{family} {n}" for family, n in runner.counts.items())

@@ -4,6 +4,7 @@
 #     binary STL that declares 10^9 triangles and holds 1, a NaN coordinate, a file of
 #     zero-area triangles only, a mesh wholly outside the domain, a box shape next to a mesh
 #     wall, a flat_angle out of range;
+#     a mesh floor that is a conveyor belt drags a sphere to 2/7 of its speed;
 #  2. configs/hopper_stl.yaml at 2 ranks, the first 0.2 s: the fill settles into the hopper held by
 #     the mesh (nothing lost, no particle below the orifice), every snapshot's XDMF draws the
 #     mesh's 3840 triangles as body 1, the log reports the mesh, and body_forces carries the
@@ -64,9 +65,16 @@ bad outside "bodies\[0\]: the mesh lies wholly outside the domain" "file: $tmp/f
 bad shape "bodies\[0\]: mesh walls touch spheres and clumps only, and shapes\[0\] \('brick'\) is not a clump" \
   "file: $tmp/floor.stl" "shapes: [{name: brick, type: box, half_extents: [0.01, 0.01, 0.01]}]"
 bad angle "bodies\[0\]\.flat_angle" "file: $tmp/floor.stl, flat_angle: 0.5"
-# The good floor runs (the sphere falls onto it).
-scene "file: $tmp/floor.stl" > "$tmp/good.yaml"
-"$granite" run "$tmp/good.yaml" --output "$tmp/good" > "$tmp/good.log" 2>&1 || fail "a mesh floor: $(tail -3 "$tmp/good.log")"
+# The good floor as a conveyor belt (surface_velocity, 0.3 m/s along x): the sphere falls onto
+# it (0.1 s), is dragged and rolls at 2/7 of the belt speed (docs/global_bodies.md).
+scene "file: $tmp/floor.stl, surface_velocity: [0.3, 0, 0]" > "$tmp/good.yaml"
+"$granite" run "$tmp/good.yaml" --output "$tmp/good" --set run.end_time=0.2 > "$tmp/good.log" 2>&1 \
+  || fail "a mesh belt: $(tail -3 "$tmp/good.log")"
+$py - "$tmp/good/snapshot_00002000.h5" <<'EOF' || fail "the sphere on the mesh belt"
+import sys, h5py
+v = h5py.File(sys.argv[1], "r")["particles/velocity"][0]
+assert abs(v[0] - 0.3 * 2 / 7) < 1e-9 and abs(v[1]) < 1e-12 and abs(v[2]) < 1e-12, v
+EOF
 
 # 2. The hopper at 2 ranks: 0.2 s, the gate closed (it opens at 0.25 s).
 hopper=(run "$src/configs/hopper_stl.yaml" --set output.snapshot_interval=0.05)

@@ -7,7 +7,15 @@
 //    above it, started right over a vertex. All vertices lie in z = 0, so every face normal is
 //    exactly ±z and the mesh's contact (collision/mesh_contacts.hpp) is the plane's bit for
 //    bit: the two runs must agree exactly at every step, across every seam and vertex crossed.
-// 2. A frictionless sphere pressed into the inside corner of a box made of 12 triangles
+// 2. Issue 40's tessellated plane: a sphere launched at v₀ without spin on a horizontal floor
+//    of 2, 8 and 200 random triangles slides, then rolls at 5/7 v₀ (friction's impulse
+//    μ m g t takes v₀ − v away and gives the spin 5 (v₀ − v)/(2r): rolling when v = 5/7 v₀,
+//    reached within one step and then kept exactly), with no vertical velocity: as on the
+//    `plane` body, to 1e-12, with exactly one contact per step.
+// 3. A sphere dropped onto a turning disk (a cylinder about z at 2 rad/s, μ = 0.5) is dragged
+//    along; the disk's top as a fan of 64 triangles turning the same way gives the same
+//    trajectory to 1e-12 m (its face normals stay exactly +z: a turn about z keeps z).
+// 4. A frictionless sphere pressed into the inside corner of a box made of 12 triangles
 //    (gravity along (−1, −1, −1)) has three contacts, one per face (not one per triangle: the
 //    faces' diagonals are flat seams), and rests: each normal impulse is m g dt / √3 to the
 //    solver's tolerance, the velocity zero. (With friction the split is not unique.)
@@ -97,12 +105,82 @@ TEST_P(MeshFloor, SphereCrossesTheSeamsOfATessellatedPlaneAsOnThePlane) {
   }
 }
 
+TEST_P(MeshFloor, SlidingThenRollingEndsAtFiveSeventhsOfTheLaunchSpeed) {
+  const Vec3 v0(0.4, 0.3, 0.0);  // 0.5 m/s
+  constexpr double mu = 0.3;
+  for (const int splits : {0, 3, 99}) {  // 2, 8 and 200 triangles
+    std::mt19937_64 rng(std::uint64_t(11 + splits));
+    const auto floor = tessellated_floor(0.1, splits, rng);
+    ASSERT_EQ(floor->triangle_count(), std::size_t(2 + 2 * splits));
+    timestep::Simulation plane, mesh;
+    set_up(plane, Vec3(0, 0, -kG), GetParam());
+    set_up(mesh, Vec3(0, 0, -kG), GetParam());
+    const auto a = plane.materials().add({2650.0, mu});
+    const auto b = mesh.materials().add({2650.0, mu});
+    plane.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, a);
+    mesh.globals().add(body::Mesh{floor, Vec3::Zero(), Quat::Identity()}, b);
+    const Vec3 start(-0.04, -0.03, kR);
+    plane.particles().add_sphere(plane.materials(), a, start, kR, v0);
+    mesh.particles().add_sphere(mesh.materials(), b, start, kR, v0);
+    for (int s = 0; s < 1500; ++s) {  // sliding ends at 2 v₀ / (7 μ g) = 0.049 s
+      ASSERT_EQ(mesh.step().contacts, 1u) << "step " << s;
+      plane.step();
+    }
+    const Vec3& v = mesh.particles().velocity[0];
+    EXPECT_LE((v - plane.particles().velocity[0]).norm(), 1e-12) << splits;
+    EXPECT_LE((mesh.particles().position[0] - plane.particles().position[0]).norm(), 1e-12);
+    EXPECT_LE((v - 5.0 / 7.0 * v0).norm(), 1e-9 * v0.norm()) << splits;
+    EXPECT_LE(std::abs(v.z()), 1e-12);
+    // Rolling: the contact point is at rest, v + ω × (−r e_z) = 0.
+    const Vec3 slip = v + mesh.particles().angular_velocity[0].cross(Vec3(0, 0, -kR));
+    EXPECT_LE(slip.norm(), 1e-9 * v0.norm()) << splits;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, MeshFloor,
                          testing::Values(contact::Model::mdp, contact::Model::coulomb,
                                          contact::Model::ccp),
                          [](const auto& info) {
                            return std::string(contact::model_name(info.param));
                          });
+
+TEST(MeshDisk, SphereOnATurningTessellatedDiskMovesAsOnTheTurningCylinder) {
+  constexpr double R = 0.05, L = 0.005, omega = 2.0;
+  std::vector<Vec3> v = {Vec3(0, 0, L)};
+  std::vector<body::MeshTriangle> t;
+  constexpr int kSegments = 64;
+  for (int k = 0; k < kSegments; ++k) {
+    const double phi = 2.0 * std::numbers::pi * k / kSegments;
+    v.emplace_back(R * std::cos(phi), R * std::sin(phi), L);
+    t.push_back({0, 1 + k, 1 + (k + 1) % kSegments});
+  }
+  const auto disk = std::make_shared<const body::TriangleMesh>(v, t);
+  timestep::Simulation analytic, mesh;
+  for (timestep::Simulation* sim : {&analytic, &mesh}) {
+    set_up(*sim, Vec3(0, 0, -kG), contact::Model::mdp);
+    const auto m = sim->materials().add({2650.0, 0.5});
+    body::GlobalBody turning;
+    if (sim == &analytic)
+      turning.parts = {body::Cylinder{Vec3::Zero(), Vec3::UnitZ(), R, L, false}};
+    else
+      turning.parts = {body::Mesh{disk, Vec3::Zero(), Quat::Identity()}};
+    turning.angular_velocity = Vec3(0, 0, omega);
+    turning.material = m;
+    sim->globals().add(turning);
+    sim->particles().add_sphere(sim->materials(), m, Vec3(0.02, 0.005, L + kR), kR);
+  }
+  for (int s = 0; s < 2000; ++s) {
+    ASSERT_EQ(mesh.step().contacts, 1u) << "step " << s;
+    ASSERT_EQ(analytic.step().contacts, 1u) << "step " << s;
+  }
+  const auto& a = analytic.particles();
+  const auto& b = mesh.particles();
+  EXPECT_LE((b.position[0] - a.position[0]).norm(), 1e-12);
+  EXPECT_LE((b.velocity[0] - a.velocity[0]).norm(), 1e-12);
+  EXPECT_LE((b.angular_velocity[0] - a.angular_velocity[0]).norm(), 1e-12 / kR);
+  // Dragged along: the sphere has picked up the disk's motion (ω r = 0.04 m/s at its start).
+  EXPECT_GT(a.velocity[0].norm(), 0.005);
+}
 
 TEST(MeshCorner, SphereRestsInTheInsideCornerOfATriangulatedBoxOnItsThreeFaces) {
   std::vector<Vec3> v = test_meshes::cube_vertices();

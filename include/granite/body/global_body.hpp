@@ -95,6 +95,10 @@ struct GlobalBody {
   // of the axis that moves with the body. The wall velocity at x is velocity + ω × (x − c).
   Vec3 angular_velocity = Vec3::Zero();
   Vec3 rotation_center = Vec3::Zero();
+  // A conveyor belt's surface velocity (world frame): at a contact the surface moves by its
+  // tangential part on top of the wall velocity, while the geometry stays (solver/
+  // surface_velocity.hpp).
+  Vec3 surface_velocity = Vec3::Zero();
   bool is_union() const { return parts.size() > 1; }
 };
 

@@ -98,5 +98,10 @@ std::vector<MeshContact> sphere_mesh_contacts(const TriangleMesh& mesh, const Ve
 /// `capacity` (the first in triangle order) and returns their number.
 std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wall, double threshold,
                         ContactGeometry* out, std::size_t capacity);
+/// The same among candidate triangles (NeighbourList::mesh_candidates: every triangle within
+/// radius + threshold of the centre, in the mesh's frame, no repeats).
+std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wall, double threshold,
+                        std::span<const std::int32_t> candidates, ContactGeometry* out,
+                        std::size_t capacity);
 
 }  // namespace granite::collision

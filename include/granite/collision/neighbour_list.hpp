@@ -20,11 +20,20 @@
 // search finds is among them (the particle pairs' margin). A body that has moved otherwise
 // (further, turned, resized, any change of its members) is not covered by its candidates:
 // global_moved() tells the detection to search it in full.
+//
+// For a sphere near a mesh wall the build also keeps the mesh's triangles whose boxes are within
+// r + threshold + skin of the sphere's reference position, in the mesh's frame
+// (mesh_candidates()): while the sphere stays within skin/2 and the mesh within a translation
+// of skin/2, they hold every triangle within r + threshold of the sphere (the same margin), so
+// the detection scans them instead of descending the mesh's tree every step.
 #include "granite/body/global_body.hpp"
 #include "granite/body/particles.hpp"
 #include "granite/collision/linked_cells.hpp"
 
+#include <array>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -72,8 +81,21 @@ public:
   /// at most skin/2 (or did not exist then): its candidates do not cover it, it must be
   /// searched against every particle.
   bool global_moved(const body::GlobalBodies& globals, std::size_t k) const;
+  /// For global_pairs()[c], a sphere and a mesh wall: the mesh's candidate triangles (header),
+  /// in increasing order; nullopt for other pairs.
+  std::optional<std::span<const std::int32_t>> mesh_candidates(std::size_t c) const {
+    const auto [begin, end] = mesh_ranges_[c];
+    if (begin == kNoMesh) return std::nullopt;
+    return std::span<const std::int32_t>(mesh_triangles_.data() + begin, end - begin);
+  }
 
 private:
+  static constexpr std::uint32_t kNoMesh = ~std::uint32_t(0);
+  // Appends the candidate triangles of a sphere at x with this reach if `body` is a mesh wall
+  // and returns their range in mesh_triangles_ ({kNoMesh, kNoMesh} otherwise).
+  std::array<std::uint32_t, 2> gather_triangles(const body::GlobalBody& body, const Vec3& x,
+                                                double reach);
+
   LinkedCells cells_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> unsorted_;  // scratch of build()
@@ -83,7 +105,9 @@ private:
   std::vector<std::uint32_t> within_reach_;  // and one range's pairs within reach
   std::vector<std::pair<std::uint32_t, std::uint32_t>> global_pairs_;
   std::vector<std::vector<body::Primitive>> global_parts_;  // the global bodies at the build
-  std::vector<BodyId> ids_;                                 // of the tracked particles
+  std::vector<std::array<std::uint32_t, 2>> mesh_ranges_;   // per global pair: its triangles
+  std::vector<std::int32_t> mesh_triangles_;
+  std::vector<BodyId> ids_;  // of the tracked particles
   double skin_ = 0.0;
   bool built_ = false;
 };

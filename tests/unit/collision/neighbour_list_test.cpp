@@ -2,8 +2,9 @@
 // than skin/2 since the build, the candidates give exactly the contacts of a full search (same
 // pairs, same gaps), with particles and with global bodies of every kind (a body moved since
 // the build included); a move just over skin/2, a removed particle or a changed id makes the
-// list stale; a Simulation with a skin (particles deleted now and then, a wall static or moving)
-// finds the contacts of a full search step by step.
+// list stale; a Simulation with a skin (particles deleted now and then, a wall static or moving,
+// a mesh floor with its candidate triangles) finds the contacts of a full search step by step.
+#include "granite/body/triangle_mesh.hpp"
 #include "granite/collision/detection.hpp"
 #include "granite/collision/neighbour_list.hpp"
 #include "granite/timestep/simulation.hpp"
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <random>
 #include <tuple>
 
@@ -190,7 +192,24 @@ namespace {
 
 // A box of falling, colliding spheres (walls on all sides), with or without a skin; the wall
 // at x = 0 moves in with `piston` m/s (a kinematic wall, as the channel's piston).
-timestep::Simulation falling_gas(double skin, double piston = 0.0) {
+// The floor z = 0 of the falling gas's box [0, L]³ as a mesh wall: the square cut into 2 × 16²
+// triangles (their normals exactly +z: the contacts are the plane's).
+body::Mesh mesh_floor(double L) {
+  std::vector<Vec3> v;
+  std::vector<body::MeshTriangle> t;
+  constexpr int k = 16;
+  for (int i = 0; i <= k; ++i)
+    for (int j = 0; j <= k; ++j) v.emplace_back(L * i / k, L * j / k, 0.0);
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j) {
+      const int a = i * (k + 1) + j, b = a + k + 1;
+      t.push_back({a, b, b + 1});
+      t.push_back({a, b + 1, a + 1});
+    }
+  return {std::make_shared<const body::TriangleMesh>(v, t), Vec3::Zero(), Quat::Identity()};
+}
+
+timestep::Simulation falling_gas(double skin, double piston = 0.0, bool meshed_floor = false) {
   timestep::Simulation sim;
   auto& par = sim.parameters();
   par.dt = 2e-4;
@@ -201,8 +220,11 @@ timestep::Simulation falling_gas(double skin, double piston = 0.0) {
   const auto glass = sim.materials().add({2650.0, 0.3});
   const double L = 0.05;
   for (int a = 0; a < 3; ++a) {
-    sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::Unit(a)}, glass,
-                      a == 0 ? Vec3(piston, 0, 0) : Vec3::Zero());
+    if (a == 2 && meshed_floor)
+      sim.globals().add(mesh_floor(L), glass);
+    else
+      sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::Unit(a)}, glass,
+                        a == 0 ? Vec3(piston, 0, 0) : Vec3::Zero());
     sim.globals().add(body::HalfSpace{Vec3::Constant(L), -Vec3::Unit(a)}, glass);
   }
   std::mt19937 rng(3);
@@ -259,6 +281,35 @@ TEST(NeighbourList, SimulationWithASkinFindsTheContactsOfAFullSearchEveryStep) {
     EXPECT_LT(rebuilds, std::size_t(steps) / 2) << "rebuilt almost every step";
     EXPECT_EQ(sim.rebuilds(), rebuilds);
   }
+}
+
+// The same with the floor a mesh wall, whose spheres the detection tests against the candidate
+// triangles the list kept (NeighbourList::mesh_candidates): every step's contacts are a full
+// search's. The floor then rises at 0.5 m/s for 10 steps (1 mm, more than skin/2: searched in
+// full while it moves) and stops (its candidates again after the next build).
+TEST(NeighbourList, MeshWallCandidatesFindTheContactsOfAFullSearchEveryStep) {
+  timestep::Simulation sim = falling_gas(1.2e-3, 0.0, true);
+  std::size_t contacts = 0, mismatches = 0, floor_contacts = 0;
+  sim.set_contact_problem_observer([&](const auto&, const auto&) {
+    ContactDetection full;
+    ContactList all;
+    full.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(),
+                sim.parameters().contact_threshold, all);
+    const auto ka = keyed(all, sim.particles()), kb = keyed(sim.contacts(), sim.particles());
+    mismatches += ka == kb ? 0 : 1;
+    contacts += kb.size();
+    for (const auto& [key, gap] : kb) floor_contacts += std::get<1>(key) == -1 - 4 ? 1 : 0;
+  });
+  std::size_t rebuilds = 0;
+  for (int s = 0; s < 300; ++s) {
+    if (s == 200) sim.globals().set_velocity(4, Vec3(0, 0, 0.5));
+    if (s == 210) sim.globals().set_velocity(4, Vec3::Zero());
+    rebuilds += sim.step().neighbour_rebuild ? 1 : 0;
+  }
+  EXPECT_EQ(mismatches, 0u) << "steps whose contacts differ from a full search";
+  EXPECT_GT(floor_contacts, 1000u) << "the mesh floor was hardly touched: test too weak";
+  EXPECT_GT(rebuilds, 1u);
+  EXPECT_GT(contacts, 300u * 200u);
 }
 
 TEST(NeighbourList, AParticleMovedJustOverHalfTheSkinForcesARebuild) {
