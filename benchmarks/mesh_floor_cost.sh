@@ -3,13 +3,18 @@
 # particle-step of a settled bed on a tessellated floor of 10^2, 10^4 and 10^6 triangles, against
 # a plane; goal: within 1.5x at 10^6"): configs/resting_pile.yaml (2 000 spheres in a 2 cm box)
 # settled on its plane floor to 0.3 s once, then continued (--from) for STEPS steps (default
-# 500) on one rank with the floor the half-space z = 0, and with the floor the same square cut
-# into 2 k^2 triangles (a k x k grid of squares, each split along a diagonal; binary STL written
-# here) for k = 7, 71 and 707 (98, 10 082 and 999 698 triangles). The runs are the same bit for
-# bit (every face normal of the flat floor is exactly +z): the script checks the final kinetic
-# energy. Prints µs per particle-step (the whole run, including reading the mesh and building
-# its tree), the detection phase's time, and their ratios to the plane's, measured in the same
-# invocation (the machine is shared: compare ratios, not seconds).
+# 500) on one rank with the floor the half-space z = 0, and with the floor a square of z = 0
+# centred under the box, of side S, cut into 2 k^2 triangles (a k x k grid of squares, each
+# split along a diagonal; binary STL written here): k = 7 and 71 over the box's 2 cm (98 and
+# 10 082 triangles, legs of 2.9 and 0.28 mm), and k = 707 over 20 cm (999 698 triangles, the
+# 10^4 case's 0.28 mm legs on a mesh 100 times larger). The large mesh keeps the triangles'
+# size: a mesh's cost per particle is meant to grow with the triangles a sphere touches (a
+# sphere of radius 1 mm within the contact threshold reaches about 8 triangles of 0.28 mm), not
+# with the mesh's size (the tree's depth). The runs are the same bit for bit (every face normal
+# of the flat floor is exactly +z): the script checks the final kinetic energy. Prints µs per
+# particle-step (the whole run, including reading the mesh and building its tree), the
+# detection phase's time, their ratios to the plane's, measured in the same invocation (the
+# machine is shared: compare ratios, not seconds), and the memory high-water mark.
 # usage: benchmarks/mesh_floor_cost.sh [BUILD_DIR] [STEPS]
 set -euo pipefail
 build=${1:-build}
@@ -22,12 +27,13 @@ settle "$cfg" 0.3 "$tmp/settled"
 common=(--from "$settled" "${quiet[@]}" --set output.checkpoint_interval=0
         --set run.end_time="$(/usr/bin/python3 -c "print($steps * $dt)")")
 
-grid_stl() {  # grid_stl K PATH: the floor square [0, 0.02]^2 as 2 K^2 triangles
-  /usr/bin/python3 - "$1" "$2" <<'EOF'
+grid_stl() {  # grid_stl K SIDE PATH: the floor square of SIDE centred at (0.01, 0.01) as 2 K^2 triangles
+  /usr/bin/python3 - "$1" "$2" "$3" <<'EOF'
 import sys
 import numpy as np
-k, path = int(sys.argv[1]), sys.argv[2]
-x = np.linspace(0.0, 0.02, k + 1).astype("<f4")  # float32 once: shared corners match bit for bit
+k, side, path = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+# float32 once: shared corners match bit for bit
+x = np.linspace(0.01 - side / 2, 0.01 + side / 2, k + 1).astype("<f4")
 i, j = np.meshgrid(np.arange(k), np.arange(k), indexing="ij")
 i, j = i.ravel(), j.ravel()
 def corner(a, b):
@@ -54,18 +60,21 @@ import json
 r = json.load(open('$tmp/$label/run.json'))
 t = r['timings']
 us = 1e6 * r['wall_seconds'] / (r['steps']['done'] * r['particles']['final'])
-print(us, t['detection']['avg'], repr(r['final']['kinetic_energy_J']))"
+print(us, t['detection']['avg'], repr(r['final']['kinetic_energy_J']), r['memory']['peak_resident_bytes']['max'] / 1e6)"
 }
 
-printf "%-10s %10s %14s %8s %10s %8s\n" floor triangles us/p-step ratio detect[s] ratio
-read -r base_us base_detect base_energy < <(run_one plane)
-printf "%-10s %10s %14.3f %8s %10.3f %8s\n" plane - "$base_us" 1.00 "$base_detect" 1.00
-for k in 7 71 707; do
-  grid_stl "$k" "$tmp/floor$k.stl"
-  read -r us detect energy < <(run_one "mesh$k" \
+printf "%-10s %10s %8s %12s %8s %10s %8s %10s\n" floor triangles side[m] us/p-step ratio \
+  detect[s] ratio peak[MB]
+read -r base_us base_detect base_energy rss < <(run_one plane)
+printf "%-10s %10s %8s %12.3f %8s %10.3f %8s %10.0f\n" plane - - "$base_us" 1.00 "$base_detect" \
+  1.00 "$rss"
+for floor in "7 0.02" "71 0.02" "707 0.2"; do
+  read -r k side <<<"$floor"
+  grid_stl "$k" "$side" "$tmp/floor$k.stl"
+  read -r us detect energy rss < <(run_one "mesh$k" \
     --set "bodies[0]={type: mesh, file: $tmp/floor$k.stl, material: glass}")
   [ "$energy" = "$base_energy" ] || echo "note: the mesh floor's run differs (kinetic energy $energy J, plane $base_energy J)"
-  printf "%-10s %10d %14.3f %8.2f %10.3f %8.2f\n" mesh $((2 * k * k)) "$us" \
+  printf "%-10s %10d %8s %12.3f %8.2f %10.3f %8.2f %10.0f\n" mesh $((2 * k * k)) "$side" "$us" \
     "$(/usr/bin/python3 -c "print($us / $base_us)")" "$detect" \
-    "$(/usr/bin/python3 -c "print($detect / $base_detect)")"
+    "$(/usr/bin/python3 -c "print($detect / $base_detect)")" "$rss"
 done

@@ -62,10 +62,10 @@ PrimitiveProblem primitive_problem(const Primitive& p) {
   return {};
 }
 
-double signed_distance(const Primitive& primitive, const Vec3& x) {
+double signed_distance(const Primitive& primitive, const Vec3& x, double bound) {
   if (const auto* h = std::get_if<HalfSpace>(&primitive)) return (x - h->point).dot(h->normal);
   if (const auto* b = std::get_if<Box>(&primitive)) return box_signed_distance(*b, x);
-  if (const auto* m = std::get_if<Mesh>(&primitive)) return m->mesh->distance(m->to_mesh(x));
+  if (const auto* m = std::get_if<Mesh>(&primitive)) return m->mesh->distance(m->to_mesh(x), bound);
   return cylinder_signed_distance(std::get<Cylinder>(primitive), x);
 }
 

@@ -203,11 +203,15 @@ void TriangleMesh::classify_vertices() {
   }
 }
 
-double TriangleMesh::distance(const Vec3& x) const {
-  return std::sqrt(tree_.nearest(x, [&](std::int32_t t) {
-    return (x - closest_point_on_triangle(x, corner(t, 0), corner(t, 1), corner(t, 2)).point)
-        .squaredNorm();
-  }));
+double TriangleMesh::distance(const Vec3& x, double bound) const {
+  const double d2 = tree_.nearest(
+      x,
+      [&](std::int32_t t) {
+        return (x - closest_point_on_triangle(x, corner(t, 0), corner(t, 1), corner(t, 2)).point)
+            .squaredNorm();
+      },
+      bound * bound);
+  return std::min(std::sqrt(d2), bound);
 }
 
 }  // namespace granite::body

@@ -12,11 +12,12 @@ namespace {
 // test (here and in stale()) can never drop a pair that the narrow phase would report.
 constexpr double kReachSlack = 1e-12;
 
-// The smallest signed distance from x to a member of the body (negative inside one).
-double member_distance(const body::GlobalBody& body, const Vec3& x) {
-  double d = body::signed_distance(body.parts.front(), x);
+// The smallest signed distance from x to a member of the body (negative inside one); a mesh's
+// searched only below `bound` (body::signed_distance: ≥ bound if none is closer).
+double member_distance(const body::GlobalBody& body, const Vec3& x, double bound) {
+  double d = body::signed_distance(body.parts.front(), x, bound);
   for (std::size_t m = 1; m < body.parts.size(); ++m)
-    d = std::min(d, body::signed_distance(body.parts[m], x));
+    d = std::min(d, body::signed_distance(body.parts[m], x, bound));
   return d;
 }
 }  // namespace
@@ -35,7 +36,7 @@ void NeighbourList::build(body::Particles& particles, std::size_t tracked,
   for (std::size_t i = 0; i < particles.size(); ++i)
     for (std::size_t k = 0; k < globals.size(); ++k) {
       const double reach = (r[i] + threshold + skin) * (1.0 + kReachSlack);
-      if (!(member_distance(globals[k], x[i]) <= reach)) continue;
+      if (!(member_distance(globals[k], x[i], 2.0 * reach) <= reach)) continue;
       global_pairs_.emplace_back(std::uint32_t(i), std::uint32_t(k));
       mesh_ranges_.push_back(particles.shape[i] == body::kSphere
                                  ? gather_triangles(globals[k], x[i], reach)

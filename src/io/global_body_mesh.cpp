@@ -5,9 +5,7 @@
 #include "granite/body/triangle_mesh.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <sstream>
 
 namespace granite::io {
 
@@ -134,12 +132,6 @@ void add_mesh(SurfaceMesh& out, const body::Mesh& wall, std::int32_t body) {
   }
 }
 
-std::string number(double x) {
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, x);
-  return std::string(buffer, result.ptr);
-}
-
 }  // namespace
 
 SurfaceMesh global_body_mesh(const body::GlobalBodies& bodies, const Vec3& box_min,
@@ -159,34 +151,6 @@ SurfaceMesh global_body_mesh(const body::GlobalBodies& bodies, const Vec3& box_m
     }
   }
   return mesh;
-}
-
-std::string global_body_xdmf_grid(const SurfaceMesh& mesh, const std::string& in) {
-  if (mesh.triangles.empty()) return "";
-  const std::size_t t = mesh.triangles.size(), p = mesh.points.size();
-  std::ostringstream out;
-  out << in << "<Grid Name=\"global_bodies\" GridType=\"Uniform\">\n"
-      << in << "  <Topology TopologyType=\"Triangle\" NumberOfElements=\"" << t << "\">\n"
-      << in << "    <DataItem Dimensions=\"" << t
-      << " 3\" NumberType=\"Int\" Precision=\"8\" Format=\"XML\">\n";
-  for (const auto& tri : mesh.triangles)
-    out << in << "      " << tri[0] << ' ' << tri[1] << ' ' << tri[2] << '\n';
-  out << in << "    </DataItem>\n"
-      << in << "  </Topology>\n"
-      << in << "  <Geometry GeometryType=\"XYZ\">\n"
-      << in << "    <DataItem Dimensions=\"" << p
-      << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">\n";
-  for (const Vec3& x : mesh.points)
-    out << in << "      " << number(x.x()) << ' ' << number(x.y()) << ' ' << number(x.z()) << '\n';
-  out << in << "    </DataItem>\n"
-      << in << "  </Geometry>\n"
-      << in << "  <Attribute Name=\"body\" AttributeType=\"Scalar\" Center=\"Cell\">\n"
-      << in << "    <DataItem Dimensions=\"" << t
-      << "\" NumberType=\"Int\" Precision=\"4\" Format=\"XML\">\n"
-      << in << "     ";
-  for (std::int32_t b : mesh.body) out << ' ' << b;
-  out << '\n' << in << "    </DataItem>\n" << in << "  </Attribute>\n" << in << "</Grid>\n";
-  return out.str();
 }
 
 }  // namespace granite::io

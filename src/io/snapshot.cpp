@@ -66,33 +66,62 @@ ShapeRows shape_rows(const body::Particles& particles, const SnapshotInfo& info,
   return rows;
 }
 
-// /shapes: vertices (V x 3), triangles (T x 3), id (T), each rank's rows at its offsets.
-void write_shape_datasets(hid_t root, ShapeRows& rows, hid_t transfer, int compression,
-                          const comm::Communicator& comm, const std::string& file_name) {
+// A triangle mesh's group (detail::TriangleGroup): vertices (V x 3), triangles (T x 3) and the
+// cell attribute (T, of `attribute_type`), each rank's rows at its slabs' offsets; leaves the
+// group open in `group` for the caller's attributes. Collective.
+void write_triangle_group(hid_t root, const detail::TriangleGroup& kind, const Vec3* vertices,
+                          Slab vertex_rows, const std::array<std::int64_t, 3>* triangles,
+                          Slab triangle_rows, const void* attribute, hid_t attribute_type,
+                          hid_t transfer, int compression, const comm::Communicator& comm,
+                          const std::string& file_name, Handle& group) {
   static_assert(sizeof(Vec3) == 3 * sizeof(double));
   static_assert(sizeof(std::array<std::int64_t, 3>) == 3 * sizeof(std::int64_t));
-  Handle group(H5Gcreate2(root, "shapes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-  detail::agree(&comm, group.get() < 0
-                           ? detail::failure_text("H5Gcreate2", "group /shapes in " + file_name)
-                           : std::string());
-  for (Slab* slab : {&rows.vertices, &rows.triangles}) {
+  const std::string path = std::string("/") + kind.name;
+  group.adopt(H5Gcreate2(root, kind.name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  detail::agree(&comm, group.get() < 0 ? detail::failure_text("H5Gcreate2",
+                                                              "group " + path + " in " + file_name)
+                                       : std::string());
+  for (Slab* slab : {&vertex_rows, &triangle_rows}) {
     slab->compression = compression;
     slab->transfer = transfer;
   }
   const hid_t g = group.get();
-  const auto& mesh = rows.mesh;
-  detail::write_dataset(g, "/shapes", "vertices", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3,
-                        mesh.vertices.data(), rows.vertices);
-  detail::write_dataset(g, "/shapes", "triangles", H5T_STD_I64LE, H5T_NATIVE_INT64, 3,
-                        mesh.triangles.data(), rows.triangles);
-  detail::write_dataset(g, "/shapes", "id", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, mesh.id.data(),
-                        rows.triangles);
-  const auto vertices = std::int64_t(rows.vertices.total);
-  const auto triangles = std::int64_t(rows.triangles.total);
+  const hid_t file_type = kind.cell_attribute_bytes == 8 ? H5T_STD_I64LE : H5T_STD_I32LE;
+  detail::write_dataset(g, path.c_str(), "vertices", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, vertices,
+                        vertex_rows);
+  detail::write_dataset(g, path.c_str(), "triangles", H5T_STD_I64LE, H5T_NATIVE_INT64, 3, triangles,
+                        triangle_rows);
+  detail::write_dataset(g, path.c_str(), kind.cell_attribute, file_type, attribute_type, 1,
+                        attribute, triangle_rows);
+  const auto vertex_count = std::int64_t(vertex_rows.total);
+  const auto triangle_count = std::int64_t(triangle_rows.total);
+  write_attribute(g, "vertex_count", H5T_STD_I64LE, H5T_NATIVE_INT64, &vertex_count);
+  write_attribute(g, "triangle_count", H5T_STD_I64LE, H5T_NATIVE_INT64, &triangle_count);
+}
+
+// /shapes: vertices (V x 3), triangles (T x 3), id (T), each rank's rows at its offsets.
+void write_shape_datasets(hid_t root, ShapeRows& rows, hid_t transfer, int compression,
+                          const comm::Communicator& comm, const std::string& file_name) {
+  Handle group(-1, H5Gclose);
+  write_triangle_group(root, detail::kShapesGroup, rows.mesh.vertices.data(), rows.vertices,
+                       rows.mesh.triangles.data(), rows.triangles, rows.mesh.id.data(),
+                       H5T_NATIVE_INT64, transfer, compression, comm, file_name, group);
   const std::int32_t subdivisions = kIcosphereSubdivisions;
-  write_attribute(g, "vertex_count", H5T_STD_I64LE, H5T_NATIVE_INT64, &vertices);
-  write_attribute(g, "triangle_count", H5T_STD_I64LE, H5T_NATIVE_INT64, &triangles);
-  write_attribute(g, "icosphere_subdivisions", H5T_STD_I32LE, H5T_NATIVE_INT32, &subdivisions);
+  write_attribute(group.get(), "icosphere_subdivisions", H5T_STD_I32LE, H5T_NATIVE_INT32,
+                  &subdivisions);
+}
+
+// /global_bodies: the global bodies' surfaces (the same on every rank), written by rank 0.
+void write_global_body_datasets(hid_t root, const SurfaceMesh& mesh, hid_t transfer,
+                                int compression, const comm::Communicator& comm,
+                                const std::string& file_name) {
+  const bool root_rank = comm.rank() == 0;
+  Handle group(-1, H5Gclose);
+  write_triangle_group(
+      root, detail::kGlobalBodiesGroup, mesh.points.data(),
+      detail::slab_of(root_rank ? mesh.points.size() : 0, comm), mesh.triangles.data(),
+      detail::slab_of(root_rank ? mesh.triangles.size() : 0, comm), mesh.body.data(),
+      H5T_NATIVE_INT32, transfer, compression, comm, file_name, group);
 }
 
 // Returns the number of contacts written (0 without info.contacts).
@@ -113,6 +142,9 @@ std::int64_t write_hdf5_file(const std::string& file_name, const std::string& pa
                                                                 "group /particles in " + file_name)
                                          : std::string());
     detail::write_particle_datasets(group.get(), particles, body::kSnapshotted, rank, slab);
+    if (info.global_bodies && !info.global_bodies->triangles.empty())
+      write_global_body_datasets(root, *info.global_bodies, transfer.get(), info.compression, comm,
+                                 file_name);
     if (shapes.triangles.total > 0)
       write_shape_datasets(root, shapes, transfer.get(), info.compression, comm, file_name);
     if (info.contacts)
@@ -188,14 +220,20 @@ std::string write_snapshot_grid(const std::string& path, const body::Particles& 
     }
   }
 
-  // The particles, the global bodies (extra_grids), then the shapes: the first two keep their
-  // places in the spatial collection whether or not there are shapes. A run with shapes has a
-  // collection at every step, also before its first shaped particle (a pour).
+  // The particles, the global bodies, then the shapes: the first two keep their places in the
+  // spatial collection whether or not there are shapes. A run with shapes has a collection at
+  // every step, also before its first shaped particle (a pour).
   const std::string h5_name = std::filesystem::path(path).filename().string();
+  const SurfaceMesh none;
+  const SurfaceMesh& bodies = info.global_bodies ? *info.global_bodies : none;
   const std::string grid = detail::xdmf_grid(
       h5_name, total, info.time, info.step,
-      info.extra_grids + detail::xdmf_shape_grid(h5_name, std::int64_t(shapes.vertices.total),
-                                                 std::int64_t(shapes.triangles.total), "      "),
+      detail::xdmf_triangle_grid(h5_name, detail::kGlobalBodiesGroup,
+                                 std::int64_t(bodies.points.size()),
+                                 std::int64_t(bodies.triangles.size()), "      ") +
+          detail::xdmf_triangle_grid(h5_name, detail::kShapesGroup,
+                                     std::int64_t(shapes.vertices.total),
+                                     std::int64_t(shapes.triangles.total), "      "),
       info.shapes != nullptr && !info.shapes->empty());
 
   // Every rank has closed the file: rank 0 publishes it under the final name, then the XDMF.

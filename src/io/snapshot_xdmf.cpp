@@ -107,21 +107,24 @@ std::string xdmf_grid(const std::string& h5_file_name, std::int64_t count, doubl
          step_and_time + particle_grid(h5, count, "      ", "") + extra_grids + "    </Grid>\n";
 }
 
-std::string xdmf_shape_grid(const std::string& h5_file_name, std::int64_t vertices,
-                            std::int64_t triangles, const std::string& in) {
+std::string xdmf_triangle_grid(const std::string& h5_file_name, const TriangleGroup& group,
+                               std::int64_t vertices, std::int64_t triangles,
+                               const std::string& in) {
   if (triangles == 0) return "";
   const std::string h5 = xml_escape(h5_file_name);
   std::ostringstream out;
-  out << in << "<Grid Name=\"shapes\" GridType=\"Uniform\">\n"
+  out << in << "<Grid Name=\"" << group.name << "\" GridType=\"Uniform\">\n"
       << in << "  <Topology TopologyType=\"Triangle\" NumberOfElements=\"" << triangles << "\">\n"
-      << data_item(h5, triangles, "triangles", "Int", 8, 3, in + "    ", "shapes") << in
+      << data_item(h5, triangles, "triangles", "Int", 8, 3, in + "    ", group.name) << in
       << "  </Topology>\n"
       << in << "  <Geometry GeometryType=\"XYZ\">\n"
-      << data_item(h5, vertices, "vertices", "Float", 8, 3, in + "    ", "shapes") << in
+      << data_item(h5, vertices, "vertices", "Float", 8, 3, in + "    ", group.name) << in
       << "  </Geometry>\n"
-      << in << "  <Attribute Name=\"id\" AttributeType=\"Scalar\" Center=\"Cell\">\n"
-      << data_item(h5, triangles, "id", "Int", 8, 1, in + "    ", "shapes") << in
-      << "  </Attribute>\n"
+      << in << "  <Attribute Name=\"" << group.cell_attribute
+      << "\" AttributeType=\"Scalar\" Center=\"Cell\">\n"
+      << data_item(h5, triangles, group.cell_attribute, "Int", group.cell_attribute_bytes, 1,
+                   in + "    ", group.name)
+      << in << "  </Attribute>\n"
       << in << "</Grid>\n";
   return out.str();
 }

@@ -103,7 +103,7 @@ namespace {
 bool overlaps_global(const body::GlobalBodies& globals, const Vec3& x, double r) {
   for (std::size_t g = 0; g < globals.size(); ++g)
     for (const auto& part : globals[g].parts)
-      if (body::signed_distance(part, x) < r) return true;
+      if (body::signed_distance(part, x, r) < r) return true;
   return false;
 }
 

@@ -41,7 +41,7 @@ double FlowStatistics::free_volume(const body::GlobalBodies& globals) const {
         for (std::size_t b = 0; b < globals.size() && !solid; ++b) {
           if (globals[b].velocity != Vec3::Zero()) continue;
           for (const body::Primitive& part : globals[b].parts)
-            if (body::signed_distance(part, x) < 0.0) solid = true;
+            if (body::signed_distance(part, x, 0.0) < 0.0) solid = true;
         }
         free += !solid;
       }

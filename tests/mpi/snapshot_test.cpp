@@ -612,3 +612,52 @@ TEST_F(SnapshotTest, SpheresAloneWriteNoShapes) {
 }
 
 }  // namespace
+
+// --- the global bodies: /global_bodies ----------------------------------------------------------
+
+// The global bodies' surfaces (the same mesh on every rank) are written once, by rank 0, as
+// /global_bodies with the mesh's vertices, triangles and body indices bit for bit, and the XDMF
+// grid "global_bodies" refers to those datasets (no inline data: a large mesh wall costs the
+// XDMF files nothing).
+TEST_F(SnapshotTest, GlobalBodiesAreWrittenOnceAndReferencedByTheXdmf) {
+  granite::body::GlobalBodies bodies;
+  bodies.add(granite::body::Box{Vec3(0.1, 0.2, 0.3), Vec3(0.1, 0.2, 0.3),
+                                granite::Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ()))},
+             0);
+  bodies.add(granite::body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, 0);
+  const granite::io::SurfaceMesh mesh =
+      granite::io::global_body_mesh(bodies, Vec3::Constant(-1.0), Vec3::Constant(1.0));
+  ASSERT_EQ(mesh.triangles.size(), 14u);  // the box's 12, the floor's square in 2
+  SnapshotInfo info;
+  info.step = 3;
+  info.global_bodies = &mesh;
+  const std::string path = dir_ + "/bodies.h5";
+  granite::io::write_snapshot(path, owned_bodies(comm_rank(), comm_size()), info, MPI_COMM_WORLD);
+
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  const ReadBack vertices = read_dataset(file, "/global_bodies/vertices", H5T_NATIVE_DOUBLE);
+  const ReadBack triangles = read_dataset(file, "/global_bodies/triangles", H5T_NATIVE_INT64);
+  const ReadBack body = read_dataset(file, "/global_bodies/body", H5T_NATIVE_INT32);
+  H5Fclose(file);
+  ASSERT_EQ(vertices.dims, std::vector<hsize_t>({mesh.points.size(), 3}));
+  ASSERT_EQ(triangles.dims, std::vector<hsize_t>({14, 3}));
+  for (std::size_t v = 0; v < mesh.points.size(); ++v)
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(vertices.doubles[3 * v + c], mesh.points[v][c]);
+  for (std::size_t t = 0; t < 14; ++t) {
+    EXPECT_EQ(body.int32s[t], mesh.body[t]);
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(triangles.int64s[3 * t + c], mesh.triangles[t][c]);
+  }
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  const std::string xdmf = read_text(fs::path(dir_) / "bodies.xdmf");
+  EXPECT_TRUE(tags_balanced(xdmf)) << xdmf;
+  EXPECT_NE(xdmf.find("CollectionType=\"Spatial\""), std::string::npos);
+  EXPECT_NE(xdmf.find("<Grid Name=\"global_bodies\" GridType=\"Uniform\">"), std::string::npos);
+  EXPECT_NE(xdmf.find("TopologyType=\"Triangle\" NumberOfElements=\"14\""), std::string::npos);
+  for (const char* dataset : {"vertices", "triangles", "body"})
+    EXPECT_NE(xdmf.find(std::string(">bodies.h5:/global_bodies/") + dataset + "<"),
+              std::string::npos)
+        << dataset;
+  EXPECT_EQ(xdmf.find("Format=\"XML\""), std::string::npos) << "inline data";
+}

@@ -53,12 +53,13 @@ public:
   /// box's (a flat triangle under a sphere: only those under its foot).
   template <class F>
   void query(const Vec3& centre, double radius, F&& f) const;
-  /// The least of squared_distance(item) over the items, found by branch and bound: nodes
-  /// farther than the best so far are skipped, the nearer child is searched first.
-  /// squared_distance(item) returns the item's own squared distance from `centre` (not less
-  /// than its box's). Infinity for an empty tree.
+  /// The least of squared_distance(item) over the items closer than √bound2, found by branch
+  /// and bound: nodes farther than the best so far (at first bound2) are skipped, the nearer
+  /// child is searched first. squared_distance(item) returns the item's own squared distance
+  /// from `centre` (not less than its box's). bound2 if no item is closer.
   template <class F>
-  double nearest(const Vec3& centre, F&& squared_distance) const;
+  double nearest(const Vec3& centre, F&& squared_distance,
+                 double bound2 = std::numeric_limits<double>::infinity()) const;
 
   /// Renumbers the items in leaf order: item k becomes the k-th in leaf order. Returns the old
   /// ids in that order (for the owner to permute its items alike).
@@ -125,8 +126,8 @@ void AabbTree::query(const Vec3& centre, double radius, F&& f) const {
 }
 
 template <class F>
-double AabbTree::nearest(const Vec3& centre, F&& squared_distance) const {
-  double best = std::numeric_limits<double>::infinity();
+double AabbTree::nearest(const Vec3& centre, F&& squared_distance, double bound2) const {
+  double best = bound2;
   if (nodes_.empty()) return best;
   std::int32_t stack[64];
   int top = 0;

@@ -9,6 +9,7 @@
 #include "granite/body/material.hpp"
 #include "granite/core/types.hpp"
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <variant>
@@ -59,8 +60,11 @@ struct Mesh {
 using Primitive = std::variant<HalfSpace, Box, Cylinder, Mesh>;
 
 /// Signed distance from a point to the primitive's surface (negative inside the solid; a
-/// mesh's is the distance to its surface, never negative).
-double signed_distance(const Primitive& primitive, const Vec3& x);
+/// mesh's is the distance to its surface, never negative). A mesh's is searched only below
+/// `bound`: exact where it is less, some value ≥ bound otherwise (a point far from a large
+/// mesh costs no search of its triangles); the analytic primitives' is always exact.
+double signed_distance(const Primitive& primitive, const Vec3& x,
+                       double bound = std::numeric_limits<double>::infinity());
 
 /// What makes `primitive` degenerate (a zero normal or axis, a half-extent, radius or length
 /// not > 0): the configuration key and the expectation, e.g. {"normal", "expected a non-zero

@@ -115,8 +115,9 @@ public:
     tree_.query(centre, radius, f);
   }
 
-  /// The distance from x to the surface (≥ 0: the mesh is a surface, not a solid).
-  double distance(const Vec3& x) const;
+  /// The distance from x to the surface (≥ 0: the mesh is a surface, not a solid), searched
+  /// only below `bound`: `bound` if no triangle is closer.
+  double distance(const Vec3& x, double bound = std::numeric_limits<double>::infinity()) const;
   /// The box around every vertex.
   const Aabb& bounds() const { return bounds_; }
 

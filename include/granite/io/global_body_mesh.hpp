@@ -1,6 +1,7 @@
 #pragma once
-// The surfaces of the global bodies as a triangle mesh, for the snapshots' second XDMF grid
-// (ParaView shows the walls, the piston and the obstacle next to the particles):
+// The surfaces of the global bodies as a triangle mesh, for the snapshots' /global_bodies and
+// their second XDMF grid (ParaView shows the walls, the piston and the obstacle next to the
+// particles):
 //   half-space  the polygon where its plane cuts the domain box (nothing if it misses it)
 //   box         its 6 faces (12 triangles)
 //   cylinder    its side and both caps, `segments` facets around the axis (a hollow one,
@@ -28,10 +29,5 @@ struct SurfaceMesh {
 /// The mesh of every global body; half-spaces are clipped to the box [box_min, box_max].
 SurfaceMesh global_body_mesh(const body::GlobalBodies& bodies, const Vec3& box_min,
                              const Vec3& box_max, int segments = 48);
-
-/// One XDMF <Grid Name="global_bodies"> block with the mesh inline (XML data items, no
-/// HDF5 file): Triangle topology, XYZ geometry and the cell attribute `body`. `indent`
-/// prefixes every line.
-std::string global_body_xdmf_grid(const SurfaceMesh& mesh, const std::string& indent);
 
 }  // namespace granite::io

@@ -14,6 +14,7 @@
 #include "granite/body/particles.hpp"
 #include "granite/body/shape.hpp"
 #include "granite/comm/communicator.hpp"
+#include "granite/io/global_body_mesh.hpp"
 #include "granite/timestep/contact_record.hpp"
 
 #include <array>
@@ -32,13 +33,13 @@ struct SnapshotInfo {
   std::string config;     // the full resolved configuration text (stored verbatim)
   std::array<int, 3> decomposition{1, 1, 1};  // process grid dims (x, y, z)
   int compression = 0;  // gzip level 0 (off) .. 9; anything else is an InputError
-  // Further XDMF <Grid> blocks of this snapshot (e.g. io/global_body_mesh.hpp's grid), indented
-  // by six spaces; the snapshot's XDMF grid is then a spatial collection of the particles and
-  // these. Not stored in the HDF5 file.
-  std::string extra_grids;
+  // If set (the same on every rank): the global bodies' surfaces (io/global_body_mesh.hpp),
+  // written by rank 0 as /global_bodies (vertices, triangles, body) with an XDMF grid
+  // "global_bodies" after the particles; the snapshot's XDMF grid is then a spatial collection.
+  const SurfaceMesh* global_bodies = nullptr;
   // If set and not empty (on every rank): the shapes of the particles' `shape` indices. The
   // world-frame surfaces of the shaped particles are then written as /shapes (a triangle mesh,
-  // io/shape_surface.hpp) with an XDMF grid "shapes" after the particles and extra_grids; a
+  // io/shape_surface.hpp) with an XDMF grid "shapes" after the particles and global bodies; a
   // snapshot without shaped particles has neither, but its XDMF grid is still a spatial
   // collection (ParaView needs one type of grid at every time of a series).
   const body::ShapeTable* shapes = nullptr;

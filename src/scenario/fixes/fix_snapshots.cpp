@@ -1,7 +1,8 @@
 // The snapshots fix: an HDF5 snapshot (with XDMF sidecars and series.xdmf) every
 // output.snapshot_interval and after the last step, and of the initial state at t = 0 unless
-// output.snapshot_initial is false or the run restarts (io/snapshot.hpp). Each snapshot's XDMF
-// also holds the global bodies' surfaces at their current positions (io/global_body_mesh.hpp).
+// output.snapshot_initial is false or the run restarts (io/snapshot.hpp). Each snapshot also
+// holds the global bodies' surfaces at their current positions (/global_bodies,
+// io/global_body_mesh.hpp).
 #include "fix_factories.hpp"
 
 #include "granite/io/global_body_mesh.hpp"
@@ -39,9 +40,11 @@ private:
   void write(RunContext& run, std::int64_t step, double time) {
     info_.time = time;
     info_.step = step;
-    info_.extra_grids = io::global_body_xdmf_grid(
-        io::global_body_mesh(run.sim.globals(), domain_.min, domain_.max), "      ");
+    const io::SurfaceMesh bodies =
+        io::global_body_mesh(run.sim.globals(), domain_.min, domain_.max);
+    info_.global_bodies = &bodies;
     writer_.write(run.sim.particles(), info_);
+    info_.global_bodies = nullptr;
   }
 
   Cadence cadence_;

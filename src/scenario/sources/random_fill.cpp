@@ -47,7 +47,7 @@ bool clear_of_bodies(const body::GlobalBodies& bodies, const Vec3& x, double r) 
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     if (!bodies[b].active) continue;
     for (const auto& part : bodies[b].parts)
-      if (body::signed_distance(part, x) < r) return false;
+      if (body::signed_distance(part, x, r) < r) return false;
   }
   return true;
 }

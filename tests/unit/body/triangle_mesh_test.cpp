@@ -306,3 +306,12 @@ TEST(TriangleMesh, DistanceIsTheLeastOverItsTriangles) {
   EXPECT_EQ(cube.bounds().lo, Vec3::Zero());
   EXPECT_EQ(cube.bounds().hi, Vec3::Ones());
 }
+
+// A bounded distance search: exact below the bound, the bound itself if no triangle is closer.
+TEST(TriangleMesh, BoundedDistanceIsExactBelowTheBound) {
+  const TriangleMesh cube(test_meshes::cube_vertices(), test_meshes::cube_triangles());
+  const Vec3 x(0.5, 0.5, 3.0);  // 2 above the top face
+  EXPECT_NEAR(cube.distance(x, 2.5), 2.0, kTol);
+  EXPECT_EQ(cube.distance(x, 1.5), 1.5);
+  EXPECT_EQ(cube.distance(x, 0.0), 0.0);
+}

@@ -60,7 +60,6 @@ TEST(GlobalBodyMesh, PlaneOutsideTheBoxIsNotDrawn) {
   bodies.add(body::HalfSpace{Vec3(0, 0, 5), Vec3::UnitZ()}, 0);
   const SurfaceMesh m = global_body_mesh(bodies, kLo, kHi);
   EXPECT_TRUE(m.triangles.empty());
-  EXPECT_EQ(global_body_xdmf_grid(m, ""), "");
 }
 
 TEST(GlobalBodyMesh, RotatedBoxIsClosedAndOutward) {
@@ -122,17 +121,6 @@ TEST(GlobalBodyMesh, DrumIsTheCylinderTurnedInsideOut) {
   const double prism = n / 2.0 * 0.0625 * std::sin(2 * kPi / n) * 1.0;
   EXPECT_NEAR(enclosed_volume(part[0]), prism, 1e-14);
   EXPECT_NEAR(enclosed_volume(part[1]), -prism, 1e-14);
-}
-
-TEST(GlobalBodyMesh, XdmfGridNamesTheTrianglesPointsAndBodies) {
-  body::GlobalBodies bodies;
-  bodies.add(body::Box{Vec3::Zero(), Vec3::Ones(), Quat::Identity()}, 0);
-  const std::string grid = global_body_xdmf_grid(global_body_mesh(bodies, kLo, kHi), "  ");
-  EXPECT_NE(grid.find("<Grid Name=\"global_bodies\""), std::string::npos);
-  EXPECT_NE(grid.find("TopologyType=\"Triangle\" NumberOfElements=\"12\""), std::string::npos);
-  EXPECT_NE(grid.find("Dimensions=\"8 3\""), std::string::npos);
-  EXPECT_NE(grid.find("<Attribute Name=\"body\""), std::string::npos);
-  EXPECT_EQ(global_body_xdmf_grid(SurfaceMesh{}, "  "), "");
 }
 
 }  // namespace
