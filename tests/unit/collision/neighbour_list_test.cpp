@@ -240,6 +240,25 @@ timestep::Simulation falling_gas(double skin, double piston = 0.0, bool meshed_f
   return sim;
 }
 
+// Compares every step's contacts of `sim` with a full search's (after the contact setup the
+// particles are still where detection saw them), counting the steps that differ, the contacts,
+// and those with global body `wall`.
+struct FullSearchAudit {
+  std::size_t contacts = 0, mismatches = 0, wall_contacts = 0;
+  FullSearchAudit(timestep::Simulation& sim, std::size_t wall) {
+    sim.set_contact_problem_observer([this, &sim, wall](const auto&, const auto&) {
+      ContactDetection full;
+      ContactList all;
+      full.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(),
+                  sim.parameters().contact_threshold, all);
+      const auto ka = keyed(all, sim.particles()), kb = keyed(sim.contacts(), sim.particles());
+      mismatches += ka == kb ? 0 : 1;
+      contacts += kb.size();
+      for (const auto& [key, gap] : kb) wall_contacts += std::get<1>(key) == -1 - BodyId(wall);
+    });
+  }
+};
+
 }  // namespace
 
 TEST(NeighbourList, SimulationWithASkinFindsTheContactsOfAFullSearchEveryStep) {
@@ -248,18 +267,7 @@ TEST(NeighbourList, SimulationWithASkinFindsTheContactsOfAFullSearchEveryStep) {
   // rebuilt: it is searched in full while it moves, by its candidates once it stops).
   for (const double piston : {0.0, 2.0}) {
     timestep::Simulation sim = falling_gas(1.2e-3, piston);  // skin/2 = 3.5 steps at the start
-    // After the contact setup the particles are still where detection saw them.
-    std::size_t contacts = 0, mismatches = 0, piston_contacts = 0;
-    sim.set_contact_problem_observer([&](const auto&, const auto&) {
-      ContactDetection full;
-      ContactList all;
-      full.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(),
-                  sim.parameters().contact_threshold, all);
-      const auto ka = keyed(all, sim.particles()), kb = keyed(sim.contacts(), sim.particles());
-      mismatches += ka == kb ? 0 : 1;
-      contacts += kb.size();
-      for (const auto& [key, gap] : kb) piston_contacts += std::get<1>(key) == -1 ? 1 : 0;
-    });
+    FullSearchAudit audit(sim, 0);                           // the piston: global body 0
     std::size_t rebuilds = 0, deleted = 0;
     const int steps = 300;
     for (int s = 0; s < steps; ++s) {
@@ -272,10 +280,10 @@ TEST(NeighbourList, SimulationWithASkinFindsTheContactsOfAFullSearchEveryStep) {
         });
     }
     EXPECT_EQ(deleted, std::size_t(steps / 5));
-    EXPECT_EQ(mismatches, 0u) << "steps whose contacts differ from a full search";
-    EXPECT_GT(contacts, std::size_t(steps) * 200) << "too few contacts: test too weak";
+    EXPECT_EQ(audit.mismatches, 0u) << "steps whose contacts differ from a full search";
+    EXPECT_GT(audit.contacts, std::size_t(steps) * 200) << "too few contacts: test too weak";
     if (piston > 0.0) {
-      EXPECT_GT(piston_contacts, 100u) << "the moving wall never touched";
+      EXPECT_GT(audit.wall_contacts, 100u) << "the moving wall never touched";
     }
     EXPECT_GT(rebuilds, 1u) << "never rebuilt: the skin test is too weak";
     EXPECT_LT(rebuilds, std::size_t(steps) / 2) << "rebuilt almost every step";
@@ -289,27 +297,17 @@ TEST(NeighbourList, SimulationWithASkinFindsTheContactsOfAFullSearchEveryStep) {
 // full while it moves) and stops (its candidates again after the next build).
 TEST(NeighbourList, MeshWallCandidatesFindTheContactsOfAFullSearchEveryStep) {
   timestep::Simulation sim = falling_gas(1.2e-3, 0.0, true);
-  std::size_t contacts = 0, mismatches = 0, floor_contacts = 0;
-  sim.set_contact_problem_observer([&](const auto&, const auto&) {
-    ContactDetection full;
-    ContactList all;
-    full.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(),
-                sim.parameters().contact_threshold, all);
-    const auto ka = keyed(all, sim.particles()), kb = keyed(sim.contacts(), sim.particles());
-    mismatches += ka == kb ? 0 : 1;
-    contacts += kb.size();
-    for (const auto& [key, gap] : kb) floor_contacts += std::get<1>(key) == -1 - 4 ? 1 : 0;
-  });
+  FullSearchAudit audit(sim, 4);  // the floor: global body 4
   std::size_t rebuilds = 0;
   for (int s = 0; s < 300; ++s) {
     if (s == 200) sim.globals().set_velocity(4, Vec3(0, 0, 0.5));
     if (s == 210) sim.globals().set_velocity(4, Vec3::Zero());
     rebuilds += sim.step().neighbour_rebuild ? 1 : 0;
   }
-  EXPECT_EQ(mismatches, 0u) << "steps whose contacts differ from a full search";
-  EXPECT_GT(floor_contacts, 1000u) << "the mesh floor was hardly touched: test too weak";
+  EXPECT_EQ(audit.mismatches, 0u) << "steps whose contacts differ from a full search";
+  EXPECT_GT(audit.wall_contacts, 1000u) << "the mesh floor was hardly touched: test too weak";
   EXPECT_GT(rebuilds, 1u);
-  EXPECT_GT(contacts, 300u * 200u);
+  EXPECT_GT(audit.contacts, 300u * 200u);
 }
 
 TEST(NeighbourList, AParticleMovedJustOverHalfTheSkinForcesARebuild) {
