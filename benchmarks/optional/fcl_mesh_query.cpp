@@ -65,8 +65,8 @@ void Granite(benchmark::State& state) {
   std::size_t k = 0, found = 0;
   for (auto _ : state) {
     out.clear();
-    found += collision::sphere_mesh_contacts(*f.mesh, f.spheres[k], kRadius, kThreshold, out,
-                                             scratch);
+    found +=
+        collision::sphere_mesh_contacts(*f.mesh, f.spheres[k], kRadius, kThreshold, out, scratch);
     benchmark::DoNotOptimize(out.data());
     k = k + 1 == f.spheres.size() ? 0 : k + 1;
   }
