@@ -31,12 +31,12 @@ int run_initialised(const std::string& file, const std::vector<std::string>& ove
     std::vector<std::pair<std::string, std::string>> inputs;
     if (!start.restart.empty()) inputs.emplace_back(start.restart, "checkpoint");
     if (!start.from.empty()) inputs.emplace_back(start.from, "checkpoint");
-    const auto cfg = load_on_every_rank(file, overrides, inputs, world);
+    auto cfg = load_on_every_rank(file, overrides, inputs, world);
     if (output.empty()) output = cfg.settings.output.directory;
     // SLURM sends SIGUSR1 (--signal) or SIGTERM before the time limit: checkpoint and stop.
     std::signal(SIGTERM, on_stop_signal);
     std::signal(SIGUSR1, on_stop_signal);
-    scenario::run_scenario(cfg, output, world, start);
+    scenario::run_scenario(std::move(cfg), output, world, start);
   } catch (const InputError& e) {
     if (rank == 0) print_error_line("error: ", e.what());
     return kInputErrorExit;

@@ -85,6 +85,7 @@ TriangleMesh::TriangleMesh(const std::vector<Vec3>& vertices,
   permute(triangles_);
   permute(normals_);
   permute(source_);
+  whole_triangles_ = triangles_.size();
 
   build_edges();
   classify_vertices();

@@ -119,15 +119,23 @@ void add_cylinder(MeshBuilder& out, const body::Cylinder& cyl, int segments) {
   out.hollow(false);
 }
 
-// A mesh wall's own triangles, placed (their corners in the file's order: the front stays).
+// The triangles of a mesh wall this rank owns and their vertices, placed (their corners in the
+// file's order: the front stays).
 void add_mesh(SurfaceMesh& out, const body::Mesh& wall, std::int32_t body) {
   const body::TriangleMesh& m = *wall.mesh;
-  const auto first = std::int64_t(out.points.size());
-  for (std::size_t v = 0; v < m.vertex_count(); ++v)
-    out.points.push_back(wall.to_world(m.vertex(std::int32_t(v))));
-  for (std::size_t t = 0; t < m.triangle_count(); ++t) {
-    const body::MeshTriangle& tri = m.triangle(std::int32_t(t));
-    out.triangles.push_back({first + tri[0], first + tri[1], first + tri[2]});
+  std::vector<std::int64_t> point(m.vertex_count(), -1);
+  for (std::int32_t t = 0; t < std::int32_t(m.triangle_count()); ++t) {
+    if (!m.owns(t)) continue;
+    std::array<std::int64_t, 3> corners{};
+    for (int k = 0; k < 3; ++k) {
+      const auto v = std::size_t(m.triangle(t)[std::size_t(k)]);
+      if (point[v] < 0) {
+        point[v] = std::int64_t(out.points.size());
+        out.points.push_back(wall.to_world(m.vertex(std::int32_t(v))));
+      }
+      corners[std::size_t(k)] = point[v];
+    }
+    out.triangles.push_back(corners);
     out.body.push_back(body);
   }
 }
@@ -135,19 +143,21 @@ void add_mesh(SurfaceMesh& out, const body::Mesh& wall, std::int32_t body) {
 }  // namespace
 
 SurfaceMesh global_body_mesh(const body::GlobalBodies& bodies, const Vec3& box_min,
-                             const Vec3& box_max, int segments) {
+                             const Vec3& box_max, int segments, bool analytic) {
   SurfaceMesh mesh;
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     MeshBuilder out(mesh, std::int32_t(b));
     for (const body::Primitive& part : bodies[b].parts) {
-      if (const auto* h = std::get_if<body::HalfSpace>(&part))
+      if (const auto* wall = std::get_if<body::Mesh>(&part))
+        add_mesh(mesh, *wall, std::int32_t(b));
+      else if (!analytic)
+        continue;
+      else if (const auto* h = std::get_if<body::HalfSpace>(&part))
         add_half_space(out, *h, box_min, box_max);
       else if (const auto* box = std::get_if<body::Box>(&part))
         add_box(out, *box);
-      else if (const auto* cyl = std::get_if<body::Cylinder>(&part))
-        add_cylinder(out, *cyl, std::max(3, segments));
       else
-        add_mesh(mesh, std::get<body::Mesh>(part), std::int32_t(b));
+        add_cylinder(out, std::get<body::Cylinder>(part), std::max(3, segments));
     }
   }
   return mesh;

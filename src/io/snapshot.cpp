@@ -111,24 +111,43 @@ void write_shape_datasets(hid_t root, ShapeRows& rows, hid_t transfer, int compr
                   &subdivisions);
 }
 
-// /global_bodies: the global bodies' surfaces (the same on every rank), written by rank 0.
-void write_global_body_datasets(hid_t root, const SurfaceMesh& mesh, hid_t transfer,
+// This rank's part of the /global_bodies mesh (SnapshotInfo::global_bodies) and its rows in the
+// file, its triangles' vertex indices shifted to its vertex rows. Collective.
+struct GlobalBodyRows {
+  const SurfaceMesh* mesh = nullptr;
+  std::vector<std::array<std::int64_t, 3>> triangles;
+  Slab vertices, rows;
+};
+
+GlobalBodyRows global_body_rows(const SnapshotInfo& info, const comm::Communicator& comm) {
+  static const SurfaceMesh kNone;
+  GlobalBodyRows rows;
+  rows.mesh = info.global_bodies ? info.global_bodies : &kNone;
+  rows.vertices = detail::slab_of(rows.mesh->points.size(), comm);
+  rows.rows = detail::slab_of(rows.mesh->triangles.size(), comm);
+  rows.triangles = rows.mesh->triangles;
+  const auto first = std::int64_t(rows.vertices.offset);
+  for (auto& triangle : rows.triangles)
+    for (std::int64_t& vertex : triangle) vertex += first;
+  return rows;
+}
+
+// /global_bodies: vertices (V x 3), triangles (T x 3), body (T), each rank's rows at its offsets.
+void write_global_body_datasets(hid_t root, const GlobalBodyRows& rows, hid_t transfer,
                                 int compression, const comm::Communicator& comm,
                                 const std::string& file_name) {
-  const bool root_rank = comm.rank() == 0;
   Handle group(-1, H5Gclose);
-  write_triangle_group(
-      root, detail::kGlobalBodiesGroup, mesh.points.data(),
-      detail::slab_of(root_rank ? mesh.points.size() : 0, comm), mesh.triangles.data(),
-      detail::slab_of(root_rank ? mesh.triangles.size() : 0, comm), mesh.body.data(),
-      H5T_NATIVE_INT32, transfer, compression, comm, file_name, group);
+  write_triangle_group(root, detail::kGlobalBodiesGroup, rows.mesh->points.data(), rows.vertices,
+                       rows.triangles.data(), rows.rows, rows.mesh->body.data(), H5T_NATIVE_INT32,
+                       transfer, compression, comm, file_name, group);
 }
 
 // Returns the number of contacts written (0 without info.contacts).
 std::int64_t write_hdf5_file(const std::string& file_name, const std::string& path,
                              const body::Particles& particles, const SnapshotInfo& info,
-                             const Slab& slab_without_transfer, ShapeRows& shapes, int rank,
-                             int ranks, const comm::Communicator& comm) {
+                             const Slab& slab_without_transfer, ShapeRows& shapes,
+                             const GlobalBodyRows& bodies, int rank, int ranks,
+                             const comm::Communicator& comm) {
   std::int64_t contacts = 0;
   const std::string what = "file " + file_name;
   detail::write_parallel_file(file_name, path, comm, [&](hid_t root) {
@@ -142,9 +161,8 @@ std::int64_t write_hdf5_file(const std::string& file_name, const std::string& pa
                                                                 "group /particles in " + file_name)
                                          : std::string());
     detail::write_particle_datasets(group.get(), particles, body::kSnapshotted, rank, slab);
-    if (info.global_bodies && !info.global_bodies->triangles.empty())
-      write_global_body_datasets(root, *info.global_bodies, transfer.get(), info.compression, comm,
-                                 file_name);
+    if (bodies.rows.total > 0)
+      write_global_body_datasets(root, bodies, transfer.get(), info.compression, comm, file_name);
     if (shapes.triangles.total > 0)
       write_shape_datasets(root, shapes, transfer.get(), info.compression, comm, file_name);
     if (info.contacts)
@@ -209,11 +227,13 @@ std::string write_snapshot_grid(const std::string& path, const body::Particles& 
                             detail::expected_file_bytes(slab.total, body::kSnapshotted));
 
   ShapeRows shapes = shape_rows(particles, info, comm);
+  const GlobalBodyRows bodies = global_body_rows(info, comm);
   std::int64_t contacts = 0;
   {
     detail::SilenceHdf5Errors silence;
     try {
-      contacts = write_hdf5_file(tmp, path, particles, info, slab, shapes, rank, ranks, comm);
+      contacts =
+          write_hdf5_file(tmp, path, particles, info, slab, shapes, bodies, rank, ranks, comm);
     } catch (...) {
       if (rank == 0) std::remove(tmp.c_str());
       throw;
@@ -224,17 +244,15 @@ std::string write_snapshot_grid(const std::string& path, const body::Particles& 
   // spatial collection whether or not there are shapes. A run with shapes has a collection at
   // every step, also before its first shaped particle (a pour).
   const std::string h5_name = std::filesystem::path(path).filename().string();
-  const SurfaceMesh none;
-  const SurfaceMesh& bodies = info.global_bodies ? *info.global_bodies : none;
-  const std::string grid = detail::xdmf_grid(
-      h5_name, total, info.time, info.step,
-      detail::xdmf_triangle_grid(h5_name, detail::kGlobalBodiesGroup,
-                                 std::int64_t(bodies.points.size()),
-                                 std::int64_t(bodies.triangles.size()), "      ") +
-          detail::xdmf_triangle_grid(h5_name, detail::kShapesGroup,
-                                     std::int64_t(shapes.vertices.total),
-                                     std::int64_t(shapes.triangles.total), "      "),
-      info.shapes != nullptr && !info.shapes->empty());
+  const std::string grid =
+      detail::xdmf_grid(h5_name, total, info.time, info.step,
+                        detail::xdmf_triangle_grid(h5_name, detail::kGlobalBodiesGroup,
+                                                   std::int64_t(bodies.vertices.total),
+                                                   std::int64_t(bodies.rows.total), "      ") +
+                            detail::xdmf_triangle_grid(
+                                h5_name, detail::kShapesGroup, std::int64_t(shapes.vertices.total),
+                                std::int64_t(shapes.triangles.total), "      "),
+                        info.shapes != nullptr && !info.shapes->empty());
 
   // Every rank has closed the file: rank 0 publishes it under the final name, then the XDMF.
   io::on_root_collectively(comm, [&] {

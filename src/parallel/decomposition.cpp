@@ -8,6 +8,8 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace granite::parallel {
 
@@ -176,6 +178,49 @@ Box Decomposition::subdomain(int rank) const {
     b.max[a] = cuts[c[a] + 1];
   }
   return b;
+}
+
+namespace {
+
+// Interval k of a run of cuts along an axis, grown by `margin`, unbounded beyond the domain's
+// faces unless the axis is periodic.
+std::pair<double, double> reach_interval(const double* cuts, int k, int count, bool periodic,
+                                         double margin) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  return {k == 0 && !periodic ? -kInf : cuts[k] - margin,
+          k == count - 1 && !periodic ? kInf : cuts[k + 1] + margin};
+}
+
+}  // namespace
+
+Box Decomposition::reach(int rank, double margin) const {
+  const Int3 c = coords(rank);
+  Box b;
+  for (int a = 0; a < 3; ++a)
+    std::tie(b.min[a], b.max[a]) = reach_interval(run(a, c), c[a], dims_[a], periodic_[a], margin);
+  return b;
+}
+
+// The nested cuts (Cuts): the x-slabs that reach the box, in each the y-slabs, in each column
+// the z-boxes; the least rank among them.
+int Decomposition::lowest_rank_reaching(const Box& box, double margin) const {
+  int lowest = -1;
+  Int3 c{0, 0, 0};
+  const auto visit = [&](int a, auto&& next) -> void {
+    for (c[a] = 0; c[a] < dims_[a]; ++c[a]) {
+      const auto [lo, hi] = reach_interval(run(a, c), c[a], dims_[a], periodic_[a], margin);
+      if (lo <= box.max[a] && box.min[a] <= hi) next();
+    }
+  };
+  visit(0, [&] {
+    visit(1, [&] {
+      visit(2, [&] {
+        const int r = rank_of(c);
+        if (lowest < 0 || r < lowest) lowest = r;
+      });
+    });
+  });
+  return lowest;
 }
 
 Vec3 Decomposition::wrap(const Vec3& x) const {

@@ -17,6 +17,7 @@
 #include "granite/scenario/fixes/fixes.hpp"
 #include "granite/scenario/run_assembly.hpp"
 #include "granite/scenario/initial_state.hpp"
+#include "granite/scenario/local_meshes.hpp"
 #include "granite/scenario/memory.hpp"
 #include "granite/scenario/progress.hpp"
 #include "granite/scenario/run_report.hpp"
@@ -214,31 +215,54 @@ void log_shapes(const body::ShapeTable& shapes) {
   }
 }
 
-// One line per mesh wall: its triangles, what the build dropped and merged, and its edges.
-void log_meshes(const body::GlobalBodies& bodies) {
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    const auto* wall = std::get_if<body::Mesh>(&bodies[i].parts.front());
-    if (!wall) continue;
-    const body::TriangleMesh& m = *wall->mesh;
-    std::size_t boundary = 0, non_manifold = 0;
+// One line per mesh wall: its triangles, what the build dropped and merged, its edges, and the
+// triangles each rank keeps of it (scenario/local_meshes.hpp). Collective.
+void log_meshes(const body::GlobalBodies& bodies, const std::vector<LocalMesh>& locals,
+                const comm::Communicator& comm) {
+  for (const LocalMesh& local : locals) {
+    const auto& wall = std::get<body::Mesh>(bodies[local.body].parts[local.part]);
+    const body::TriangleMesh& m = *wall.mesh;
+    std::size_t boundary = 0, non_manifold = 0;  // of this rank's part: rank 0 reports its own
     for (std::int32_t e = 0; e < std::int32_t(m.edge_count()); ++e) {
       boundary += m.edge(e).kind == body::EdgeKind::boundary;
       non_manifold += m.edge(e).kind == body::EdgeKind::non_manifold;
     }
-    log::info("  mesh bodies[" + std::to_string(i) + "]: " + std::to_string(m.triangle_count()) +
-              " triangles (" + std::to_string(m.dropped_triangles()) + " of zero area dropped), " +
-              std::to_string(m.vertex_count()) + " vertices (" +
-              std::to_string(m.merged_vertices()) + " repeats merged), " +
-              std::to_string(m.edge_count()) + " edges: " + std::to_string(boundary) +
-              " boundary, " + std::to_string(non_manifold) + " non-manifold, " +
+    const auto most = comm::max(std::int64_t(local.kept), comm);
+    const auto least = -comm::max(-std::int64_t(local.kept), comm);
+    const auto written = comm::sum(std::int64_t(local.owned), comm);
+    log::info("  mesh bodies[" + std::to_string(local.body) + "]: " + std::to_string(local.whole) +
+              " triangles (" + std::to_string(m.dropped_triangles()) + " of zero area dropped, " +
+              std::to_string(m.merged_vertices()) + " repeated vertices merged, " +
               std::to_string(m.inconsistent_edges()) +
-              " between triangles of opposite orientation");
+              " edges between triangles of opposite orientation); each rank keeps " +
+              std::to_string(least) + ".." + std::to_string(most) +
+              (local.split ? " near its subdomain" : " (the whole mesh: it moves or is balanced)") +
+              ", " + std::to_string(written) +
+              " in snapshots; rank 0's part: " + std::to_string(m.vertex_count()) + " vertices, " +
+              std::to_string(m.edge_count()) + " edges, " + std::to_string(boundary) +
+              " boundary, " + std::to_string(non_manifold) + " non-manifold");
   }
+}
+
+// Each rank's part of the mesh walls, once the particles are built (the fills test candidates
+// against whole meshes); the configuration then shares it, so the whole meshes are freed.
+std::vector<LocalMesh> keep_local_meshes(config::ScenarioConfig& cfg, RunContext& run,
+                                         double skin) {
+  const config::Settings& s = cfg.settings;
+  const double r =
+      std::max(largest_radius(s), comm::max(run.sim.particles().max_radius(), run.comm));
+  const double ghost = parallel::GhostWidth{r, s.contact.threshold, skin}.value();
+  body::GlobalBodies& globals = run.sim.globals();
+  std::vector<LocalMesh> meshes =
+      keep_local_triangles(globals, s, run.distributed->decomposition(), run.comm.rank(),
+                           local_mesh_margin(ghost, skin));
+  for (std::size_t b = 0; b < globals.size(); ++b) cfg.settings.bodies[b].parts = globals[b].parts;
+  return meshes;
 }
 
 // The run log's first lines: what runs, on how many ranks, and its end-of-step objects.
 void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const Fixes& fixes,
-                std::uint64_t particles, std::int64_t steps) {
+                const std::vector<LocalMesh>& meshes, std::uint64_t particles, std::int64_t steps) {
   const auto& dims = run.decomposition;
   log::info("granite run " + cfg.file + ": " + std::to_string(particles) + " particles, " +
             std::to_string(run.sim.globals().size()) + " global bodies, " + std::to_string(steps) +
@@ -250,7 +274,7 @@ void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const 
   for (const auto& fix : fixes)
     log::info(std::string("  fix ") + fix->name() + ": " + fix->description());
   log_shapes(cfg.settings.shapes);
-  log_meshes(run.sim.globals());
+  log_meshes(run.sim.globals(), meshes, run.comm);
 }
 
 // This rank's memory estimate at the start: its particles, their contacts, and the ghosts
@@ -380,7 +404,7 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
 
 void request_stop() { g_stop_requested = 1; }
 
-RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
+RunSummary run_scenario(config::ScenarioConfig cfg, const std::string& output_dir,
                         const comm::Communicator& comm, const RunStart& start) {
   const config::Settings& settings = cfg.settings;
   const std::string& restart = start.restart;
@@ -406,6 +430,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
   BodyId next_id = assembly.next_id;
   nlohmann::ordered_json restarted = nullptr, carried = nullptr;
   if (!start.from.empty()) next_id = carry_over(start.from, run, next_id, carried);
+  const std::vector<LocalMesh> meshes = keep_local_meshes(cfg, run, skin);
   const Fixes fixes = make_fixes(cfg, run, next_id, !restart.empty());
   run.fixes = &fixes;
   if (!restart.empty()) restarted = restore(restart, cfg, run, fixes);
@@ -420,7 +445,7 @@ RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& ou
 
   const std::int64_t steps = planned_steps(settings.run);
   const std::uint64_t initial_particles = comm::sum(sim.particles().size(), comm);
-  log_header(cfg, run, fixes, initial_particles, steps);
+  log_header(cfg, run, fixes, meshes, initial_particles, steps);
   const nlohmann::ordered_json sources =
       particles_from_file ? nlohmann::ordered_json::array() : report_fills(fills);
   const MemoryEstimate memory =

@@ -5,6 +5,8 @@
 #include "granite/core/build_info.hpp"
 #include "granite/core/error.hpp"
 #include "granite/io/snapshot.hpp"
+#include "granite/body/triangle_mesh.hpp"
+#include "granite/io/global_body_mesh.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -12,6 +14,7 @@
 // library itself is static, so the HDF5 symbols do). Fall back to Debian's parallel path.
 #include <hdf5.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -19,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -615,24 +619,49 @@ TEST_F(SnapshotTest, SpheresAloneWriteNoShapes) {
 
 // --- the global bodies: /global_bodies ----------------------------------------------------------
 
-// The global bodies' surfaces (the same mesh on every rank) are written once, by rank 0, as
-// /global_bodies with the mesh's vertices, triangles and body indices bit for bit, and the XDMF
-// grid "global_bodies" refers to those datasets (no inline data: a large mesh wall costs the
-// XDMF files nothing).
+// Each rank passes its part of the global bodies' surfaces: rank 0 the analytic bodies, every
+// rank the triangles of a mesh wall it owns (here every rank keeps the whole 8 x 8 grid of
+// 128 triangles and owns those t with t mod ranks = rank). /global_bodies holds each part once,
+// bit for bit: the box's 12 triangles, the floor's 2, and every grid triangle exactly once, its
+// corners at the right vertices; the XDMF grid "global_bodies" refers to those datasets (no
+// inline data: a large mesh wall costs the XDMF files nothing).
 TEST_F(SnapshotTest, GlobalBodiesAreWrittenOnceAndReferencedByTheXdmf) {
+  using granite::body::TriangleMesh;
+  const int rank = comm_rank(), ranks = comm_size();
+  constexpr int kGrid = 8;
+  std::vector<Vec3> corners;
+  std::vector<granite::body::MeshTriangle> cells;
+  for (int j = 0; j <= kGrid; ++j)
+    for (int i = 0; i <= kGrid; ++i) corners.emplace_back(0.1 * i, 0.1 * j, 0.0);
+  for (int j = 0; j < kGrid; ++j)
+    for (int i = 0; i < kGrid; ++i) {
+      const int a = j * (kGrid + 1) + i;
+      cells.push_back({a, a + 1, a + kGrid + 2});
+      cells.push_back({a, a + kGrid + 2, a + kGrid + 1});
+    }
+  const TriangleMesh whole(corners, cells);
+  std::vector<std::int32_t> all(whole.triangle_count());
+  std::vector<bool> owned(all.size());
+  for (std::size_t t = 0; t < all.size(); ++t) {
+    all[t] = std::int32_t(t);
+    owned[t] = int(t) % ranks == rank;
+  }
   granite::body::GlobalBodies bodies;
   bodies.add(granite::body::Box{Vec3(0.1, 0.2, 0.3), Vec3(0.1, 0.2, 0.3),
                                 granite::Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ()))},
              0);
   bodies.add(granite::body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, 0);
-  const granite::io::SurfaceMesh mesh =
-      granite::io::global_body_mesh(bodies, Vec3::Constant(-1.0), Vec3::Constant(1.0));
-  ASSERT_EQ(mesh.triangles.size(), 14u);  // the box's 12, the floor's square in 2
+  const Vec3 shift(0.0, 0.0, 0.5);
+  bodies.add(granite::body::Mesh{std::make_shared<const TriangleMesh>(whole.part(all, owned)),
+                                 shift, granite::Quat::Identity()},
+             0);
+  const granite::io::SurfaceMesh mesh = granite::io::global_body_mesh(
+      bodies, Vec3::Constant(-1.0), Vec3::Constant(1.0), granite::io::kCylinderSegments, rank == 0);
   SnapshotInfo info;
   info.step = 3;
   info.global_bodies = &mesh;
   const std::string path = dir_ + "/bodies.h5";
-  granite::io::write_snapshot(path, owned_bodies(comm_rank(), comm_size()), info, MPI_COMM_WORLD);
+  granite::io::write_snapshot(path, owned_bodies(rank, ranks), info, MPI_COMM_WORLD);
 
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   ASSERT_GE(file, 0);
@@ -640,13 +669,37 @@ TEST_F(SnapshotTest, GlobalBodiesAreWrittenOnceAndReferencedByTheXdmf) {
   const ReadBack triangles = read_dataset(file, "/global_bodies/triangles", H5T_NATIVE_INT64);
   const ReadBack body = read_dataset(file, "/global_bodies/body", H5T_NATIVE_INT32);
   H5Fclose(file);
-  ASSERT_EQ(vertices.dims, std::vector<hsize_t>({mesh.points.size(), 3}));
-  ASSERT_EQ(triangles.dims, std::vector<hsize_t>({14, 3}));
-  for (std::size_t v = 0; v < mesh.points.size(); ++v)
-    for (int c = 0; c < 3; ++c) EXPECT_EQ(vertices.doubles[3 * v + c], mesh.points[v][c]);
-  for (std::size_t t = 0; t < 14; ++t) {
-    EXPECT_EQ(body.int32s[t], mesh.body[t]);
-    for (int c = 0; c < 3; ++c) EXPECT_EQ(triangles.int64s[3 * t + c], mesh.triangles[t][c]);
+  constexpr std::size_t kTotal = 12 + 2 + 2 * kGrid * kGrid;
+  ASSERT_EQ(triangles.dims, std::vector<hsize_t>({kTotal, 3}));
+  ASSERT_EQ(body.dims, std::vector<hsize_t>({kTotal}));
+  const auto point = [&](std::int64_t v) {
+    return Vec3(vertices.doubles[std::size_t(3 * v)], vertices.doubles[std::size_t(3 * v + 1)],
+                vertices.doubles[std::size_t(3 * v + 2)]);
+  };
+  // The analytic bodies' 14 come first (rank 0's part), as the mesh builds them.
+  if (rank == 0)
+    for (std::size_t t = 0; t < 14; ++t) {
+      EXPECT_EQ(body.int32s[t], mesh.body[t]);
+      for (int c = 0; c < 3; ++c)
+        EXPECT_EQ(point(triangles.int64s[3 * t + c]),
+                  mesh.points[std::size_t(mesh.triangles[t][c])]);
+    }
+  // Every grid triangle once, by its corners (placed by the shift).
+  std::map<std::array<double, 9>, int> seen;
+  for (std::size_t t = 0; t < kTotal; ++t) {
+    if (body.int32s[t] != 2) continue;
+    std::array<double, 9> key{};
+    for (int c = 0; c < 3; ++c)
+      for (int a = 0; a < 3; ++a)
+        key[std::size_t(3 * c + a)] = point(triangles.int64s[3 * t + c])[a];
+    ++seen[key];
+  }
+  ASSERT_EQ(seen.size(), whole.triangle_count());
+  for (std::int32_t t = 0; t < std::int32_t(whole.triangle_count()); ++t) {
+    std::array<double, 9> key{};
+    for (int c = 0; c < 3; ++c)
+      for (int a = 0; a < 3; ++a) key[std::size_t(3 * c + a)] = (whole.corner(t, c) + shift)[a];
+    EXPECT_EQ(seen[key], 1) << "grid triangle " << t;
   }
 
   MPI_Barrier(MPI_COMM_WORLD);
@@ -654,7 +707,9 @@ TEST_F(SnapshotTest, GlobalBodiesAreWrittenOnceAndReferencedByTheXdmf) {
   EXPECT_TRUE(tags_balanced(xdmf)) << xdmf;
   EXPECT_NE(xdmf.find("CollectionType=\"Spatial\""), std::string::npos);
   EXPECT_NE(xdmf.find("<Grid Name=\"global_bodies\" GridType=\"Uniform\">"), std::string::npos);
-  EXPECT_NE(xdmf.find("TopologyType=\"Triangle\" NumberOfElements=\"14\""), std::string::npos);
+  EXPECT_NE(
+      xdmf.find("TopologyType=\"Triangle\" NumberOfElements=\"" + std::to_string(kTotal) + "\""),
+      std::string::npos);
   for (const char* dataset : {"vertices", "triangles", "body"})
     EXPECT_NE(xdmf.find(std::string(">bodies.h5:/global_bodies/") + dataset + "<"),
               std::string::npos)

@@ -77,6 +77,16 @@ public:
   TriangleMesh(const std::vector<Vec3>& vertices, const std::vector<MeshTriangle>& triangles,
                double flat_angle = kDefaultFlatAngle);
 
+  /// A rank's part of this mesh (scenario/local_meshes.hpp): the triangles `kept` (indices,
+  /// increasing), renumbered in that order, so that the contact queries' tie-breaks by triangle
+  /// index fall as in this mesh. Every kept edge and vertex keeps its kind and bend, and its
+  /// triangles outside the part stay in edge_triangles() and vertex_triangles() as −1: a query
+  /// that reaches only kept triangles gets this mesh's contacts bit for bit, one that reaches
+  /// beyond them no contact where a missing triangle would decide. The length scale, flat angle
+  /// and build counts stay this mesh's. owned[k] (one per kept triangle) says whether kept[k]
+  /// is this rank's to write (owns()); every triangle is in exactly one rank's.
+  TriangleMesh part(std::span<const std::int32_t> kept, const std::vector<bool>& owned) const;
+
   std::size_t vertex_count() const { return vertices_.size(); }
   std::size_t triangle_count() const { return triangles_.size(); }
   std::size_t edge_count() const { return edges_.size(); }
@@ -92,7 +102,8 @@ public:
   }
   const MeshEdge& edge(std::int32_t e) const { return edges_[std::size_t(e)]; }
   VertexKind vertex_kind(std::int32_t v) const { return vertex_kinds_[std::size_t(v)]; }
-  /// The triangles on edge e and around vertex v, in increasing order.
+  /// The triangles on edge e and around vertex v, in increasing order (a part's: then −1 for
+  /// each outside it).
   std::span<const std::int32_t> edge_triangles(std::int32_t e) const {
     return csr(edge_triangle_start_, edge_triangle_list_, e);
   }
@@ -125,11 +136,17 @@ public:
   /// The largest |coordinate| plus the longest edge: the length the rounding of the
   /// closest-point computations is relative to.
   double length_scale() const { return length_scale_; }
+  /// Whether this rank writes triangle t to snapshots: every triangle of a whole mesh; those
+  /// `owned` of a part.
+  bool owns(std::int32_t t) const { return owned_.empty() || owned_[std::size_t(t)]; }
+  /// The triangles of the whole mesh this one is a part of (triangle_count() if whole).
+  std::size_t whole_triangle_count() const { return whole_triangles_; }
   std::size_t dropped_triangles() const { return dropped_; }
   std::size_t merged_vertices() const { return merged_; }
   std::size_t inconsistent_edges() const { return inconsistent_; }
 
 private:
+  TriangleMesh() = default;  // part()'s
   static std::span<const std::int32_t> csr(const std::vector<std::int32_t>& start,
                                            const std::vector<std::int32_t>& list, std::int32_t i) {
     const auto b = std::size_t(start[std::size_t(i)]), e = std::size_t(start[std::size_t(i) + 1]);
@@ -150,8 +167,10 @@ private:
   std::vector<std::int32_t> source_;
   AabbTree tree_;
   Aabb bounds_;
-  double flat_angle_;
+  std::vector<bool> owned_;  // a part's (part()); empty: every triangle
+  double flat_angle_ = kDefaultFlatAngle;
   double length_scale_ = 0.0;
+  std::size_t whole_triangles_ = 0;
   std::size_t dropped_ = 0, merged_ = 0, inconsistent_ = 0;
 };
 

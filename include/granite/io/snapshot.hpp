@@ -33,9 +33,11 @@ struct SnapshotInfo {
   std::string config;     // the full resolved configuration text (stored verbatim)
   std::array<int, 3> decomposition{1, 1, 1};  // process grid dims (x, y, z)
   int compression = 0;  // gzip level 0 (off) .. 9; anything else is an InputError
-  // If set (the same on every rank): the global bodies' surfaces (io/global_body_mesh.hpp),
-  // written by rank 0 as /global_bodies (vertices, triangles, body) with an XDMF grid
-  // "global_bodies" after the particles; the snapshot's XDMF grid is then a spatial collection.
+  // If set: this rank's part of the global bodies' surfaces (io/global_body_mesh.hpp: the
+  // analytic bodies on rank 0, each mesh wall's triangles on the rank that owns them), the
+  // parts written one after the other as /global_bodies (vertices, triangles, body) with an
+  // XDMF grid "global_bodies" after the particles; the snapshot's XDMF grid is then a spatial
+  // collection. Null on every rank or on none.
   const SurfaceMesh* global_bodies = nullptr;
   // If set and not empty (on every rank): the shapes of the particles' `shape` indices. The
   // world-frame surfaces of the shaped particles are then written as /shapes (a triangle mesh,

@@ -85,6 +85,13 @@ public:
   int rank_of(const Int3& coords) const;
   Box subdomain(int rank) const;
 
+  /// The region of `rank` that a query of its particles (owned or ghost) can reach: its
+  /// subdomain grown by `margin`, unbounded beyond the domain's faces on non-periodic axes
+  /// (points there belong to the nearest subdomain: owner_of).
+  Box reach(int rank, double margin) const;
+  /// The lowest rank whose reach(rank, margin) intersects `box` (closed boxes); −1 if none.
+  int lowest_rank_reaching(const Box& box, double margin) const;
+
   /// "" if every subdomain holds `ghost` (see parallel::too_thin; with moved cuts the
   /// thinnest subdomain along each axis counts), otherwise what is too thin.
   std::string too_thin(const GhostWidth& ghost) const;

@@ -65,7 +65,10 @@ struct RunStart {
 /// A run that does not continue a checkpoint (no `restart`) into a directory holding
 /// checkpoint.h5 of a run that did not complete is refused (InputError naming the restart
 /// command) unless `overwrite`.
-RunSummary run_scenario(const config::ScenarioConfig& cfg, const std::string& output_dir,
+///
+/// `cfg` is taken over: once the particles are built, its mesh walls share the run's parts of
+/// them (scenario/local_meshes.hpp), and the whole meshes are freed.
+RunSummary run_scenario(config::ScenarioConfig cfg, const std::string& output_dir,
                         const comm::Communicator& comm, const RunStart& start = {});
 
 /// Async-signal-safe: asks the running scenario to checkpoint and stop after the current step.

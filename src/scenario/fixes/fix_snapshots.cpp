@@ -40,8 +40,9 @@ private:
   void write(RunContext& run, std::int64_t step, double time) {
     info_.time = time;
     info_.step = step;
-    const io::SurfaceMesh bodies =
-        io::global_body_mesh(run.sim.globals(), domain_.min, domain_.max);
+    // This rank's part: the analytic bodies on rank 0, the mesh triangles on their owners.
+    const io::SurfaceMesh bodies = io::global_body_mesh(run.sim.globals(), domain_.min, domain_.max,
+                                                        io::kCylinderSegments, run.comm.is_root());
     info_.global_bodies = &bodies;
     writer_.write(run.sim.particles(), info_);
     info_.global_bodies = nullptr;

@@ -428,3 +428,77 @@ TEST(MeshWall, MotionMovesThePlacement) {
   EXPECT_FALSE(primitive_problem(b));
   EXPECT_TRUE(primitive_problem(Primitive(Mesh{})));
 }
+
+// A rank's part of a mesh (TriangleMesh::part): a bumpy heightfield of 20 x 20 cells (convex,
+// concave and saddle edges and vertices), its part the triangles whose boxes reach the square
+// [−0.3, 0.3]² grown by a query's reach r + h. Spheres centred over the square, touching or
+// within the threshold of the surface, get the whole mesh's contacts bit for bit: the same
+// features' (renumbered), gaps, normals and points. The part keeps every kept edge's kind and
+// bend, and its owned flags.
+TEST(MeshPart, ContactsWithinItsReachAreTheWholeMeshsBitForBit) {
+  std::mt19937_64 rng(41);
+  std::uniform_real_distribution<double> bump(-0.04, 0.04);
+  constexpr int kCells = 20;
+  std::vector<Vec3> corners;
+  std::vector<MeshTriangle> cells;
+  for (int j = 0; j <= kCells; ++j)
+    for (int i = 0; i <= kCells; ++i)
+      corners.emplace_back(-1.0 + 0.1 * i, -1.0 + 0.1 * j, bump(rng));
+  for (int j = 0; j < kCells; ++j)
+    for (int i = 0; i < kCells; ++i) {
+      const int a = j * (kCells + 1) + i;
+      cells.push_back({a, a + 1, a + kCells + 2});
+      cells.push_back({a, a + kCells + 2, a + kCells + 1});
+    }
+  const TriangleMesh whole(corners, cells);
+  const double r = 0.07, h = 0.01, reach = r + h, half = 0.3;
+  std::vector<std::int32_t> kept;
+  std::vector<bool> owned;
+  for (std::int32_t t = 0; t < std::int32_t(whole.triangle_count()); ++t) {
+    Aabb box;
+    for (int k = 0; k < 3; ++k) box.grow(whole.corner(t, k));
+    if (box.lo.x() > half + reach || box.hi.x() < -half - reach || box.lo.y() > half + reach ||
+        box.hi.y() < -half - reach)
+      continue;
+    kept.push_back(t);
+    owned.push_back(t % 3 == 0);
+  }
+  const TriangleMesh part = whole.part(kept, owned);
+  ASSERT_EQ(part.triangle_count(), kept.size());
+  ASSERT_LT(part.triangle_count(), whole.triangle_count() / 2);
+  EXPECT_EQ(part.whole_triangle_count(), whole.triangle_count());
+  EXPECT_EQ(part.length_scale(), whole.length_scale());
+  for (std::int32_t k = 0; k < std::int32_t(kept.size()); ++k) {
+    const std::int32_t t = kept[std::size_t(k)];
+    EXPECT_EQ(part.owns(k), owned[std::size_t(k)]);
+    EXPECT_EQ(part.source_triangle(k), whole.source_triangle(t));
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_EQ(part.corner(k, c), whole.corner(t, c));
+      EXPECT_EQ(part.edge(part.triangle_edge(k, c)).kind,
+                whole.edge(whole.triangle_edge(t, c)).kind);
+      EXPECT_EQ(part.edge(part.triangle_edge(k, c)).bend,
+                whole.edge(whole.triangle_edge(t, c)).bend);
+      EXPECT_EQ(part.vertex_kind(part.triangle(k)[std::size_t(c)]),
+                whole.vertex_kind(whole.triangle(t)[std::size_t(c)]));
+    }
+  }
+  std::uniform_real_distribution<double> across(-half, half), height(-0.05, 0.05 + reach);
+  std::size_t contacts = 0, several = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const Vec3 c(across(rng), across(rng), height(rng));
+    const auto a = sphere_mesh_contacts(whole, c, r, h);
+    const auto b = sphere_mesh_contacts(part, c, r, h);
+    ASSERT_EQ(a.size(), b.size()) << "centre " << c.transpose();
+    contacts += a.size();
+    several += a.size() > 1;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      EXPECT_EQ(a[k].geometry.gap, b[k].geometry.gap);
+      EXPECT_EQ(a[k].geometry.normal, b[k].geometry.normal);
+      EXPECT_EQ(a[k].geometry.point, b[k].geometry.point);
+      EXPECT_EQ(a[k].feature.kind, b[k].feature.kind);
+      EXPECT_EQ(a[k].triangle, kept[std::size_t(b[k].triangle)]);
+    }
+  }
+  EXPECT_GT(contacts, 2000u);  // the test sees contacts, and of several features at once
+  EXPECT_GT(several, 50u);
+}

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <stdexcept>
 
@@ -146,3 +147,54 @@ TEST(ContactWeights, OnePlusTheOwnedParticlesContacts) {
 }
 
 }  // namespace
+
+// reach(rank, m): the subdomain grown by m, unbounded beyond the domain on non-periodic axes;
+// lowest_rank_reaching(box, m): the least rank whose reach intersects the box, against every
+// rank tried in turn, on random nested cuts periodic along x only, for random boxes inside,
+// across and outside the domain (−1 where none reaches: beyond a periodic face).
+TEST(DecompositionCuts, LowestRankReachingMatchesEveryRankTried) {
+  Decomposition d({Vec3(0, 0, 0), Vec3(3, 2, 2)}, {3, 2, 2}, {true, false, false});
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> jitter(-0.2, 0.2), corner(-1.0, 4.0), size(0.0, 0.6);
+  Cuts cuts = d.cuts();
+  for (int a = 0; a < 3; ++a)
+    for (std::size_t k = 0; k < cuts[a].size(); ++k) {
+      const std::size_t n = std::size_t(d.dims()[a]) + 1;
+      if (k % n != 0 && k % n != n - 1) cuts[a][k] += jitter(rng);
+    }
+  d.set_cuts(cuts);
+  const double m = 0.15;
+  for (int r = 0; r < d.size(); ++r) {
+    const Box s = d.subdomain(r), reach = d.reach(r, m);
+    const Int3 c = d.coords(r);
+    EXPECT_EQ(reach.min.x(), s.min.x() - m);  // periodic: bounded
+    EXPECT_EQ(reach.max.x(), s.max.x() + m);
+    for (int a : {1, 2}) {
+      EXPECT_EQ(reach.min[a], c[a] == 0 ? -std::numeric_limits<double>::infinity() : s.min[a] - m);
+      EXPECT_EQ(reach.max[a],
+                c[a] == d.dims()[a] - 1 ? std::numeric_limits<double>::infinity() : s.max[a] + m);
+    }
+  }
+  int none = 0, several = 0;
+  for (int trial = 0; trial < 5000; ++trial) {
+    Box box;
+    for (int a = 0; a < 3; ++a) {
+      box.min[a] = corner(rng);
+      box.max[a] = box.min[a] + size(rng);
+    }
+    int expected = -1, reaching = 0;
+    for (int r = 0; r < d.size(); ++r) {
+      const Box reach = d.reach(r, m);
+      if ((reach.min.array() <= box.max.array()).all() &&
+          (box.min.array() <= reach.max.array()).all()) {
+        ++reaching;
+        if (expected < 0) expected = r;
+      }
+    }
+    none += expected < 0;
+    several += reaching > 1;
+    EXPECT_EQ(d.lowest_rank_reaching(box, m), expected) << "trial " << trial;
+  }
+  EXPECT_GT(none, 100);  // both cases occur
+  EXPECT_GT(several, 100);
+}
