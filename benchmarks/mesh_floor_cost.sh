@@ -15,6 +15,12 @@
 # particle-step (the whole run, including reading the mesh and building its tree), the
 # detection phase's time, their ratios to the plane's, measured in the same invocation (the
 # machine is shared: compare ratios, not seconds), and the memory high-water mark.
+# Then what the 10^6-triangle floor costs each rank's memory at 1, 2 and 4 ranks (2 x 1 x 1 and
+# 2 x 2 x 1 subdomains, 4 oversubscribed; 50 steps): the triangles each rank keeps (the run
+# log), its part's bytes (the banner's estimate), and the largest rank's resident size at the
+# end and high-water mark, each minus the plane floor's at the same rank count. The high-water
+# mark holds the whole mesh, built on every rank at setup (docs/global_bodies.md); the resident
+# size at the end, the part the run keeps.
 # usage: benchmarks/mesh_floor_cost.sh [BUILD_DIR] [STEPS]
 set -euo pipefail
 build=${1:-build}
@@ -53,7 +59,8 @@ EOF
 
 run_one() {  # run_one LABEL ARGS...: prints µs per particle-step, detection, kinetic energy
   local label=$1; shift
-  "$build/granite" run "$cfg" --output "$tmp/$label" "${common[@]}" "$@" > "$tmp/$label.log" 2>&1 \
+  ${launch:-} "$build/granite" run "$cfg" --output "$tmp/$label" "${common[@]}" "$@" \
+    > "$tmp/$label.log" 2>&1 \
     || { echo "$label: the run failed: $(tail -2 "$tmp/$label.log")" >&2; exit 1; }
   /usr/bin/python3 -c "
 import json
@@ -77,4 +84,30 @@ for floor in "7 0.02" "71 0.02" "707 0.2"; do
   printf "%-10s %10d %8s %12.3f %8.2f %10.3f %8.2f %10.0f\n" mesh $((2 * k * k)) "$side" "$us" \
     "$(/usr/bin/python3 -c "print($us / $base_us)")" "$detect" \
     "$(/usr/bin/python3 -c "print($detect / $base_detect)")" "$rss"
+done
+
+echo
+echo "== the 999 698-triangle floor per rank (50 steps; memory minus the plane floor's)"
+printf "%-6s %-8s %14s %10s %14s %10s\n" ranks grid kept/rank part[MB] resident[MB] peak[MB]
+common=(--from "$settled" "${quiet[@]}" --set output.checkpoint_interval=0
+        --set run.end_time="$(/usr/bin/python3 -c "print(50 * $dt)")")
+export OMPI_MCA_mpi_yield_when_idle=1
+for layout in "1 [1,1,1]" "2 [2,1,1]" "4 [2,2,1]"; do
+  read -r n grid <<<"$layout"
+  launch="mpirun --oversubscribe -np $n"
+  run_one "plane$n" --set "domain.decomposition=$grid" > /dev/null
+  run_one "big$n" --set "domain.decomposition=$grid" \
+    --set "bodies[0]={type: mesh, file: $tmp/floor707.stl, material: glass}" > /dev/null
+  /usr/bin/python3 - "$tmp/plane$n/run.json" "$tmp/big$n/run.json" "$tmp/big$n.log" "$n" "$grid" <<'EOF'
+import json, re, sys
+plane, big = (json.load(open(p))["memory"]["peak_resident_bytes"] for p in sys.argv[1:3])
+log = open(sys.argv[3]).read()
+kept = re.search(r"each rank keeps (\d+)\.\.(\d+)", log)
+part = re.search(r"\+ mesh walls ([\d.]+) (kB|MB|GB)", log)
+part_mb = float(part.group(1)) * {"kB": 1e-3, "MB": 1.0, "GB": 1e3}[part.group(2)]
+resident = (big["resident_now_max"] - plane["resident_now_max"]) / 1e6
+peak = (big["max"] - plane["max"]) / 1e6
+print(f"{sys.argv[4]:<6} {sys.argv[5]:<8} {kept.group(1) + '..' + kept.group(2):>14} "
+      f"{part_mb:10.1f} {resident:14.1f} {peak:10.1f}")
+EOF
 done

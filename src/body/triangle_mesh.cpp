@@ -204,6 +204,14 @@ void TriangleMesh::classify_vertices() {
   }
 }
 
+std::size_t TriangleMesh::bytes() const {
+  const auto of = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  return of(vertices_) + of(triangles_) + of(normals_) + of(triangle_edges_) + of(edges_) +
+         of(edge_triangle_start_) + of(edge_triangle_list_) + of(vertex_triangle_start_) +
+         of(vertex_triangle_list_) + of(vertex_kinds_) + of(source_) + owned_.capacity() / 8 +
+         tree_.bytes();
+}
+
 double TriangleMesh::distance(const Vec3& x, double bound) const {
   const double d2 = tree_.nearest(
       x,

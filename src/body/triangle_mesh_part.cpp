@@ -1,6 +1,7 @@
 // A rank's part of a triangle mesh (TriangleMesh::part, see granite/body/triangle_mesh.hpp).
 #include "granite/body/triangle_mesh.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -23,6 +24,14 @@ void renumber_lists(const std::vector<std::int32_t>& start, const std::vector<st
                     const std::vector<std::int32_t>& item_map,
                     const std::vector<std::int32_t>& entry_map,
                     std::vector<std::int32_t>& new_start, std::vector<std::int32_t>& new_list) {
+  std::size_t kept = 0, entries = 0;
+  for (std::size_t i = 0; i + 1 < start.size(); ++i)
+    if (item_map[i] >= 0) {
+      ++kept;
+      entries += std::size_t(start[i + 1] - start[i]);
+    }
+  new_start.reserve(kept + 1);
+  new_list.reserve(entries);
   new_start.assign(1, 0);
   for (std::size_t i = 0; i + 1 < start.size(); ++i) {
     if (item_map[i] < 0) continue;
@@ -64,7 +73,19 @@ TriangleMesh TriangleMesh::part(std::span<const std::int32_t> kept,
   const std::vector<std::int32_t> v_map = renumbering(vertices_.size(), keep_vertex);
   const std::vector<std::int32_t> e_map = renumbering(edges_.size(), keep_edge);
 
-  TriangleMesh p;
+  TriangleMesh p;  // every array reserved to its size: a part is kept for the run
+  const auto count = [](const std::vector<std::int32_t>& map) {
+    return std::size_t(
+        std::count_if(map.begin(), map.end(), [](std::int32_t i) { return i >= 0; }));
+  };
+  const std::size_t n_vertices = count(v_map), n_edges = count(e_map);
+  p.vertices_.reserve(n_vertices);
+  p.vertex_kinds_.reserve(n_vertices);
+  p.triangles_.reserve(kept.size());
+  p.normals_.reserve(kept.size());
+  p.source_.reserve(kept.size());
+  p.triangle_edges_.reserve(kept.size());
+  p.edges_.reserve(n_edges);
   for (std::size_t v = 0; v < vertices_.size(); ++v)
     if (keep_vertex[v]) {
       p.vertices_.push_back(vertices_[v]);

@@ -73,7 +73,8 @@ std::vector<LocalMesh> keep_local_triangles(body::GlobalBodies& globals,
         local.owned += owned.back() ? 1 : 0;
       }
       local.kept = kept.size();
-      wall->mesh = std::make_shared<const body::TriangleMesh>(whole.part(kept, owned));
+      if (local.kept < local.whole || local.owned < local.whole)  // else the whole mesh is it
+        wall->mesh = std::make_shared<const body::TriangleMesh>(whole.part(kept, owned));
       report.push_back(local);
     }
   return report;

@@ -9,6 +9,10 @@
 #include "granite/solver/contact_setup.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -53,6 +57,19 @@ double peak_resident_bytes() {
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) != 0) return 0.0;
   return double(usage.ru_maxrss) * 1024.0;  // Linux: kilobytes
+}
+
+double resident_bytes() {
+  std::ifstream in("/proc/self/statm");
+  double pages = 0.0, resident = 0.0;
+  if (!(in >> pages >> resident)) return 0.0;
+  return resident * double(sysconf(_SC_PAGESIZE));
+}
+
+void release_free_memory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
 }
 
 namespace {
@@ -138,9 +155,11 @@ std::string format_bytes(double bytes) {
 std::string memory_estimate_line(const MemoryEstimate& local, const comm::Communicator& comm) {
   std::vector<double> parts{local.particles, local.contacts, local.ghosts, local.total()};
   comm::max_in_place(parts, comm);
+  const double meshes = comm::max(local.meshes, comm);
   return "estimated memory per rank (largest rank): " + format_bytes(parts[3]) + " = particles " +
          format_bytes(parts[0]) + " + contacts " + format_bytes(parts[1]) +
-         " (6 per particle) + ghosts " + format_bytes(parts[2]) + " (" +
+         " (6 per particle) + ghosts " + format_bytes(parts[2]) +
+         (meshes > 0.0 ? " + mesh walls " + format_bytes(meshes) : std::string()) + " (" +
          std::to_string(bytes_per_particle()) + " B per particle, " +
          std::to_string(bytes_per_contact()) + " B per contact)";
 }
@@ -155,9 +174,12 @@ nlohmann::ordered_json peak_memory_record(const comm::Communicator& comm, std::s
   double sum = 0.0;
   for (double b : every) sum += b;
   const double avg = sum / double(every.size());
+  const double now = comm::max(resident_bytes(), comm);
   line = "memory high-water mark per rank (ru_maxrss): min " + format_bytes(low) + ", avg " +
-         format_bytes(avg) + ", max " + format_bytes(high);
-  return {{"min", low}, {"avg", avg}, {"max", high}, {"per_rank", every}};
+         format_bytes(avg) + ", max " + format_bytes(high) + "; resident at the end: max " +
+         format_bytes(now);
+  return {
+      {"min", low}, {"avg", avg}, {"max", high}, {"per_rank", every}, {"resident_now_max", now}};
 }
 
 }  // namespace granite::scenario

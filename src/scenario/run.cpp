@@ -257,6 +257,7 @@ std::vector<LocalMesh> keep_local_meshes(config::ScenarioConfig& cfg, RunContext
       keep_local_triangles(globals, s, run.distributed->decomposition(), run.comm.rank(),
                            local_mesh_margin(ghost, skin));
   for (std::size_t b = 0; b < globals.size(); ++b) cfg.settings.bodies[b].parts = globals[b].parts;
+  if (!meshes.empty()) release_free_memory();
   return meshes;
 }
 
@@ -278,14 +279,21 @@ void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const 
 }
 
 // This rank's memory estimate at the start: its particles, their contacts, and the ghosts
-// within the halo width (2 r_max + contact threshold) of its subdomain.
+// within the halo width (2 r_max + contact threshold) of its subdomain, and its mesh walls.
 MemoryEstimate estimate_of(const RunContext& run, const parallel::Decomposition& decomposition,
                            double threshold) {
   const auto& radius = run.sim.particles().radius;
   const double local_max = radius.empty() ? 0.0 : *std::max_element(radius.begin(), radius.end());
   const double r_max = comm::max(local_max, run.comm);
   const parallel::Box box = decomposition.subdomain(run.comm.rank());
-  return estimate_memory(run.sim.particles().size(), box.min, box.max, 2.0 * r_max + threshold);
+  MemoryEstimate estimate =
+      estimate_memory(run.sim.particles().size(), box.min, box.max, 2.0 * r_max + threshold);
+  const body::GlobalBodies& globals = run.sim.globals();
+  for (std::size_t b = 0; b < globals.size(); ++b)
+    for (const body::Primitive& part : globals[b].parts)
+      if (const auto* wall = std::get_if<body::Mesh>(&part))
+        estimate.meshes += double(wall->mesh->bytes());
+  return estimate;
 }
 
 // The run record's opening sections; the record on disk says "running" until the run ends.

@@ -67,6 +67,11 @@ public:
 
   std::size_t size() const { return items_.size(); }
   std::size_t node_count() const { return nodes_.size(); }
+  /// The heap memory it holds (its arrays' capacities).
+  std::size_t bytes() const {
+    return nodes_.capacity() * sizeof(Node) + items_.capacity() * sizeof(std::int32_t) +
+           item_boxes_.capacity() * sizeof(Aabb);
+  }
   /// Levels below the root (0 for a single leaf).
   int depth() const { return depth_; }
 

@@ -141,6 +141,8 @@ public:
   bool owns(std::int32_t t) const { return owned_.empty() || owned_[std::size_t(t)]; }
   /// The triangles of the whole mesh this one is a part of (triangle_count() if whole).
   std::size_t whole_triangle_count() const { return whole_triangles_; }
+  /// The heap memory it holds (its arrays' capacities and its tree's).
+  std::size_t bytes() const;
   std::size_t dropped_triangles() const { return dropped_; }
   std::size_t merged_vertices() const { return merged_; }
   std::size_t inconsistent_edges() const { return inconsistent_; }

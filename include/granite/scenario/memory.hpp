@@ -27,7 +27,8 @@ std::size_t bytes_per_contact();
 
 struct MemoryEstimate {
   double particles = 0, contacts = 0, ghosts = 0;  // bytes on this rank
-  double total() const { return particles + contacts + ghosts; }
+  double meshes = 0;  // this rank's parts of the mesh walls (body::TriangleMesh::bytes)
+  double total() const { return particles + contacts + ghosts + meshes; }
 };
 
 /// `owned` particles in the subdomain [lo, hi], ghosts within `halo` of its faces (faces on
@@ -52,6 +53,12 @@ void check_memory_fits(const MemoryEstimate& local, const comm::Communicator& co
 
 /// This process's peak resident set size in bytes (getrusage ru_maxrss).
 double peak_resident_bytes();
+/// Its resident set size now in bytes (/proc/self/statm; 0 where unknown).
+double resident_bytes();
+/// Returns the heap's free memory to the system (glibc's malloc_trim; nothing elsewhere): after
+/// a large structure is freed (the whole mesh walls), so the resident size shows what the run
+/// holds.
+void release_free_memory();
 
 /// "12.3 MB"
 std::string format_bytes(double bytes);
@@ -59,8 +66,9 @@ std::string format_bytes(double bytes);
 /// The banner line: the largest estimate over the ranks, split into its parts. Collective.
 std::string memory_estimate_line(const MemoryEstimate& local, const comm::Communicator& comm);
 
-/// The high-water mark per rank: {"min", "avg", "max", "per_rank": [...]} in bytes, and a log
-/// line. Collective; the JSON is complete on every rank.
+/// The high-water mark per rank: {"min", "avg", "max", "per_rank": [...], "resident_now_max"}
+/// in bytes (the last: the largest rank's resident size at the call), and a log line.
+/// Collective; the JSON is complete on every rank.
 nlohmann::ordered_json peak_memory_record(const comm::Communicator& comm, std::string& line);
 
 }  // namespace granite::scenario
