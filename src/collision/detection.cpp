@@ -14,12 +14,12 @@ namespace {
 
 // The narrow phase of one particle pair i < j.
 void detect_pair(const body::Particles& particles, const body::MaterialTable& materials,
-                 const body::ShapeTable& shapes, double threshold, std::uint32_t i, std::uint32_t j,
-                 ContactList& contacts) {
+                 const body::ShapeTable& shapes, PolyhedronPlacements& placements, double threshold,
+                 std::uint32_t i, std::uint32_t j, ContactList& contacts) {
   const double mu = materials.pair_friction(particles.material[i], particles.material[j]);
   if (!shapes.empty() &&
       (particles.shape[i] != body::kSphere || particles.shape[j] != body::kSphere)) {
-    shaped_pair_contacts(particles, shapes, threshold, i, j, mu, contacts);
+    shaped_pair_contacts(particles, shapes, placements, threshold, i, j, mu, contacts);
     return;
   }
   const auto& x = particles.position;
@@ -33,12 +33,13 @@ void detect_pair(const body::Particles& particles, const body::MaterialTable& ma
 // against a mesh wall among the neighbour list's candidate triangles if given.
 void detect_global_pair(const body::Particles& particles, const body::GlobalBodies& globals,
                         const body::MaterialTable& materials, const body::ShapeTable& shapes,
-                        double threshold, std::size_t i, std::size_t k, ContactList& contacts,
+                        PolyhedronPlacements& placements, double threshold, std::size_t i,
+                        std::size_t k, ContactList& contacts,
                         std::optional<std::span<const std::int32_t>> triangles = std::nullopt) {
   const body::GlobalBody& gb = globals[k];
   if (!gb.active) return;
   if (particles.shape[i] != body::kSphere) {
-    shaped_global_contacts(particles, shapes, gb, threshold, BodyIndex(i),
+    shaped_global_contacts(particles, shapes, placements, gb, threshold, BodyIndex(i),
                            BodyIndex(particles.size() + k),
                            materials.pair_friction(particles.material[i], gb.material), contacts);
     return;
@@ -61,10 +62,11 @@ void detect_global_pair(const body::Particles& particles, const body::GlobalBodi
 // Particles against global bodies (few of them; every process knows all).
 void detect_global(const body::Particles& particles, const body::GlobalBodies& globals,
                    const body::MaterialTable& materials, const body::ShapeTable& shapes,
-                   double threshold, ContactList& contacts) {
+                   PolyhedronPlacements& placements, double threshold, ContactList& contacts) {
   for (std::size_t i = 0; i < particles.size(); ++i)
     for (std::size_t k = 0; k < globals.size(); ++k)
-      detect_global_pair(particles, globals, materials, shapes, threshold, i, k, contacts);
+      detect_global_pair(particles, globals, materials, shapes, placements, threshold, i, k,
+                         contacts);
 }
 
 }  // namespace
@@ -74,15 +76,16 @@ void ContactDetection::detect(const body::Particles& particles, const body::Glob
                               double threshold, ContactList& contacts) {
   contacts.clear();
   contacts.num_particles = particles.size();
+  placements_.clear();
   if (particles.size() == 0) return;
   // Particle pairs: cells of edge ≥ largest diameter + threshold.
   cells_.build(particles.position, 2.0 * particles.max_radius() + threshold);
   cells_.for_each_candidate_pair([&](std::uint32_t a, std::uint32_t b) {
     const std::uint32_t i = std::min(a, b), j = std::max(a, b);
     if (particles.fixed[i] != 0 && particles.fixed[j] != 0) return;  // neither can move
-    detect_pair(particles, materials, shapes, threshold, i, j, contacts);
+    detect_pair(particles, materials, shapes, placements_, threshold, i, j, contacts);
   });
-  detect_global(particles, globals, materials, shapes, threshold, contacts);
+  detect_global(particles, globals, materials, shapes, placements_, threshold, contacts);
 }
 
 void ContactDetection::detect(const NeighbourList& list, const body::Particles& particles,
@@ -91,6 +94,7 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
                               double threshold, ContactList& contacts) {
   contacts.clear();
   contacts.num_particles = particles.size();
+  placements_.clear();
   // Two passes over the candidates: first, which are within reach, without a branch per
   // candidate (about a third are: a branch mispredicts often); then the narrow phase of those,
   // which repeats the reach test (the same contacts in the same order).
@@ -107,7 +111,7 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
   }
   for (std::size_t h = 0; h < hits; ++h) {
     const auto [i, j] = pairs[within_reach_[h]];
-    detect_pair(particles, materials, shapes, threshold, i, j, contacts);
+    detect_pair(particles, materials, shapes, placements_, threshold, i, j, contacts);
   }
   // The bodies placed as at the build: their candidates; the others: every particle. Either
   // way in the order of a full search (by particle, then body).
@@ -121,8 +125,8 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
   if (!any_moved) {
     for (std::size_t c = 0; c < candidates.size(); ++c)
       if (const auto [i, k] = candidates[c]; k < globals.size())
-        detect_global_pair(particles, globals, materials, shapes, threshold, i, k, contacts,
-                           list.mesh_candidates(c));
+        detect_global_pair(particles, globals, materials, shapes, placements_, threshold, i, k,
+                           contacts, list.mesh_candidates(c));
     return;
   }
   std::size_t c = 0;
@@ -133,8 +137,8 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
       const bool listed = c < candidates.size() && candidates[c] == pair;
       if (listed) ++c;
       if (listed || moved_[k] != 0)
-        detect_global_pair(particles, globals, materials, shapes, threshold, i, k, contacts,
-                           moved_[k] != 0 ? std::nullopt : list.mesh_candidates(c - 1));
+        detect_global_pair(particles, globals, materials, shapes, placements_, threshold, i, k,
+                           contacts, moved_[k] != 0 ? std::nullopt : list.mesh_candidates(c - 1));
     }
 }
 

@@ -77,12 +77,6 @@ Surface surface_of(const body::Particles& particles, const body::ShapeTable& sha
   return body::is_polyhedral(kind) ? Surface::polyhedron : Surface::parts;
 }
 
-void place(const body::Particles& particles, const body::ShapeTable& shapes, std::size_t i,
-           PlacedPolyhedron& out) {
-  out.place(shapes[particles.shape[i]].polyhedron, particles.position[i],
-            particles.orientation[i].toRotationMatrix());
-}
-
 PlacedEllipsoid ellipsoid_of(const body::Particles& particles, const body::ShapeTable& shapes,
                              std::size_t i) {
   return {particles.position[i], particles.orientation[i].toRotationMatrix(),
@@ -92,8 +86,8 @@ PlacedEllipsoid ellipsoid_of(const body::Particles& particles, const body::Shape
 // Ellipsoid `ell` against any other body `other`; `ell_first`: the ellipsoid is body 1 of the
 // contacts (else the other).
 void ellipsoid_against(const body::Particles& particles, const body::ShapeTable& shapes,
-                       double threshold, BodyIndex ell, BodyIndex other, bool ell_first, double mu,
-                       ContactList& contacts) {
+                       PolyhedronPlacements& placements, double threshold, BodyIndex ell,
+                       BodyIndex other, bool ell_first, double mu, ContactList& contacts) {
   const PlacedEllipsoid e = ellipsoid_of(particles, shapes, ell);
   const auto add = [&](bool found, const ContactGeometry& g) {  // g: the ellipsoid as body 1
     if (!found) return;
@@ -108,9 +102,8 @@ void ellipsoid_against(const body::Particles& particles, const body::ShapeTable&
     return add(ellipsoid_convex(e, CoreSupport{&o}, o.margin, o.centre, threshold, g, &o), g);
   }
   case Surface::polyhedron: {
-    thread_local PlacedPolyhedron p;
-    place(particles, shapes, other, p);
-    return add(ellipsoid_polyhedron(e, p, threshold, g) == 1, g);
+    return add(ellipsoid_polyhedron(e, placements.of(particles, shapes, other), threshold, g) == 1,
+               g);
   }
   case Surface::capsule: {
     const Axis k = capsule_of(particles, shapes, other);
@@ -131,10 +124,10 @@ void ellipsoid_against(const body::Particles& particles, const body::ShapeTable&
 // Polyhedron `poly` against every part of sphere-like `other` or against capsule `other`;
 // `poly_first`: the polyhedron is body 1 of the contacts (else the other).
 void polyhedron_against_rounded(const body::Particles& particles, const body::ShapeTable& shapes,
-                                double threshold, BodyIndex poly, BodyIndex other, bool poly_first,
-                                double mu, ContactList& contacts) {
-  thread_local PlacedPolyhedron p;
-  place(particles, shapes, poly, p);
+                                PolyhedronPlacements& placements, double threshold, BodyIndex poly,
+                                BodyIndex other, bool poly_first, double mu,
+                                ContactList& contacts) {
+  const PlacedPolyhedron& p = placements.of(particles, shapes, poly);
   const auto add = [&](const Vec3& a, const Vec3& b, double r) {
     ContactGeometry found[2];  // the segment as body 1, the polyhedron as body 2
     const std::size_t count = capsule_polyhedron(a, b, r, p, threshold, found);
@@ -154,31 +147,29 @@ void polyhedron_against_rounded(const body::Particles& particles, const body::Sh
 }  // namespace
 
 void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
-                          double threshold, BodyIndex i, BodyIndex j, double mu,
-                          ContactList& contacts) {
+                          PolyhedronPlacements& placements, double threshold, BodyIndex i,
+                          BodyIndex j, double mu, ContactList& contacts) {
   // Bounding spheres (radius: the bounding radius) farther apart than the threshold: no contact.
   const double reach = particles.radius[i] + particles.radius[j] + threshold;
   if ((particles.position[i] - particles.position[j]).squaredNorm() > reach * reach) return;
   const Surface si = surface_of(particles, shapes, i), sj = surface_of(particles, shapes, j);
   if (si == Surface::ellipsoid || sj == Surface::ellipsoid) {
     const bool first = si == Surface::ellipsoid;
-    return ellipsoid_against(particles, shapes, threshold, first ? i : j, first ? j : i, first, mu,
-                             contacts);
+    return ellipsoid_against(particles, shapes, placements, threshold, first ? i : j, first ? j : i,
+                             first, mu, contacts);
   }
   if (si == Surface::polyhedron && sj == Surface::polyhedron) {
-    thread_local PlacedPolyhedron a, b;
-    place(particles, shapes, i, a);
-    place(particles, shapes, j, b);
     ContactGeometry found[kManifoldPoints];
-    const std::size_t count = polyhedron_polyhedron(a, b, threshold, found);
+    const std::size_t count = polyhedron_polyhedron(
+        placements.of(particles, shapes, i), placements.of(particles, shapes, j), threshold, found);
     for (std::size_t c = 0; c < count; ++c)
       contacts.push_back(i, j, found[c].point, found[c].normal, found[c].gap, mu);
     return;
   }
   if (si == Surface::polyhedron || sj == Surface::polyhedron) {
     const bool first = si == Surface::polyhedron;
-    return polyhedron_against_rounded(particles, shapes, threshold, first ? i : j, first ? j : i,
-                                      first, mu, contacts);
+    return polyhedron_against_rounded(particles, shapes, placements, threshold, first ? i : j,
+                                      first ? j : i, first, mu, contacts);
   }
   const bool ki = si == Surface::capsule, kj = sj == Surface::capsule;
   if (!ki && !kj) return parts_against_parts(particles, shapes, threshold, i, j, mu, contacts);
@@ -193,8 +184,9 @@ void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTab
 }
 
 void shaped_global_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
-                            const body::GlobalBody& body, double threshold, BodyIndex i,
-                            BodyIndex body2, double mu, ContactList& contacts) {
+                            PolyhedronPlacements& placements, const body::GlobalBody& body,
+                            double threshold, BodyIndex i, BodyIndex body2, double mu,
+                            ContactList& contacts) {
   constexpr std::size_t kMaxPerPart = 8;
   ContactGeometry found[kMaxPerPart];
   const auto add = [&](std::size_t count) {
@@ -206,11 +198,9 @@ void shaped_global_contacts(const body::Particles& particles, const body::ShapeT
     const Axis k = capsule_of(particles, shapes, i);
     return add(capsule_global(k.a, k.b, k.r, body, threshold, found, kMaxPerPart));
   }
-  case Surface::polyhedron: {
-    thread_local PlacedPolyhedron p;
-    place(particles, shapes, i, p);
-    return add(polyhedron_global(p, body, threshold, found, kMaxPerPart));
-  }
+  case Surface::polyhedron:
+    return add(polyhedron_global(placements.of(particles, shapes, i), body, threshold, found,
+                                 kMaxPerPart));
   case Surface::ellipsoid:
     return add(
         ellipsoid_global(ellipsoid_of(particles, shapes, i), body, threshold, found, kMaxPerPart));

@@ -11,6 +11,7 @@
 #include "granite/collision/contact.hpp"
 #include "granite/collision/linked_cells.hpp"
 #include "granite/collision/neighbour_list.hpp"
+#include "granite/collision/polyhedron_placements.hpp"
 
 namespace granite::collision {
 
@@ -33,6 +34,7 @@ private:
   LinkedCells cells_;
   std::vector<char> moved_;  // per global body: not covered by the list's candidates
   std::vector<std::uint32_t> within_reach_;  // the candidates the narrow phase tests
+  PolyhedronPlacements placements_;          // the polyhedral particles, placed once each
 };
 
 }  // namespace granite::collision

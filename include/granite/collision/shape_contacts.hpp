@@ -11,20 +11,23 @@
 #include "granite/body/particles.hpp"
 #include "granite/body/shape.hpp"
 #include "granite/collision/contact.hpp"
+#include "granite/collision/polyhedron_placements.hpp"
 
 namespace granite::collision {
 
 /// Every contact of particles i and j (at least one with a shape) with gap below threshold,
-/// pushed as (i, j) with friction mu, by part of i then part of j.
+/// pushed as (i, j) with friction mu, by part of i then part of j. Polyhedra are placed
+/// through `placements` (once per detection).
 void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
-                          double threshold, BodyIndex i, BodyIndex j, double mu,
-                          ContactList& contacts);
+                          PolyhedronPlacements& placements, double threshold, BodyIndex i,
+                          BodyIndex j, double mu, ContactList& contacts);
 
 /// Every contact of particle i (with a shape) with global body k, pushed as (i, body2) with
 /// friction mu, by part of i then as sphere_global orders them.
 void shaped_global_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
-                            const body::GlobalBody& body, double threshold, BodyIndex i,
-                            BodyIndex body2, double mu, ContactList& contacts);
+                            PolyhedronPlacements& placements, const body::GlobalBody& body,
+                            double threshold, BodyIndex i, BodyIndex body2, double mu,
+                            ContactList& contacts);
 
 /// The radius of curvature of particle i's surface at `point` (a witness point on it): its
 /// radius for a sphere; for a clump, the radius of the part whose surface is nearest the point.
