@@ -1,5 +1,6 @@
 #include "granite/collision/capsule_contacts.hpp"
 
+#include "granite/collision/mesh_contacts.hpp"
 #include "granite/collision/segments.hpp"
 
 #include <algorithm>
@@ -109,7 +110,8 @@ std::size_t capsule_capsule(const Vec3& a1, const Vec3& b1, double r1, const Vec
 std::size_t capsule_primitive(const Vec3& a, const Vec3& b, double r,
                               const body::Primitive& primitive, double threshold,
                               ContactGeometry out[kCapsulePrimitiveContacts]) {
-  if (std::holds_alternative<body::Mesh>(primitive)) throw_shape_against_mesh("a capsule");
+  if (const auto* wall = std::get_if<body::Mesh>(&primitive))
+    return capsule_mesh(a, b, r, *wall, threshold, out, kCapsulePrimitiveContacts);
   std::size_t count = sphere_part(a, r, primitive, threshold, out);
   const Vec3 d = b - a;
   if (d.squaredNorm() == 0.0) return count;  // a sphere: one end only

@@ -1,5 +1,7 @@
 #include "granite/collision/mesh_contacts.hpp"
 
+#include "granite/collision/segments.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -151,15 +153,96 @@ std::vector<MeshContact> sphere_mesh_contacts(const TriangleMesh& mesh, const Ve
 
 namespace {
 
-// The contacts `query(centre in the mesh's frame, found, scratch)` finds, placed (world frame),
-// the first `capacity` of them.
+// A segment and an edge closer to parallel than this (|sin θ|) have no interior contact of
+// their own: the capsule lies along the edge, and its end spheres' contacts hold it.
+constexpr double kParallelSine = 1e-6;
+// A closest point of the segment nearer an end than this fraction of its length is the end
+// sphere's.
+constexpr double kEndFraction = 1e-9;
+// Two contacts of one feature whose spheres' centres are closer than this fraction of the reach
+// are one.
+constexpr double kSamePoint = 1e-9;
+
+// Whether the kind of surface at an edge can hold a capsule's interior minimum of distance: a
+// convex ridge, a rim, or a fin (at flat and concave edges the faces' own points are closer).
+bool may_hold_interior(body::EdgeKind kind) {
+  return kind == EdgeKind::convex || kind == EdgeKind::boundary || kind == EdgeKind::non_manifold;
+}
+
+}  // namespace
+
+std::size_t capsule_mesh_contacts(const TriangleMesh& mesh, const Vec3& a, const Vec3& b, double r,
+                                  double threshold, std::vector<MeshContact>& out,
+                                  MeshQueryScratch& scratch) {
+  const std::size_t first = out.size();
+  sphere_mesh_contacts(mesh, a, r, threshold, out, scratch);
+  const Vec3 d = b - a;
+  const double length2 = d.squaredNorm();
+  if (length2 == 0.0) return out.size() - first;  // a sphere
+  sphere_mesh_contacts(mesh, b, r, threshold, out, scratch);
+  // The interior: the edges within reach that may hold a minimum, each once.
+  const double reach = r + threshold;
+  body::Aabb box;
+  box.grow(a);
+  box.grow(b);
+  box.lo.array() -= reach;
+  box.hi.array() += reach;
+  std::vector<std::int32_t>& edges = scratch.edges;
+  edges.clear();
+  mesh.triangles_near(box, [&](std::int32_t t) {
+    for (int k = 0; k < 3; ++k)
+      if (const std::int32_t e = mesh.triangle_edge(t, k); may_hold_interior(mesh.edge(e).kind))
+        edges.push_back(e);
+  });
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  std::vector<MeshContact>& found = scratch.found;
+  for (const std::int32_t e : edges) {
+    const body::MeshEdge& edge = mesh.edge(e);
+    const Vec3& u = mesh.vertex(edge.vertices[0]);
+    const Vec3 w = mesh.vertex(edge.vertices[1]) - u;
+    if (cross(d, w).squaredNorm() <= kParallelSine * kParallelSine * length2 * w.squaredNorm())
+      continue;
+    const auto [s, t] = closest_parameters(a, d, u, w);
+    if (s <= kEndFraction || s >= 1.0 - kEndFraction) continue;
+    const Vec3 p = a + s * d;
+    if ((p - (u + t * w)).squaredNorm() >= reach * reach) continue;
+    // The sphere at p: its contact at this edge (or the vertex the closest point is clamped
+    // to) is the capsule's, if the feature rule gives p to it.
+    const MeshFeature feature = t <= 0.0   ? MeshFeature{MeshFeatureKind::vertex, edge.vertices[0]}
+                                : t >= 1.0 ? MeshFeature{MeshFeatureKind::vertex, edge.vertices[1]}
+                                           : MeshFeature{MeshFeatureKind::edge, e};
+    found.clear();
+    sphere_mesh_contacts(mesh, p, r, threshold, found, scratch);
+    for (const MeshContact& c : found) {
+      if (c.feature != feature) continue;
+      // Each interior minimum once (two edges clamped to their common vertex find it twice);
+      // an end sphere's contact with the same feature is another sphere's, and stays.
+      const auto centre = [r](const ContactGeometry& g) {
+        return g.point + (g.gap + r) * g.normal;
+      };
+      const bool repeated =
+          std::any_of(out.begin() + std::ptrdiff_t(first), out.end(), [&](const MeshContact& o) {
+            return o.feature == feature && (centre(o.geometry) - p).squaredNorm() <=
+                                               kSamePoint * kSamePoint * reach * reach;
+          });
+      if (!repeated) out.push_back(c);
+    }
+  }
+  return out.size() - first;
+}
+
+namespace {
+
+// The contacts `query(found, scratch)` finds in the mesh's frame, placed (world frame), the
+// first `capacity` of them.
 template <class Query>
-std::size_t placed_contacts(const Vec3& centre, const body::Mesh& wall, ContactGeometry* out,
-                            std::size_t capacity, const Query& query) {
+std::size_t placed_contacts(const body::Mesh& wall, ContactGeometry* out, std::size_t capacity,
+                            const Query& query) {
   thread_local std::vector<MeshContact> found;
   thread_local MeshQueryScratch scratch;
   found.clear();
-  const std::size_t n = std::min(capacity, query(wall.to_mesh(centre), found, scratch));
+  const std::size_t n = std::min(capacity, query(found, scratch));
   for (std::size_t c = 0; c < n; ++c) {
     const ContactGeometry& g = found[c].geometry;
     out[c] = {wall.to_world(g.point), wall.orientation * g.normal, g.gap};
@@ -171,19 +254,27 @@ std::size_t placed_contacts(const Vec3& centre, const body::Mesh& wall, ContactG
 
 std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wall, double threshold,
                         ContactGeometry* out, std::size_t capacity) {
-  return placed_contacts(
-      centre, wall, out, capacity, [&](const Vec3& c, auto& found, auto& scratch) {
-        return sphere_mesh_contacts(*wall.mesh, c, radius, threshold, found, scratch);
-      });
+  return placed_contacts(wall, out, capacity, [&](auto& found, auto& scratch) {
+    return sphere_mesh_contacts(*wall.mesh, wall.to_mesh(centre), radius, threshold, found,
+                                scratch);
+  });
 }
 
 std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wall, double threshold,
                         std::span<const std::int32_t> candidates, ContactGeometry* out,
                         std::size_t capacity) {
-  return placed_contacts(
-      centre, wall, out, capacity, [&](const Vec3& c, auto& found, auto& scratch) {
-        return sphere_mesh_contacts(*wall.mesh, c, radius, threshold, candidates, found, scratch);
-      });
+  return placed_contacts(wall, out, capacity, [&](auto& found, auto& scratch) {
+    return sphere_mesh_contacts(*wall.mesh, wall.to_mesh(centre), radius, threshold, candidates,
+                                found, scratch);
+  });
+}
+
+std::size_t capsule_mesh(const Vec3& a, const Vec3& b, double r, const body::Mesh& wall,
+                         double threshold, ContactGeometry* out, std::size_t capacity) {
+  return placed_contacts(wall, out, capacity, [&](auto& found, auto& scratch) {
+    return capsule_mesh_contacts(*wall.mesh, wall.to_mesh(a), wall.to_mesh(b), r, threshold, found,
+                                 scratch);
+  });
 }
 
 }  // namespace granite::collision

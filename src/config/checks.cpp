@@ -299,7 +299,7 @@ void check_sources(const ScenarioConfig& cfg, const YAML::Node& input) {
   check_lattice(file, s.inflow->layer, in(given, "layer"), "inflow.layer");
 }
 
-// A mesh wall (bodies[i]) meets the domain, and no shape but a clump of spheres is configured
+// A mesh wall (bodies[i]) meets the domain, and no shape but clumps and capsules is configured
 // (their contacts with triangles are not implemented: collision::throw_shape_against_mesh).
 void check_mesh_wall(const ScenarioConfig& cfg, const body::Mesh& wall, std::size_t i,
                      const YAML::Node& input, const Origins& origins) {
@@ -322,10 +322,10 @@ void check_mesh_wall(const ScenarioConfig& cfg, const body::Mesh& wall, std::siz
   const body::ShapeTable& shapes = cfg.settings.shapes;
   for (std::size_t k = 0; k < shapes.size(); ++k)
     if (const body::Shape& shape = shapes[body::ShapeIndex(k)];
-        shape.kind != body::ShapeKind::clump)
+        shape.kind != body::ShapeKind::clump && shape.kind != body::ShapeKind::capsule)
       throw InputError(origin(cfg, origins, path + ".type", in(node, "type")) + ": " + path +
-                       ": mesh walls touch spheres and clumps only, and shapes[" +
-                       std::to_string(k) + "] ('" + shape.name + "') is not a clump");
+                       ": mesh walls touch spheres, clumps and capsules only, and shapes[" +
+                       std::to_string(k) + "] ('" + shape.name + "') is neither");
 }
 
 // Degenerate global bodies (body::primitive_problem: the rule the run applies too), and mesh

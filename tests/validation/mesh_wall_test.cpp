@@ -7,7 +7,7 @@
 //    above it, started right over a vertex. All vertices lie in z = 0, so every face normal is
 //    exactly ±z and the mesh's contact (collision/mesh_contacts.hpp) is the plane's bit for
 //    bit: the two runs must agree exactly at every step, across every seam and vertex crossed.
-// 2. Issue 40's tessellated plane: a sphere launched at v₀ without spin on a horizontal floor
+// 2. Issue 40's tessellated plane (and a capsule, below): a sphere launched at v₀ without spin on a horizontal floor
 //    of 2, 8 and 200 random triangles slides, then rolls at 5/7 v₀ (friction's impulse
 //    μ m g t takes v₀ − v away and gives the spin 5 (v₀ − v)/(2r): rolling when v = 5/7 v₀,
 //    reached within one step and then kept exactly), with no vertical velocity: as on the
@@ -134,6 +134,38 @@ TEST_P(MeshFloor, SlidingThenRollingEndsAtFiveSeventhsOfTheLaunchSpeed) {
     // Rolling: the contact point is at rest, v + ω × (−r e_z) = 0.
     const Vec3 slip = v + mesh.particles().angular_velocity[0].cross(Vec3(0, 0, -kR));
     EXPECT_LE(slip.norm(), 1e-9 * v0.norm()) << splits;
+  }
+}
+
+// A capsule (radius r, half length 3 r) lying on the floor, pushed across its axis (it slides,
+// then rolls) and along it (it slides level and stops), on the plane and on 2000 random
+// triangles: its contacts are its end spheres' (collision/mesh_contacts.hpp, capsules), each
+// the plane's bit for bit, so the two runs agree exactly at every step, with 2 contacts.
+TEST_P(MeshFloor, CapsuleSlidesAndRollsAcrossATessellatedPlaneAsOnThePlane) {
+  std::mt19937_64 rng(17);
+  const auto floor = tessellated_floor(0.1, 999, rng);  // 2000 triangles, ~6 mm across
+  for (const Vec3& v0 : {Vec3(0.0, 0.3, 0.0), Vec3(0.3, 0.0, 0.0), Vec3(0.2, 0.2, 0.0)}) {
+    timestep::Simulation plane, mesh;
+    set_up(plane, Vec3(0, 0, -kG), GetParam());
+    set_up(mesh, Vec3(0, 0, -kG), GetParam());
+    const auto a = plane.materials().add({2650.0, 0.3});
+    const auto b = mesh.materials().add({2650.0, 0.3});
+    plane.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, a);
+    mesh.globals().add(body::Mesh{floor, Vec3::Zero(), Quat::Identity()}, b);
+    for (timestep::Simulation* sim : {&plane, &mesh}) {
+      const auto rod = sim->shapes().add_capsule("rod", kR, 3.0 * kR);
+      sim->particles().add_shaped(sim->materials(), sim->shapes(), rod, 0, Vec3(-0.03, -0.03, kR),
+                                  Quat::Identity(), v0);
+    }
+    for (int s = 0; s < 1000; ++s) {
+      ASSERT_EQ(mesh.step().contacts, 2u) << "step " << s;
+      plane.step();
+      ASSERT_EQ(mesh.particles().position[0], plane.particles().position[0]) << "step " << s;
+      ASSERT_EQ(mesh.particles().velocity[0], plane.particles().velocity[0]) << "step " << s;
+      ASSERT_EQ(mesh.particles().angular_velocity[0], plane.particles().angular_velocity[0]);
+    }
+    // Across seams: it travels 15 mm (along its axis, v₀²/(2 μ g)) to 30 mm.
+    EXPECT_GT((mesh.particles().position[0] - Vec3(-0.03, -0.03, kR)).norm(), 0.015);
   }
 }
 

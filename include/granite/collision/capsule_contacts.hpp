@@ -48,7 +48,9 @@ std::size_t capsule_capsule(const Vec3& a1, const Vec3& b1, double r1, const Vec
 /// - box, solid cylinder: the end spheres' contacts, and the contact of the sphere at the
 ///   segment's point of least signed distance if that distance is below both ends' by more
 ///   than 1e-9 (r + |b − a|) (a capsule across an edge or a curved mantle; up to 3);
-/// - hollow cylinder (drum): the end spheres' sphere_inside_cylinder contacts (up to 6).
+/// - hollow cylinder (drum): the end spheres' sphere_inside_cylinder contacts (up to 6);
+/// - mesh wall: capsule_mesh's (mesh_contacts.hpp: the end spheres', and interior ones at
+///   convex edges and vertices; up to 6).
 /// A capsule with a == b is the sphere (a, r): sphere_part's contacts.
 std::size_t capsule_primitive(const Vec3& a, const Vec3& b, double r,
                               const body::Primitive& primitive, double threshold,

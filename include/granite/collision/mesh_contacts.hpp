@@ -76,6 +76,8 @@ struct MeshQueryScratch {
     double distance = 0.0;
   };
   std::vector<Hit> hits;
+  std::vector<std::int32_t> edges;  // capsule_mesh_contacts': the edges near the segment
+  std::vector<MeshContact> found;   // capsule_mesh_contacts': one interior sphere's contacts
 };
 
 /// Appends to `out` the contacts of the sphere (centre, radius) with `mesh` whose gap is below
@@ -93,6 +95,22 @@ std::size_t sphere_mesh_contacts(const TriangleMesh& mesh, const Vec3& centre, d
 std::vector<MeshContact> sphere_mesh_contacts(const TriangleMesh& mesh, const Vec3& centre,
                                               double radius, double threshold);
 
+/// Capsule (a, b, r): the segment [a, b] rounded by r) against the mesh, with gap below
+/// `threshold`: the contacts of its two end spheres, then, for every convex, boundary or
+/// non-manifold edge within reach whose closest point to the segment is interior to the
+/// segment (not within 1e-9 of its length of an end) and not parallel to it (|sin θ| ≥ 1e-6),
+/// the contact of the sphere (p, r) at that interior point p with that edge, or with the vertex
+/// the edge's closest point is at, if the feature rule gives the sphere one there (its first,
+/// each feature once). Why these suffice: along the segment the distance to a face is affine
+/// (least at an end), to an edge's line or a vertex convex; an interior local minimum of the
+/// distance to the surface lies over a feature that bends away from the capsule, and a flat or
+/// concave edge's faces hold their own closer points. So a capsule lying on a tessellated plane
+/// has the plane's two end contacts, one across a roof's ridge a third at the ridge. Appends to
+/// `out`, returns their number.
+std::size_t capsule_mesh_contacts(const TriangleMesh& mesh, const Vec3& a, const Vec3& b, double r,
+                                  double threshold, std::vector<MeshContact>& out,
+                                  MeshQueryScratch& scratch);
+
 /// The contacts of a sphere with a placed mesh wall (body::Mesh), in the world frame: the
 /// centre taken into the mesh's frame, the contacts' points and normals back out. Writes up to
 /// `capacity` (the first in triangle order) and returns their number.
@@ -103,5 +121,9 @@ std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wal
 std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wall, double threshold,
                         std::span<const std::int32_t> candidates, ContactGeometry* out,
                         std::size_t capacity);
+/// The contacts of a capsule (a, b, r) with a placed mesh wall, in the world frame
+/// (capsule_mesh_contacts), the first `capacity` of them.
+std::size_t capsule_mesh(const Vec3& a, const Vec3& b, double r, const body::Mesh& wall,
+                         double threshold, ContactGeometry* out, std::size_t capacity);
 
 }  // namespace granite::collision

@@ -3,6 +3,7 @@
 // contacts with the right normals; a closed cube the contact of the analytic box. Scenes are
 // of size ~1–10 near the origin: rounding of order 1e-15, kTol = 1e-12 leaves a margin of 1e3.
 #include "granite/body/polyhedron.hpp"
+#include "granite/collision/capsule_contacts.hpp"
 #include "granite/collision/mesh_contacts.hpp"
 #include "../../support/unit_cube_mesh.hpp"
 
@@ -501,4 +502,111 @@ TEST(MeshPart, ContactsWithinItsReachAreTheWholeMeshsBitForBit) {
   }
   EXPECT_GT(contacts, 2000u);  // the test sees contacts, and of several features at once
   EXPECT_GT(several, 50u);
+}
+
+// Capsules (issue 37 with issue 40's walls). Lying on a tessellated plane, tilted or flat, the
+// capsule has the plane's contacts: its two end spheres', to the rounding (kTol), however the
+// plane is cut; no interior contact (every edge of a plane is flat).
+TEST(CapsuleMesh, OnATessellatedPlaneHasThePlanesEndContacts) {
+  std::mt19937_64 rng(9);
+  const Soup s = tessellated_square(2.0, 150, rng);
+  const TriangleMesh mesh(s.vertices, s.triangles);
+  const body::HalfSpace plane{Vec3::Zero(), Vec3::UnitZ()};
+  std::uniform_real_distribution<double> across(-1.2, 1.2), angle(0.0, 2.0 * std::numbers::pi),
+      lift(-0.01, 0.06), tilt(-0.05, 0.05);
+  const double r = 0.2, h = 0.05, half = 0.4;
+  int contacts = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const double phi = angle(rng);
+    const Vec3 axis = Vec3(std::cos(phi), std::sin(phi), tilt(rng)).normalized();
+    const Vec3 c(across(rng), across(rng), r + lift(rng));
+    const Vec3 a = c - half * axis, b = c + half * axis;
+    ContactGeometry expected[kCapsulePrimitiveContacts];
+    const std::size_t n = capsule_primitive(a, b, r, plane, h, expected);
+    const auto found = [&] {
+      std::vector<MeshContact> out;
+      MeshQueryScratch scratch;
+      capsule_mesh_contacts(mesh, a, b, r, h, out, scratch);
+      return out;
+    }();
+    ASSERT_EQ(found.size(), n) << "trial " << trial;
+    contacts += int(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      EXPECT_NEAR(found[k].geometry.gap, expected[k].gap, kTol);
+      expect_vec(found[k].geometry.normal, expected[k].normal);
+      expect_vec(found[k].geometry.point, expected[k].point);
+    }
+  }
+  EXPECT_GT(contacts, 2000);
+}
+
+// Random capsules around the closed unit cube, within reach of it: the analytic box's contacts
+// (capsule_primitive: the end spheres', and the interior point of least distance, found by
+// bisection), where the box's have one interior point across an edge or over a corner and the
+// mesh's the convex edge's or vertex's. Matched by their spheres' centres: the same number, gaps to 1e-9 (the
+// bisection's bracket), normals and points to 1e-6 (an interior contact's point moves along
+// the edge by the bisection's error over the angle between segment and edge).
+TEST(CapsuleMesh, AroundAClosedCubeHasTheBoxsContacts) {
+  const TriangleMesh cube = unit_cube();
+  const body::Box box{Vec3::Constant(0.5), Vec3::Constant(0.5), Quat::Identity()};
+  std::mt19937_64 rng(21);
+  std::uniform_real_distribution<double> u(-0.5, 1.5);
+  std::normal_distribution<double> g;
+  const double r = 0.15, h = 0.05, half = 0.35;
+  int tested = 0, interior = 0;
+  while (tested < 3000) {
+    const Vec3 c(u(rng), u(rng), u(rng));
+    const Vec3 axis = Vec3(g(rng), g(rng), g(rng)).normalized();
+    const Vec3 a = c - half * axis, b = c + half * axis;
+    ContactGeometry expected[kCapsulePrimitiveContacts];
+    const std::size_t n = capsule_primitive(a, b, r, box, h, expected);
+    // Apart, or overlapping by half a radius (the segment itself may be in the box, whose
+    // inside is solid; a mesh is a surface: a capsule's axis never crosses a wall).
+    if (n == 0 || std::any_of(expected, expected + n, [&](auto& e) { return e.gap < -0.5 * r; }))
+      continue;
+    ++tested;
+    std::vector<MeshContact> found;
+    MeshQueryScratch scratch;
+    capsule_mesh_contacts(cube, a, b, r, h, found, scratch);
+    ASSERT_EQ(found.size(), n) << "a " << a.transpose() << " b " << b.transpose();
+    interior += n == 3 || (n == 1 && (expected[0].point1() - a).norm() > r + 1e-9 &&
+                           (expected[0].point1() - b).norm() > r + 1e-9);
+    for (std::size_t k = 0; k < n; ++k) {
+      // By the centre of the sphere each is of (an end's and an interior point's can share
+      // their witness point on the mesh, a vertex).
+      const auto centre = [&](const ContactGeometry& c) {
+        return c.point + (c.gap + r) * c.normal;
+      };
+      const auto match = std::min_element(found.begin(), found.end(), [&](auto& x, auto& y) {
+        return (centre(x.geometry) - centre(expected[k])).norm() <
+               (centre(y.geometry) - centre(expected[k])).norm();
+      });
+      EXPECT_NEAR(match->geometry.gap, expected[k].gap, 1e-9);
+      expect_vec(match->geometry.normal, expected[k].normal, 1e-6);
+      expect_vec(match->geometry.point, expected[k].point, 1e-6);
+    }
+  }
+  EXPECT_GT(interior, 100);  // interior contacts are among them
+}
+
+// Across the ridge of a roof (two slopes of 20° meeting along y at x = 0): the end spheres
+// clear the slopes, one contact at the ridge, from the ridge to the axis's closest point.
+TEST(CapsuleMesh, AcrossARidgeTouchesItAtTheCrossing) {
+  const double s = std::tan(20.0 * std::numbers::pi / 180.0);
+  const std::vector<Vec3> v{{-2, -2, -2 * s}, {0, -2, 0},      {0, 2, 0},
+                            {-2, 2, -2 * s},  {2, -2, -2 * s}, {2, 2, -2 * s}};
+  const TriangleMesh roof(v, {{0, 1, 2}, {0, 2, 3}, {1, 4, 5}, {1, 5, 2}});
+  const double r = 0.1, h = 0.01, gap = 0.004;
+  const Vec3 a(-0.5, 0.3, r + gap), b(0.7, -0.1, r + gap);
+  const auto found = [&] {
+    std::vector<MeshContact> out;
+    MeshQueryScratch scratch;
+    capsule_mesh_contacts(roof, a, b, r, h, out, scratch);
+    return out;
+  }();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].feature.kind, MeshFeatureKind::edge);
+  EXPECT_NEAR(found[0].geometry.gap, gap, kTol);
+  expect_vec(found[0].geometry.normal, Vec3::UnitZ());
+  expect_vec(found[0].geometry.point, Vec3(0.0, 0.3 - 0.4 * 0.5 / 1.2, 0.0));
 }
