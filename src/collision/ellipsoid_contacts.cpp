@@ -1,5 +1,7 @@
 #include "granite/collision/ellipsoid_contacts.hpp"
 
+#include "granite/collision/mesh_contacts.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <variant>
@@ -210,7 +212,8 @@ std::size_t ellipsoid_primitive(const PlacedEllipsoid& e, const body::Primitive&
     placed.place(*box);
     return ellipsoid_polyhedron(e, placed, threshold, out[0]);
   }
-  if (std::holds_alternative<body::Mesh>(primitive)) throw_shape_against_mesh("an ellipsoid");
+  if (const auto* wall = std::get_if<body::Mesh>(&primitive))
+    return ellipsoid_mesh(e, *wall, threshold, out, kEllipsoidPrimitiveContacts);
   const auto& c = std::get<body::Cylinder>(primitive);
   if (c.inside) return drum_contacts(e, c, threshold, out);
   return ellipsoid_convex(e, CylinderSupport{c.center, c.axis, c.radius, c.half_length}, 0.0,

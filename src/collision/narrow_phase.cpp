@@ -152,11 +152,6 @@ bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive,
   }
 }
 
-void throw_shape_against_mesh(const char* shape) {
-  throw std::logic_error(std::string("no contacts of ") + shape +
-                         " with a mesh wall: only spheres and clumps touch meshes");
-}
-
 bool kept_on_union(const ContactGeometry& g, std::size_t k, const body::GlobalBody& body,
                    const ContactGeometry* out, std::size_t count, double buried) {
   for (std::size_t m = 0; m < body.parts.size(); ++m)

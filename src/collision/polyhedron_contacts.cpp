@@ -1,6 +1,7 @@
 #include "granite/collision/polyhedron_contacts.hpp"
 
 #include "granite/collision/gjk.hpp"
+#include "granite/collision/mesh_contacts.hpp"
 #include "granite/collision/segments.hpp"
 
 #include <algorithm>
@@ -480,7 +481,8 @@ std::size_t polyhedron_primitive(const PlacedPolyhedron& p, const body::Primitiv
     placed.place(*box);
     return polyhedron_polyhedron(p, placed, threshold, out);
   }
-  if (std::holds_alternative<body::Mesh>(primitive)) throw_shape_against_mesh("a polyhedron");
+  if (const auto* wall = std::get_if<body::Mesh>(&primitive))
+    return polyhedron_mesh(p, *wall, threshold, out, kPolyhedronPrimitiveContacts);
   const auto& cylinder = std::get<body::Cylinder>(primitive);
   return cylinder.inside ? drum_contacts(p, cylinder, threshold, out)
                          : solid_cylinder_contact(p, cylinder, threshold, out);

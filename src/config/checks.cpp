@@ -299,8 +299,7 @@ void check_sources(const ScenarioConfig& cfg, const YAML::Node& input) {
   check_lattice(file, s.inflow->layer, in(given, "layer"), "inflow.layer");
 }
 
-// A mesh wall (bodies[i]) meets the domain, and no shape but clumps and capsules is configured
-// (their contacts with triangles are not implemented: collision::throw_shape_against_mesh).
+// A mesh wall (bodies[i]) meets the domain.
 void check_mesh_wall(const ScenarioConfig& cfg, const body::Mesh& wall, std::size_t i,
                      const YAML::Node& input, const Origins& origins) {
   const std::string path = "bodies[" + std::to_string(i) + "]";
@@ -319,17 +318,10 @@ void check_mesh_wall(const ScenarioConfig& cfg, const body::Mesh& wall, std::siz
     throw InputError(origin(cfg, origins, path + ".file", in(node, "file")) + ": " + path +
                      ": the mesh lies wholly outside the domain (its box " + point(placed.lo) +
                      " to " + point(placed.hi) + " m; check scale and position)");
-  const body::ShapeTable& shapes = cfg.settings.shapes;
-  for (std::size_t k = 0; k < shapes.size(); ++k)
-    if (const body::Shape& shape = shapes[body::ShapeIndex(k)];
-        shape.kind != body::ShapeKind::clump && shape.kind != body::ShapeKind::capsule)
-      throw InputError(origin(cfg, origins, path + ".type", in(node, "type")) + ": " + path +
-                       ": mesh walls touch spheres, clumps and capsules only, and shapes[" +
-                       std::to_string(k) + "] ('" + shape.name + "') is neither");
 }
 
 // Degenerate global bodies (body::primitive_problem: the rule the run applies too), and mesh
-// walls' placement and company.
+// walls' placement.
 void check_bodies(const ScenarioConfig& cfg, const YAML::Node& input, const Origins& origins) {
   for (std::size_t i = 0; i < cfg.settings.bodies.size(); ++i) {
     const auto& parts = cfg.settings.bodies[i].parts;

@@ -136,7 +136,7 @@ SchemaPtr global_body() {
       {"union", variant("union of planes, boxes and cylinders moving as one body",
                         with_motion({req("parts", list(part, 1), "", "the shapes of the union")}))},
       {"mesh", variant("a wall of triangles from a file, two-sided (hoppers, chutes; "
-                       "docs/global_bodies.md); touches spheres, clumps and capsules only",
+                       "docs/global_bodies.md); touches every shape",
                        with_motion(mesh_fields()))},
   });
 }

@@ -62,8 +62,6 @@ bad huge "huge\.stl.*declares 1000000000 triangles" "file: $tmp/huge.stl"
 bad nan "nan\.stl.*line 5" "file: $tmp/nan.stl"
 bad flat "flat\.stl \(mesh wall\): triangle mesh: no triangle of non-zero area among 1" "file: $tmp/flat.stl"
 bad outside "bodies\[0\]: the mesh lies wholly outside the domain" "file: $tmp/floor.stl, position: [5, 0, 0]"
-bad shape "bodies\[0\]: mesh walls touch spheres, clumps and capsules only, and shapes\[0\] \('brick'\) is neither" \
-  "file: $tmp/floor.stl" "shapes: [{name: brick, type: box, half_extents: [0.01, 0.01, 0.01]}]"
 bad angle "bodies\[0\]\.flat_angle" "file: $tmp/floor.stl, flat_angle: 0.5"
 # The good floor as a conveyor belt (surface_velocity, 0.3 m/s along x): the sphere falls onto
 # it (0.1 s), is dragged and rolls at 2/7 of the belt speed (docs/global_bodies.md).

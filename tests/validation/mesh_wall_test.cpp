@@ -169,6 +169,50 @@ TEST_P(MeshFloor, CapsuleSlidesAndRollsAcrossATessellatedPlaneAsOnThePlane) {
   }
 }
 
+// A brick (2 r × r × r/2 half extents), a 12-vertex convex grain and an ellipsoid (r, 0.7 r,
+// 0.5 r) launched across the floor on the plane and on 2000 random triangles: a polyhedron's
+// contacts are its vertices' within the threshold, an ellipsoid's its deepest point's, each the
+// plane's bit for bit (collision/mesh_contacts.hpp), so the runs agree exactly at every step
+// while the bodies slide, tip, roll and settle.
+TEST_P(MeshFloor, ShapesSlideAcrossATessellatedPlaneAsOnThePlane) {
+  std::mt19937_64 rng(19);
+  const auto floor = tessellated_floor(0.1, 999, rng);
+  std::vector<Vec3> grain;  // an irregular convex shape of 12 vertices, about r across
+  std::normal_distribution<double> g;
+  for (int k = 0; k < 12; ++k)
+    grain.push_back(kR * Vec3(g(rng), g(rng), 0.6 * g(rng)).normalized());
+  const Quat turned(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized()));
+  for (const int kind : {0, 1, 2}) {  // a brick, a grain, a pebble (ellipsoid)
+    timestep::Simulation plane, mesh;
+    set_up(plane, Vec3(0, 0, -kG), GetParam());
+    set_up(mesh, Vec3(0, 0, -kG), GetParam());
+    const auto a = plane.materials().add({2650.0, 0.3});
+    const auto b = mesh.materials().add({2650.0, 0.3});
+    plane.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, a);
+    mesh.globals().add(body::Mesh{floor, Vec3::Zero(), Quat::Identity()}, b);
+    for (timestep::Simulation* sim : {&plane, &mesh}) {
+      const auto shape = kind == 0 ? sim->shapes().add_box("brick", Vec3(2 * kR, kR, 0.5 * kR))
+                         : kind == 1
+                             ? sim->shapes().add_convex("grain", grain)
+                             : sim->shapes().add_ellipsoid("pebble", Vec3(kR, 0.7 * kR, 0.5 * kR));
+      sim->particles().add_shaped(sim->materials(), sim->shapes(), shape, 0,
+                                  Vec3(-0.03, -0.02, 1.5 * kR),
+                                  kind == 0 ? Quat::Identity() : turned, Vec3(0.3, 0.2, 0.0));
+    }
+    std::size_t touching = 0;
+    for (int s = 0; s < 1500; ++s) {
+      touching += mesh.step().contacts > 0;
+      plane.step();
+      ASSERT_EQ(mesh.particles().position[0], plane.particles().position[0]) << "step " << s;
+      ASSERT_EQ(mesh.particles().velocity[0], plane.particles().velocity[0]) << "step " << s;
+      ASSERT_EQ(mesh.particles().orientation[0].coeffs(),
+                plane.particles().orientation[0].coeffs());
+    }
+    EXPECT_GT(touching, 1000u);
+    EXPECT_GT((mesh.particles().position[0] - Vec3(-0.03, -0.02, 0.0)).norm(), 0.015);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, MeshFloor,
                          testing::Values(contact::Model::mdp, contact::Model::coulomb,
                                          contact::Model::ccp),

@@ -38,7 +38,9 @@
 // TriangleMesh::inconsistent_edges()) and no inside, and thin sheets (a baffle, a chute's lip)
 // work from both sides. The price: a sphere whose centre crosses a wall within one step (a step
 // far too large) is then pushed out on the far side.
+#include "granite/collision/ellipsoid_contacts.hpp"
 #include "granite/collision/narrow_phase.hpp"
+#include "granite/collision/polyhedron_contacts.hpp"
 #include "granite/body/triangle_closest_point.hpp"
 #include "granite/body/triangle_mesh.hpp"
 
@@ -74,10 +76,13 @@ struct MeshQueryScratch {
     TriangleRegion region = TriangleRegion::face;
     Vec3 point = Vec3::Zero();
     double distance = 0.0;
+    std::int32_t contact = -1;  // its contact in `contacts` (an ellipsoid's), if computed
   };
   std::vector<Hit> hits;
-  std::vector<std::int32_t> edges;  // capsule_mesh_contacts': the edges near the segment
-  std::vector<MeshContact> found;   // capsule_mesh_contacts': one interior sphere's contacts
+  std::vector<ContactGeometry> contacts;  // ellipsoid queries': each hit's contact
+  std::vector<std::int32_t> edges;        // capsule and polyhedron queries': the edges near them
+  std::vector<std::int32_t> vertices;     // polyhedron queries': the vertices near them
+  std::vector<MeshContact> found;         // capsule_mesh_contacts': one interior sphere's contacts
 };
 
 /// Appends to `out` the contacts of the sphere (centre, radius) with `mesh` whose gap is below
@@ -94,6 +99,13 @@ std::size_t sphere_mesh_contacts(const TriangleMesh& mesh, const Vec3& centre, d
 /// The same with storage of its own.
 std::vector<MeshContact> sphere_mesh_contacts(const TriangleMesh& mesh, const Vec3& centre,
                                               double radius, double threshold);
+/// A point x of a convex body whose inside lies towards `inside` (e.g. its centre) against the
+/// mesh, as a sphere of radius 0 within `reach` (≥ threshold: how deep a point pressed through
+/// the surface is still seen), but each normal turned towards `inside`'s side and the gap
+/// negative where x lies across the surface from it: a polyhedron's vertex pressed into a wall.
+std::size_t point_mesh_contacts(const TriangleMesh& mesh, const Vec3& x, const Vec3& inside,
+                                double reach, double threshold, std::vector<MeshContact>& out,
+                                MeshQueryScratch& scratch);
 
 /// Capsule (a, b, r): the segment [a, b] rounded by r) against the mesh, with gap below
 /// `threshold`: the contacts of its two end spheres, then, for every convex, boundary or
@@ -111,6 +123,36 @@ std::size_t capsule_mesh_contacts(const TriangleMesh& mesh, const Vec3& a, const
                                   double threshold, std::vector<MeshContact>& out,
                                   MeshQueryScratch& scratch);
 
+/// Convex polyhedron p (placed in the mesh's frame; body 1, the mesh body 2) against the mesh,
+/// with gap below `threshold`. Two convex bodies touch at vertex–face, face–vertex or edge–edge
+/// pairs, and the mesh is convex wherever it touches a convex body at one point:
+/// - each vertex of p as a point (point_mesh_contacts, its inside towards p's centre): a box on
+///   a tessellated plane has the plane's contacts, its vertices within threshold;
+/// - each mesh vertex that is not flat or concave, within threshold of p's face of largest
+///   separation, over that face, with every neighbour farther out along the face's normal: a
+///   pyramid's tip under a box's face;
+/// - each pair of an edge of p and a convex, boundary or non-manifold mesh edge whose closest
+///   points are interior to both (not within 1e-9 of an end) and not parallel (|sin θ| ≥
+///   1e-6), if their axis e × m separates p (every vertex beyond p's edge) from the mesh
+///   edge's triangles (every corner short of it): a box lying across a ridge.
+/// Points pressed in up to p's inradius about its centre are seen. Appends to `out`, returns
+/// their number.
+std::size_t polyhedron_mesh_contacts(const TriangleMesh& mesh, const PlacedPolyhedron& p,
+                                     double threshold, std::vector<MeshContact>& out,
+                                     MeshQueryScratch& scratch);
+
+/// Ellipsoid e (in the mesh's frame; body 1, the mesh body 2) against the mesh, with gap below
+/// `threshold`: its contact with each triangle near it, attributed to the face, edge or vertex
+/// its witness point lies on (to 1e-9 of the triangle's size), kept by the sphere's feature rule
+/// (steps 2–5 above, the witness points of the triangles around an edge or vertex agreeing to
+/// 1e-9 of the ellipsoid's size: GJK's polish). A triangle's contact: where E's deepest point
+/// towards the triangle's plane lies over the triangle, that point's, exactly as a plane's
+/// (collision/ellipsoid_contacts.hpp: a pebble on a tessellated plane has the plane's contact);
+/// otherwise ellipsoid_convex's with the triangle's corners.
+std::size_t ellipsoid_mesh_contacts(const TriangleMesh& mesh, const PlacedEllipsoid& e,
+                                    double threshold, std::vector<MeshContact>& out,
+                                    MeshQueryScratch& scratch);
+
 /// The contacts of a sphere with a placed mesh wall (body::Mesh), in the world frame: the
 /// centre taken into the mesh's frame, the contacts' points and normals back out. Writes up to
 /// `capacity` (the first in triangle order) and returns their number.
@@ -121,6 +163,18 @@ std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wal
 std::size_t sphere_mesh(const Vec3& centre, double radius, const body::Mesh& wall, double threshold,
                         std::span<const std::int32_t> candidates, ContactGeometry* out,
                         std::size_t capacity);
+/// The contacts of a polyhedron (placed in the world) with a placed mesh wall, in the world
+/// frame (polyhedron_mesh_contacts), the first `capacity` of them.
+std::size_t polyhedron_mesh(const PlacedPolyhedron& p, const body::Mesh& wall, double threshold,
+                            ContactGeometry* out, std::size_t capacity);
+/// The contacts of an ellipsoid (placed in the world) with a placed mesh wall, in the world
+/// frame (ellipsoid_mesh_contacts), the first `capacity` of them.
+std::size_t ellipsoid_mesh(const PlacedEllipsoid& e, const body::Mesh& wall, double threshold,
+                           ContactGeometry* out, std::size_t capacity);
+/// The contacts `found` in a mesh wall's frame, placed in the world: the first `capacity`.
+/// Returns their number.
+std::size_t placed_contacts(const body::Mesh& wall, const std::vector<MeshContact>& found,
+                            ContactGeometry* out, std::size_t capacity);
 /// The contacts of a capsule (a, b, r) with a placed mesh wall, in the world frame
 /// (capsule_mesh_contacts), the first `capacity` of them.
 std::size_t capsule_mesh(const Vec3& a, const Vec3& b, double r, const body::Mesh& wall,

@@ -62,11 +62,6 @@ std::size_t sphere_part(const Vec3& x, double r, const body::Primitive& primitiv
 bool sphere_primitive(const Vec3& x, double r, const body::Primitive& primitive, double threshold,
                       ContactGeometry& out);
 
-/// Mesh walls touch spheres and clumps of spheres only (the configuration refuses the other
-/// shapes with them, config::check_bodies): a capsule, polyhedron or ellipsoid against one is
-/// an internal error (std::logic_error naming the shape).
-[[noreturn]] void throw_shape_against_mesh(const char* shape);
-
 /// Whether contact g, found on member k of `body`, is kept among the `count` already in out:
 /// not buried deeper than `buried` inside another member (internal to the union), nor a
 /// repeat of a kept one (same point within `buried`, same normal: members sharing a face).

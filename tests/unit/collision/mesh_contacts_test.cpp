@@ -4,6 +4,8 @@
 // of size ~1–10 near the origin: rounding of order 1e-15, kTol = 1e-12 leaves a margin of 1e3.
 #include "granite/body/polyhedron.hpp"
 #include "granite/collision/capsule_contacts.hpp"
+#include "granite/collision/ellipsoid_contacts.hpp"
+#include "granite/collision/polyhedron_contacts.hpp"
 #include "granite/collision/mesh_contacts.hpp"
 #include "../../support/unit_cube_mesh.hpp"
 
@@ -609,4 +611,155 @@ TEST(CapsuleMesh, AcrossARidgeTouchesItAtTheCrossing) {
   EXPECT_NEAR(found[0].geometry.gap, gap, kTol);
   expect_vec(found[0].geometry.normal, Vec3::UnitZ());
   expect_vec(found[0].geometry.point, Vec3(0.0, 0.3 - 0.4 * 0.5 / 1.2, 0.0));
+}
+
+// Boxes (issue 37 with issue 40's walls). Near a tessellated plane, resting, tilted, pressed in
+// or within the threshold: the plane's contacts (its vertices within threshold), to the
+// rounding, however the plane is cut.
+TEST(PolyhedronMesh, BoxOnATessellatedPlaneHasThePlanesContacts) {
+  std::mt19937_64 rng(31);
+  const Soup s = tessellated_square(2.0, 150, rng);
+  const TriangleMesh mesh(s.vertices, s.triangles);
+  const body::HalfSpace plane{Vec3::Zero(), Vec3::UnitZ()};
+  const body::ConvexPolyhedron brick = body::box_polyhedron(Vec3(0.3, 0.2, 0.1));
+  std::uniform_real_distribution<double> across(-1.2, 1.2),
+      angle(-std::numbers::pi, std::numbers::pi), tilt(-0.2, 0.2), lift(-0.02, 0.06);
+  const double h = 0.05;
+  int contacts = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Quat q = Quat(Eigen::AngleAxisd(angle(rng), Vec3::UnitZ())) *
+                   Quat(Eigen::AngleAxisd(tilt(rng), Vec3::UnitX())) *
+                   Quat(Eigen::AngleAxisd(tilt(rng), Vec3::UnitY()));
+    PlacedPolyhedron p;
+    p.place(brick, Vec3(across(rng), across(rng), 0.0), q.toRotationMatrix());
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const Vec3& v : p.vertices) lowest = std::min(lowest, v.z());
+    p.place(brick, Vec3(p.centre.x(), p.centre.y(), lift(rng) - lowest), q.toRotationMatrix());
+    ContactGeometry expected[kPolyhedronPrimitiveContacts];
+    const std::size_t n = polyhedron_primitive(p, plane, h, expected);
+    std::vector<MeshContact> found;
+    MeshQueryScratch scratch;
+    polyhedron_mesh_contacts(mesh, p, h, found, scratch);
+    ASSERT_EQ(found.size(), n) << "trial " << trial;
+    contacts += int(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      EXPECT_NEAR(found[k].geometry.gap, expected[k].gap, kTol);
+      expect_vec(found[k].geometry.normal, expected[k].normal);
+      expect_vec(found[k].geometry.point, expected[k].point);
+    }
+  }
+  EXPECT_GT(contacts, 3000);
+}
+
+// A box lying across the ridge of a roof (slopes of 20° meeting along y at x = 0), its bottom
+// face a gap g above the ridge: its two bottom edges across the ridge touch it, two edge–edge
+// contacts at (0, ±0.3, 0), normal +z, gap g; its vertices clear the slopes.
+TEST(PolyhedronMesh, BoxAcrossARidgeRestsOnTwoEdgeContacts) {
+  const double s = std::tan(20.0 * std::numbers::pi / 180.0);
+  const std::vector<Vec3> v{{-2, -2, -2 * s}, {0, -2, 0},      {0, 2, 0},
+                            {-2, 2, -2 * s},  {2, -2, -2 * s}, {2, 2, -2 * s}};
+  const TriangleMesh roof(v, {{0, 1, 2}, {0, 2, 3}, {1, 4, 5}, {1, 5, 2}});
+  const body::ConvexPolyhedron box = body::box_polyhedron(Vec3(0.5, 0.3, 0.2));
+  PlacedPolyhedron p;
+  const double gap = 0.004;
+  p.place(box, Vec3(0.1, 0.0, 0.2 + gap), Mat3::Identity());
+  std::vector<MeshContact> found;
+  MeshQueryScratch scratch;
+  polyhedron_mesh_contacts(roof, p, 0.01, found, scratch);
+  ASSERT_EQ(found.size(), 2u);
+  for (const MeshContact& c : found) {
+    EXPECT_EQ(c.feature.kind, MeshFeatureKind::edge);
+    EXPECT_NEAR(c.geometry.gap, gap, kTol);
+    expect_vec(c.geometry.normal, Vec3::UnitZ());
+    EXPECT_NEAR(std::abs(c.geometry.point.y()), 0.3, kTol);
+    EXPECT_NEAR(c.geometry.point.x(), 0.0, kTol);
+  }
+}
+
+// A box over the tip of a square pyramid (apex at the origin, slopes of 45°): one face–vertex
+// contact at the tip, normal +z, gap the height of the box's bottom face; pressed in by d, the
+// same with gap −d.
+TEST(PolyhedronMesh, PyramidTipUnderABoxFaceIsOneContact) {
+  const std::vector<Vec3> v{{0, 0, 0}, {1, 1, -1}, {-1, 1, -1}, {-1, -1, -1}, {1, -1, -1}};
+  const TriangleMesh pyramid(v, {{0, 1, 2}, {0, 2, 3}, {0, 3, 4}, {0, 4, 1}});
+  const body::ConvexPolyhedron box = body::box_polyhedron(Vec3(0.3, 0.3, 0.2));
+  for (const double gap : {0.004, -0.003}) {
+    PlacedPolyhedron p;
+    p.place(box, Vec3(0.05, 0.02, 0.2 + gap), Mat3::Identity());
+    std::vector<MeshContact> found;
+    MeshQueryScratch scratch;
+    polyhedron_mesh_contacts(pyramid, p, 0.01, found, scratch);
+    ASSERT_EQ(found.size(), 1u) << gap;
+    EXPECT_EQ(found[0].feature.kind, MeshFeatureKind::vertex);
+    EXPECT_NEAR(found[0].geometry.gap, gap, kTol);
+    expect_vec(found[0].geometry.normal, Vec3::UnitZ());
+    expect_vec(found[0].geometry.point, Vec3::Zero());
+  }
+}
+
+// Ellipsoids (issue 37 with issue 40's walls). Over a tessellated plane, at random orientations,
+// touching, pressed in or within the threshold: one contact, the plane's, to the rounding.
+TEST(EllipsoidMesh, OnATessellatedPlaneHasThePlanesContact) {
+  std::mt19937_64 rng(41);
+  const Soup s = tessellated_square(2.0, 150, rng);
+  const TriangleMesh mesh(s.vertices, s.triangles);
+  const body::HalfSpace plane{Vec3::Zero(), Vec3::UnitZ()};
+  std::uniform_real_distribution<double> across(-1.2, 1.2), lift(-0.01, 0.045);
+  std::normal_distribution<double> g;
+  const double h = 0.05;
+  int contacts = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Quat q = Quat(Eigen::Vector4d(g(rng), g(rng), g(rng), g(rng)).normalized());
+    PlacedEllipsoid e(Vec3(across(rng), across(rng), 0.0), q.toRotationMatrix(),
+                      Vec3(0.3, 0.2, 0.12));
+    const double lowest = e.support(Vec3(0, 0, -1)).z();
+    e = PlacedEllipsoid(Vec3(e.centre.x(), e.centre.y(), lift(rng) - lowest), e.rotation,
+                        e.semi_axes);
+    ContactGeometry expected[kEllipsoidPrimitiveContacts];
+    const std::size_t n = ellipsoid_primitive(e, plane, h, expected);
+    std::vector<MeshContact> found;
+    MeshQueryScratch scratch;
+    ellipsoid_mesh_contacts(mesh, e, h, found, scratch);
+    ASSERT_EQ(found.size(), n) << "trial " << trial;
+    contacts += int(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      EXPECT_NEAR(found[k].geometry.gap, expected[k].gap, kTol);
+      expect_vec(found[k].geometry.normal, expected[k].normal);
+      expect_vec(found[k].geometry.point, expected[k].point);
+    }
+  }
+  EXPECT_GT(contacts, 1500);
+}
+
+// Random ellipsoids around the closed unit cube, within reach of it and not deeper than a
+// tenth of their smallest semi-axis: the analytic box's one contact (ellipsoid_polyhedron),
+// whether it lies on a face, an edge or a corner, to GJK's polish (gaps to 1e-9, normals and
+// points to 1e-6).
+TEST(EllipsoidMesh, AroundAClosedCubeHasTheBoxsContact) {
+  const TriangleMesh cube = unit_cube();
+  const body::Box box{Vec3::Constant(0.5), Vec3::Constant(0.5), Quat::Identity()};
+  std::mt19937_64 rng(43);
+  std::uniform_real_distribution<double> u(-0.45, 1.45);
+  std::normal_distribution<double> g;
+  const double h = 0.05;
+  int tested = 0, faces = 0, others = 0;
+  while (tested < 2000) {
+    const Quat q = Quat(Eigen::Vector4d(g(rng), g(rng), g(rng), g(rng)).normalized());
+    const PlacedEllipsoid e(Vec3(u(rng), u(rng), u(rng)), q.toRotationMatrix(),
+                            Vec3(0.25, 0.18, 0.12));
+    ContactGeometry expected[kEllipsoidPrimitiveContacts];
+    const std::size_t n = ellipsoid_primitive(e, box, h, expected);
+    if (n == 0 || expected[0].gap < -0.012) continue;
+    ++tested;
+    std::vector<MeshContact> found;
+    MeshQueryScratch scratch;
+    ellipsoid_mesh_contacts(cube, e, h, found, scratch);
+    ASSERT_EQ(found.size(), 1u) << "centre " << e.centre.transpose();
+    EXPECT_NEAR(found[0].geometry.gap, expected[0].gap, 1e-9);
+    expect_vec(found[0].geometry.normal, expected[0].normal, 1e-6);
+    expect_vec(found[0].geometry.point, expected[0].point, 1e-6);
+    (found[0].feature.kind == MeshFeatureKind::face ? faces : others) += 1;
+  }
+  EXPECT_GT(faces, 100);  // faces, and edges or corners
+  EXPECT_GT(others, 100);
 }
