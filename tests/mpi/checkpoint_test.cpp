@@ -4,6 +4,7 @@
 #include "granite/core/error.hpp"
 #include "granite/io/checkpoint.hpp"
 #include "granite/io/snapshot.hpp"
+#include "../support/world.hpp"
 
 #include <gtest/gtest.h>
 #include <hdf5.h>
@@ -30,17 +31,8 @@ using granite::io::CheckpointState;
 using granite::io::read_checkpoint;
 using granite::io::write_checkpoint;
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
+using granite::test_support::world_rank;
+using granite::test_support::world_size;
 
 std::string broadcast_string(std::string text, int root = 0) {
   int length = int(text.size());

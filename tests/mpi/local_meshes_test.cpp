@@ -7,6 +7,7 @@
 #include "granite/collision/mesh_contacts.hpp"
 #include "granite/parallel/decomposition.hpp"
 #include "granite/scenario/local_meshes.hpp"
+#include "../support/world.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -21,17 +22,8 @@ using granite::Vec3;
 using namespace granite::body;
 using granite::parallel::Decomposition;
 
-int rank_of_world() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-
-int ranks_of_world() {
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
+using granite::test_support::world_rank;
+using granite::test_support::world_size;
 
 std::shared_ptr<const TriangleMesh> heightfield(int cells) {
   std::mt19937_64 rng(3);  // the same on every rank
@@ -54,14 +46,14 @@ struct Scene {
   std::shared_ptr<const TriangleMesh> whole = heightfield(40);
   Decomposition decomposition{
       {Vec3(0, 0, -0.1), Vec3(1, 1, 0.4)},
-      granite::parallel::choose_dims(ranks_of_world(), Vec3(1, 1, 0.5), {0, 0, 1}),
+      granite::parallel::choose_dims(world_size(), Vec3(1, 1, 0.5), {0, 0, 1}),
       {false, false, false}};
   const Vec3 position{0.0, 0.0, 0.05};
 };
 
 TEST(LocalMeshes, EachTriangleIsWrittenOnceAndQueriesWithinReachSeeTheWholeMesh) {
   const Scene scene;
-  const int rank = rank_of_world(), ranks = ranks_of_world();
+  const int rank = world_rank(), ranks = world_size();
   GlobalBodies globals;
   globals.add(Mesh{scene.whole, scene.position, granite::Quat::Identity()}, 0);
   const double r = 0.01, h = 0.001, s = 0.004;  // radius, threshold, skin
@@ -120,7 +112,7 @@ TEST(LocalMeshes, AMovingMeshIsKeptWholeOnEveryRank) {
   GlobalBodies globals;
   globals.add(Mesh{scene.whole, scene.position, granite::Quat::Identity()}, 0, Vec3(0.0, 0.0, 0.1));
   const std::vector<granite::scenario::LocalMesh> report = granite::scenario::keep_local_triangles(
-      globals, granite::config::Settings{}, scene.decomposition, rank_of_world(),
+      globals, granite::config::Settings{}, scene.decomposition, world_rank(),
       granite::scenario::local_mesh_margin(0.025, 0.004));
   ASSERT_EQ(report.size(), 1u);
   EXPECT_FALSE(report[0].split);

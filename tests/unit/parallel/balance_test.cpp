@@ -64,6 +64,18 @@ TEST(CutsFromHistogram, EqualCutsWhenNothingToBalanceOrNoRoom) {
   EXPECT_EQ(cuts_from_histogram(h, 0.0, 3.0, 3, 1.01), (std::vector<double>{0.0, 1.0, 2.0, 3.0}));
 }
 
+// Moves every inner cut of d by a random amount in [−0.2, 0.2] (the domain's faces stay).
+void jitter_inner_cuts(Decomposition& d, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> jitter(-0.2, 0.2);
+  Cuts cuts = d.cuts();
+  for (int a = 0; a < 3; ++a)
+    for (std::size_t k = 0; k < cuts[a].size(); ++k) {
+      const std::size_t n = std::size_t(d.dims()[a]) + 1;
+      if (k % n != 0 && k % n != n - 1) cuts[a][k] += jitter(rng);
+    }
+  d.set_cuts(cuts);
+}
+
 TEST(DecompositionCuts, OwnershipSubdomainsThinnessAndNeighboursFollowTheNestedCuts) {
   Decomposition d({Vec3(0, 0, 0), Vec3(4, 2, 1)}, {3, 2, 1}, {false, false, false});
   EXPECT_TRUE(d.uniform());
@@ -95,14 +107,7 @@ TEST(DecompositionCuts, NeighboursAreMutualWithOppositeShifts) {
   // exactly when A is one of B with shift -s.
   Decomposition d({Vec3(0, 0, 0), Vec3(3, 2, 2)}, {3, 2, 2}, {true, false, true});
   std::mt19937_64 rng(5);
-  std::uniform_real_distribution<double> jitter(-0.2, 0.2);
-  Cuts cuts = d.cuts();
-  for (int a = 0; a < 3; ++a)
-    for (std::size_t k = 0; k < cuts[a].size(); ++k) {
-      const std::size_t n = std::size_t(d.dims()[a]) + 1;
-      if (k % n != 0 && k % n != n - 1) cuts[a][k] += jitter(rng);
-    }
-  d.set_cuts(cuts);
+  jitter_inner_cuts(d, rng);
   std::size_t pairs = 0;
   for (int r = 0; r < d.size(); ++r)
     for (const Neighbour& n : d.neighbours(r)) {
@@ -155,14 +160,8 @@ TEST(ContactWeights, OnePlusTheOwnedParticlesContacts) {
 TEST(DecompositionCuts, LowestRankReachingMatchesEveryRankTried) {
   Decomposition d({Vec3(0, 0, 0), Vec3(3, 2, 2)}, {3, 2, 2}, {true, false, false});
   std::mt19937_64 rng(11);
-  std::uniform_real_distribution<double> jitter(-0.2, 0.2), corner(-1.0, 4.0), size(0.0, 0.6);
-  Cuts cuts = d.cuts();
-  for (int a = 0; a < 3; ++a)
-    for (std::size_t k = 0; k < cuts[a].size(); ++k) {
-      const std::size_t n = std::size_t(d.dims()[a]) + 1;
-      if (k % n != 0 && k % n != n - 1) cuts[a][k] += jitter(rng);
-    }
-  d.set_cuts(cuts);
+  jitter_inner_cuts(d, rng);
+  std::uniform_real_distribution<double> corner(-1.0, 4.0), size(0.0, 0.6);
   const double m = 0.15;
   for (int r = 0; r < d.size(); ++r) {
     const Box s = d.subdomain(r), reach = d.reach(r, m);
