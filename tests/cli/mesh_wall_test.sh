@@ -122,5 +122,31 @@ mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" "${turn[@]}" --set run.en
 $compare "$tmp/full/snapshot_00000300.h5" "$tmp/short/snapshot_00000300.h5" \
   || fail "the turning hopper's restart differs from the uninterrupted run"
 
+# 4. Bricks and pebbles in the still hopper at 2 ranks (each rank keeps its part of the mesh):
+#    0.12 s (they fall into the cone), nothing lost, none through the wall, and a restart at
+#    0.1 s continues bit for bit.
+shaped=(--set 'shapes=[{name: brick, type: box, half_extents: [1.2e-3, 0.8e-3, 0.5e-3]}, {name: pebble, type: ellipsoid, semi_axes: [1.2e-3, 0.9e-3, 0.6e-3]}]'
+        --set 'particles=[{type: random, region: {type: cylinder, center: [0, 0, 0.0965], axis: [0, 0, 1], radius: 0.027, half_length: 0.0185}, count: 300, shape: brick, orientation: random, material: glass}, {type: random, region: {type: cylinder, center: [0, 0, 0.0965], axis: [0, 0, 1], radius: 0.027, half_length: 0.0185}, count: 200, shape: pebble, orientation: random, material: glass}]'
+        --set output.snapshot_interval=0)
+mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" "${shaped[@]}" --set run.end_time=0.12 --output "$tmp/bricks" \
+  > "$tmp/bricks.log" 2>&1 || fail "the bricks' hopper: $(tail -3 "$tmp/bricks.log")"
+grep -q "each rank keeps [0-9]*\.\.[0-9]* near its subdomain" "$tmp/bricks.log" \
+  || fail "the still hopper's mesh is not split: $(grep 'mesh bodies' "$tmp/bricks.log")"
+grep -q " 0 lost" "$tmp/bricks.log" || fail "the bricks' hopper lost particles"
+mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" "${shaped[@]}" --set run.end_time=0.1 --output "$tmp/bricks2" \
+  > "$tmp/bricks2.log" 2>&1 || fail "the short bricks' hopper: $(tail -3 "$tmp/bricks2.log")"
+mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" "${shaped[@]}" --set run.end_time=0.12 --output "$tmp/bricks2" \
+  --restart "$tmp/bricks2/checkpoint.h5" > "$tmp/bricks2r.log" 2>&1 || fail "the bricks' restart: $(tail -3 "$tmp/bricks2r.log")"
+$compare "$tmp/bricks/snapshot_00001200.h5" "$tmp/bricks2/snapshot_00001200.h5" \
+  || fail "the bricks' restart differs from the uninterrupted run"
+$py - "$tmp/bricks/snapshot_00001200.h5" <<'EOF' || fail "a brick or pebble went through the hopper's wall"
+import sys, h5py, numpy as np
+x = h5py.File(sys.argv[1], "r")["particles/position"][:]
+assert len(x) == 500, len(x)
+r_wall = np.where(x[:, 2] < 0.035 + 0.04157, 0.006 + (x[:, 2] - 0.035) * np.tan(np.pi / 6), 0.030)
+assert x[:, 2].min() > 0.035, x[:, 2].min()
+assert (np.hypot(x[:, 0], x[:, 1]) < r_wall).all(), (np.hypot(x[:, 0], x[:, 1]) - r_wall).max()
+EOF
+
 [ "$failures" -eq 0 ] && echo "mesh_wall: all checks passed"
 exit $((failures > 0))
