@@ -185,10 +185,14 @@ void check_references(const ScenarioConfig& cfg, const YAML::Node& input) {
     if (p["shape"]) known_shape(p, given, path);
     const YAML::Node d = p["size"];
     if (!d || d["type"].as<std::string>() != "mixture") return;
-    for (std::size_t k = 0; k < d["components"].size(); ++k)
-      if (d["components"][k]["material"])
-        known(d["components"][k], in(in(in(given, "size"), "components"), k),
-              path + ".size.components[" + std::to_string(k) + "]");
+    for (std::size_t k = 0; k < d["components"].size(); ++k) {
+      const YAML::Node c = d["components"][k], c_given = in(in(in(given, "size"), "components"), k);
+      const std::string at = path + ".size.components[" + std::to_string(k) + "]";
+      if (bool(c["radius"]) == bool(c["shape"]))
+        throw InputError(where(cfg.file, c_given) + ": " + at + ": give one of radius or shape");
+      if (c["material"]) known(c, c_given, at);
+      if (c["shape"]) known_shape(c, c_given, at);
+    }
   };
   for (const char* section : {"bodies", "particles"})
     for (std::size_t i = 0; i < r[section].size(); ++i) {

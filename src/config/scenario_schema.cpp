@@ -163,7 +163,11 @@ SchemaPtr size_distribution() {
     return fields;
   };
   SchemaPtr component =
-      map({req("radius", real(0.0, inf, true), "m", "radius of this component"),
+      map({opt("radius", real(0.0, inf, true), "", "m",
+               "radius of this component's spheres; give radius or shape"),
+           opt("shape", text(), "", "",
+               "name of an entry of `shapes`: this component's particles have that shape "
+               "(docs/particle_sources.md, mixtures)"),
            req("fraction", real(0.0, inf, true), "",
                "its fraction (by number or by mass; the fractions are normalised to sum 1)"),
            opt("material", text(), "", "",
@@ -181,10 +185,10 @@ SchemaPtr size_distribution() {
                with({req("median", real(0.0, inf, true), "m", "median exp(mu) before truncation"),
                      req("sigma", real(0.0, inf, true), "", "standard deviation of ln r")},
                     " (the truncation)"))},
-      {"mixture",
-       variant(
-           "discrete mixture of sizes and materials with given fractions",
-           {req("components", list(component, 1), "", "the radii, materials and fractions"), by})},
+      {"mixture", variant("discrete mixture of sizes, shapes and materials with given fractions",
+                          {req("components", list(component, 1), "",
+                               "the radii or shapes, materials and fractions"),
+                           by})},
   });
 }
 

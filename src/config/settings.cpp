@@ -159,11 +159,19 @@ SizeSettings size(const YAML::Node& p, body::MaterialIndex material,
   s.by_mass = named(d["by"], kSizeByMassNames);
   if (type == "mixture") {
     s.kind = SizeSettings::Kind::mixture;
-    for (const auto& c : d["components"])
-      s.components.push_back(
-          {c["radius"].as<double>(),
-           c["material"] ? materials.at(c["material"].as<std::string>()) : material,
-           c["fraction"].as<double>()});
+    for (const auto& c : d["components"]) {
+      SizeComponent component{
+          0.0, c["material"] ? materials.at(c["material"].as<std::string>()) : material,
+          c["fraction"].as<double>()};
+      if (c["shape"]) {  // load_scenario has checked the name
+        component.shape = shapes.find(c["shape"].as<std::string>());
+        component.radius = shapes[component.shape].bounding_radius;
+        component.shape_volume = shapes[component.shape].unit_mass.volume;
+      } else {
+        component.radius = c["radius"].as<double>();
+      }
+      s.components.push_back(component);
+    }
     return s;
   }
   s.min = d["min"].as<double>();
@@ -336,6 +344,12 @@ double SizeSettings::largest() const {
   default:
     return max;
   }
+}
+
+bool SizeSettings::has_shapes() const {
+  return shape != body::kSphere ||
+         std::any_of(components.begin(), components.end(),
+                     [](const SizeComponent& c) { return c.shape != body::kSphere; });
 }
 
 double RegionSettings::volume() const {

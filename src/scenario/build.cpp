@@ -177,7 +177,7 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
       if (report)
         report->push_back({k, result.requested, result.spheres.size(), result.requested_fraction,
                            result.reached_fraction, result.short_of_target,
-                           fill->size.shape != body::kSphere});
+                           fill->size.has_shapes()});
       made.insert(made.end(), result.spheres.begin(), result.spheres.end());
       continue;
     }
@@ -221,7 +221,7 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
       const BodyId id = next_id++;
       const SizeDraw size = sizes.draw(s.run.seed, id);
       if (overlaps_global(sim.globals(), x, size.radius)) continue;
-      made.push_back({x, size.radius, size.material, id});
+      made.push_back({x, size.radius, size.material, id, size.shape});
       if (owns(x))
         add_source_particle(sim, lattice.size, s.run.seed, made.back(), v, lattice.group,
                             lattice.fixed);

@@ -18,7 +18,9 @@
 #     three particles as written; the snapshot of case 1 read back gives every particle's state
 #     bit for bit (new ids in the order of the old); a malformed CSV (a bad number, an unknown
 #     column, a short row), a missing file and a file that is no snapshot: one error line
-#     naming the file (and line), exit 2.
+#     naming the file (and line), exit 2;
+#  6. a mixture of rods and spheres by mass: the same fill at 1 and 2 ranks, both kinds in it;
+#     a component with both radius and shape refused.
 # usage: particle_sources_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
 granite=$1; src=$2
@@ -231,6 +233,46 @@ printf 'x,y,z,radius\n0.001,0.001,0.001\n' > "$tmp/bad3.csv"
 expect_input_error "csv: short row" "$granite" run "$tmp/file.yaml" --output "$tmp/bad" --set "particles[0].path=$tmp/bad3.csv"
 expect_input_error "missing file" "$granite" run "$tmp/file.yaml" --output "$tmp/bad" --set "particles[0].path=$tmp/none.h5"
 expect_input_error "not a snapshot" "$granite" run "$tmp/file.yaml" --output "$tmp/bad" --set "particles[0].path=$tmp/fill.yaml"
+
+# 6. A mixture of shapes and spheres (issue 39): a random fill, 40 % of the mass rods (capsules),
+#    the rest spheres, some of steel. The initial snapshot is the same bit for bit at 1 and 2
+#    ranks; it holds both kinds (/particles/shape 0 and -1), the rods with their bounding radius.
+#    A component with both radius and shape is refused.
+cat > "$tmp/mix.yaml" <<'YAML'
+run: {dt: 1.0e-4, end_time: 1.0e-4, seed: 5}
+domain: {min: [0, 0, 0], max: [0.02, 0.02, 0.02]}
+contact: {threshold: 1.0e-4}
+materials:
+  - {name: glass, density: 2500}
+  - {name: steel, density: 7800}
+shapes:
+  - {name: rod, type: capsule, radius: 5.0e-4, half_length: 1.0e-3}
+particles:
+  - type: random
+    region: {type: box, min: [0, 0, 0], max: [0.02, 0.02, 0.02]}
+    count: 250
+    orientation: random
+    material: glass
+    size: {type: mixture, by: mass, components: [{shape: rod, fraction: 0.4}, {radius: 6.0e-4, fraction: 0.4}, {radius: 6.0e-4, fraction: 0.2, material: steel}]}
+YAML
+for n in 1 2; do
+  mpirun -np $n --oversubscribe "$granite" run "$tmp/mix.yaml" --output "$tmp/mix$n" > "$tmp/mix$n.log" 2>&1 \
+    || fail "the mixture at $n ranks: $(tail -3 "$tmp/mix$n.log")"
+done
+$compare "$tmp/mix1/snapshot_00000000.h5" "$tmp/mix2/snapshot_00000000.h5" > /dev/null \
+  || fail "the mixture's fill differs between 1 and 2 ranks"
+/usr/bin/python3 - "$tmp/mix1/snapshot_00000000.h5" <<'EOF' || fail "the mixture's particles"
+import sys, h5py, numpy as np
+p = h5py.File(sys.argv[1], "r")["particles"]
+shape, radius, material = p["shape"][:], p["radius"][:], p["material"][:]
+assert len(shape) == 250, len(shape)
+rods = shape == 0
+assert 0 < rods.sum() < 250, rods.sum()
+assert np.all(radius[rods] == 1.5e-3) and np.all(radius[~rods] == 6e-4), "radii"
+assert np.all(material[rods] == 0) and set(material[~rods]) == {0, 1}, "materials"
+EOF
+expect_input_error "radius and shape" "$granite" check "$tmp/mix.yaml" \
+  --set 'particles[0].size.components[0].radius=1.0e-3'
 
 [ "$failures" -eq 0 ] && echo "particle sources: all checks passed"
 exit $(( failures > 0 ))

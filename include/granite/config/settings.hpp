@@ -119,9 +119,11 @@ struct MaterialSettings {
 /// One entry of a discrete mixture: a radius, its material and its fraction (by number or by
 /// mass, as the mixture says; the fractions of a mixture sum to 1 after normalisation).
 struct SizeComponent {
-  double radius = 0.0;               // m
+  double radius = 0.0;               // m (a shape's: its bounding radius)
   body::MaterialIndex material = 0;  // index in Settings::materials
   double fraction = 0.0;
+  body::ShapeIndex shape = body::kSphere;  // a shaped component (issue 39's mixtures)
+  double shape_volume = 0.0;               // m³, of `shape`
 };
 
 /// The radii (and, for a mixture, materials) a generator draws, one particle at a time
@@ -143,6 +145,8 @@ struct SizeSettings {
   Vec3 orientation_axis = Vec3::Zero();  // unit; zero: uniform over all rotations
   /// The largest radius it can draw (the truncation for normal and lognormal).
   double largest() const;
+  /// Whether it draws shaped particles (`shape`, or a mixture's shaped component).
+  bool has_shapes() const;
 };
 
 /// A monodisperse size of radius r.

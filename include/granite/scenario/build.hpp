@@ -15,9 +15,10 @@ namespace granite::scenario {
 /// A sphere a generator makes, known to every rank (whichever rank owns it).
 struct Sphere {
   Vec3 centre = Vec3::Zero();
-  double radius = 0.0;
+  double radius = 0.0;  // a shaped particle's: its bounding radius
   body::MaterialIndex material = 0;
   BodyId id = 0;
+  body::ShapeIndex shape = body::kSphere;
 };
 
 /// Decides whether this process creates the particle at a position (its owner does).

@@ -32,7 +32,7 @@ std::size_t Inflow::after_step(timestep::Simulation& sim, double dt, const OwnsP
     for (int a = 0; a < 3; ++a) velocity[a] += layer.perturbation[a] * unit(rng_);
     const BodyId id = next_id_++;
     const SizeDraw size = sizes.draw(seed_, id);
-    layer_.push_back({x, size.radius, size.material, id});
+    layer_.push_back({x, size.radius, size.material, id, size.shape});
     if (owns(x)) add_source_particle(sim, layer.size, seed_, layer_.back(), velocity, layer.group);
   }
   ++layers_;

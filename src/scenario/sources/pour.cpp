@@ -55,14 +55,13 @@ std::vector<Sphere> Pour::insert(double t, std::int64_t step, const body::Materi
     Vec3 x;
     if (!place_sphere(settings_.region, size.radius, settings_.attempts, tries, bodies, grid, x))
       break;  // the rest waits for the next step
-    const Sphere s{x, size.radius, size.material, next_id_++};
+    const Sphere s{x, size.radius, size.material, next_id_++, size.shape};
     grid.insert(s);
     placed.push_back(s);
     ++inserted_;
     const double density = materials[size.material].density;
-    inserted_mass_ += settings_.size.shape == body::kSphere
-                          ? body::sphere_mass(density, size.radius)
-                          : density * settings_.size.shape_volume;
+    inserted_mass_ += size.shape == body::kSphere ? body::sphere_mass(density, size.radius)
+                                                  : density * size.shape_volume;
   }
   return placed;
 }

@@ -132,7 +132,7 @@ FillResult random_fill(const config::RandomFillSettings& settings, const SizeSam
       result.short_of_target = true;
       break;
     }
-    const Sphere s{x, size.radius, size.material, id};
+    const Sphere s{x, size.radius, size.material, id, size.shape};
     grid.insert(s);
     result.spheres.push_back(s);
     filled += sizes.volume(size);

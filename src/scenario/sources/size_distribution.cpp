@@ -38,9 +38,11 @@ SizeSampler::SizeSampler(const config::SizeSettings& size, body::MaterialIndex m
   if (size_.kind != config::SizeSettings::Kind::mixture) return;
   double total = 0.0;
   for (const config::SizeComponent& c : size_.components) {
-    const double weight = size_.by_mass
-                              ? c.fraction / (materials[c.material].density * std::pow(c.radius, 3))
-                              : c.fraction;
+    // By mass: n_k ∝ w_k / (ρ_k V_k), with V_k/(4π/3) for every component (r³ for a sphere).
+    const double scaled_volume =
+        c.shape == body::kSphere ? std::pow(c.radius, 3) : c.shape_volume / (4.0 / 3.0 * M_PI);
+    const double weight =
+        size_.by_mass ? c.fraction / (materials[c.material].density * scaled_volume) : c.fraction;
     total += weight;
     cumulative_.push_back(total);
   }
@@ -73,20 +75,20 @@ double SizeSampler::continuous(CounterStream& stream) const {
 
 SizeDraw SizeSampler::draw(CounterStream& stream) const {
   using Kind = config::SizeSettings::Kind;
-  if (size_.kind == Kind::fixed) return {size_.radius, material_};
+  if (size_.kind == Kind::fixed) return {size_.radius, material_, size_.shape, size_.shape_volume};
   if (size_.kind == Kind::mixture) {
     const double u = stream.uniform();
     const std::size_t k = std::size_t(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) -
                                       cumulative_.begin());
     const config::SizeComponent& c = size_.components[std::min(k, cumulative_.size() - 1)];
-    return {c.radius, c.material};
+    return {c.radius, c.material, c.shape, c.shape_volume};
   }
   return {continuous(stream), material_};
 }
 
 double SizeSampler::volume(const SizeDraw& draw) const {
-  return size_.shape == body::kSphere ? 4.0 / 3.0 * M_PI * std::pow(draw.radius, 3)
-                                      : size_.shape_volume;
+  return draw.shape == body::kSphere ? 4.0 / 3.0 * M_PI * std::pow(draw.radius, 3)
+                                     : draw.shape_volume;
 }
 
 SizeDraw SizeSampler::draw(std::uint64_t seed, BodyId id) const {

@@ -23,12 +23,12 @@ Quat source_orientation(const config::SizeSettings& size, std::uint64_t seed, Bo
 void add_source_particle(timestep::Simulation& sim, const config::SizeSettings& size,
                          std::uint64_t seed, const Sphere& s, const Vec3& velocity, int group,
                          bool fixed) {
-  if (size.shape == body::kSphere) {
+  if (s.shape == body::kSphere) {
     sim.particles().add_sphere(sim.materials(), s.material, s.centre, s.radius, velocity, s.id,
                                group, fixed);
     return;
   }
-  sim.particles().add_shaped(sim.materials(), sim.shapes(), size.shape, s.material, s.centre,
+  sim.particles().add_shaped(sim.materials(), sim.shapes(), s.shape, s.material, s.centre,
                              source_orientation(size, seed, s.id), velocity, s.id, group, fixed);
 }
 

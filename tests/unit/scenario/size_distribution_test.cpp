@@ -155,6 +155,44 @@ TEST(SizeDistribution, MixtureByNumberHasItsNumberFractions) {
   EXPECT_NEAR(double(middle) / N, 0.5, 5.0 * std::sqrt(0.25 / N));
 }
 
+// A mixture of shapes and spheres (issue 39): rods (a shape of volume V_rod) and spheres of
+// radius 1 mm, 40 % of the mass rods. The number fraction of rods is w/V_rod over
+// w/V_rod + (1 − w)/V_sphere (one density), the mass fraction of the draws w: both within 5
+// standard deviations (binomial; the delta method for the ratio of mass sums). Each draw
+// carries its shape, bounding radius and volume.
+TEST(SizeDistribution, MixtureOfShapesAndSpheresByMassHasItsMassFractions) {
+  granite::body::MaterialTable materials;
+  materials.add({2500.0, 0.4});
+  const double r_rod = 1.5e-3, v_rod = 2.0e-9, v_sphere = 4.0 / 3.0 * M_PI * 1e-9;
+  const granite::body::ShapeIndex rod = 3;
+  SizeSettings s;
+  s.kind = SizeSettings::Kind::mixture;
+  s.by_mass = true;
+  s.components = {{r_rod, 0, 0.4, rod, v_rod}, {1e-3, 0, 0.6}};
+  EXPECT_TRUE(s.has_shapes());
+  const SizeSampler sampler(s, 0, materials);
+  const double n0 = (0.4 / v_rod) / (0.4 / v_rod + 0.6 / v_sphere), n1 = 1.0 - n0;
+  std::size_t rods = 0;
+  double rod_volume = 0.0, volume = 0.0;
+  for (std::size_t i = 0; i < N; ++i) {
+    const auto d = sampler.draw(kSeed, granite::BodyId(i));
+    const bool is_rod = d.shape == rod;
+    ASSERT_TRUE(is_rod ? d.radius == r_rod && d.shape_volume == v_rod
+                       : d.radius == 1e-3 && d.shape == granite::body::kSphere);
+    EXPECT_EQ(sampler.volume(d), is_rod ? v_rod : v_sphere);
+    volume += sampler.volume(d);
+    if (is_rod) {
+      ++rods;
+      rod_volume += v_rod;
+    }
+  }
+  EXPECT_NEAR(double(rods) / N, n0, 5.0 * std::sqrt(n0 * n1 / N));
+  const double w = 0.4, eb = n0 * v_rod + n1 * v_sphere;
+  const double var_w =
+      (n0 * v_rod * v_rod * (1 - w) * (1 - w) + n1 * v_sphere * v_sphere * w * w) / (eb * eb) / N;
+  EXPECT_NEAR(rod_volume / volume, w, 5.0 * std::sqrt(var_w));
+}
+
 // A radius is a function of (seed, id) alone: drawing in another order gives the same radii.
 TEST(SizeDistribution, DrawsDependOnSeedAndIdOnly) {
   granite::body::MaterialTable materials;

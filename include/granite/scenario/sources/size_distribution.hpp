@@ -13,8 +13,10 @@
 namespace granite::scenario {
 
 struct SizeDraw {
-  double radius = 0.0;
+  double radius = 0.0;  // a shaped particle's: its bounding radius
   body::MaterialIndex material = 0;
+  body::ShapeIndex shape = body::kSphere;
+  double shape_volume = 0.0;  // m³, of `shape`
 };
 
 class SizeSampler {
