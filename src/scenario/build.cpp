@@ -8,6 +8,7 @@
 #include "granite/io/particle_file.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <type_traits>
 #include <variant>
 
@@ -145,6 +146,9 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
 
   BodyId next_id = 0;
   std::vector<Sphere> made;  // every source's spheres, on every rank (a random fill avoids them)
+  // With shapes, random fills place by true geometry (shape_overlap.hpp).
+  std::optional<ShapeOverlap> overlap;
+  if (!s.shapes.empty()) overlap.emplace(sim.shapes(), sim.materials());
   for (std::size_t k = 0; k < s.particles.size(); ++k) {
     const config::ParticleSource& source = s.particles[k];
     if (const auto* sphere = std::get_if<config::SphereSettings>(&source)) {
@@ -155,8 +159,8 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
     }
     if (const auto* shaped = std::get_if<config::BodySettings>(&source)) {
       const BodyId id = next_id++;
-      made.push_back(
-          {shaped->position, s.shapes[shaped->shape].bounding_radius, shaped->material, id});
+      made.push_back({shaped->position, s.shapes[shaped->shape].bounding_radius, shaped->material,
+                      id, shaped->shape, shaped->orientation});
       if (!owns(shaped->position)) continue;
       sim.particles().add_shaped(sim.materials(), sim.shapes(), shaped->shape, shaped->material,
                                  shaped->position, shaped->orientation, shaped->velocity, id,
@@ -166,7 +170,8 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
     }
     if (const auto* fill = std::get_if<config::RandomFillSettings>(&source)) {
       const SizeSampler sizes(fill->size, fill->material, sim.materials());
-      FillResult result = random_fill(*fill, sizes, s.run.seed, next_id, sim.globals(), made);
+      FillResult result = random_fill(*fill, sizes, s.run.seed, next_id, sim.globals(), made,
+                                      overlap ? &*overlap : nullptr);
       for (const Sphere& p : result.spheres) {
         CounterStream draws(s.run.seed, StreamTag::velocity, std::uint64_t(p.id));
         Vec3 v = fill->velocity;
@@ -187,7 +192,9 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
         const BodyId id = next_id++;
         const body::MaterialIndex material =
             row.material >= 0 ? body::MaterialIndex(row.material) : file->material;
-        made.push_back({row.position, LargestRadius{s}.radius_of(row), material, id});
+        made.push_back({row.position, LargestRadius{s}.radius_of(row), material, id,
+                        row.shape >= 0 ? body::ShapeIndex(row.shape) : body::kSphere,
+                        row.orientation});
         if (!owns(row.position)) continue;
         const std::int32_t group = row.has_group ? row.group : file->group;
         if (row.shape >= 0) {  // its mass and inertia from this configuration's shape
@@ -221,7 +228,8 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
       const BodyId id = next_id++;
       const SizeDraw size = sizes.draw(s.run.seed, id);
       if (overlaps_global(sim.globals(), x, size.radius)) continue;
-      made.push_back({x, size.radius, size.material, id, size.shape});
+      made.push_back({x, size.radius, size.material, id, size.shape,
+                      source_orientation(lattice.size, s.run.seed, id)});
       if (owns(x))
         add_source_particle(sim, lattice.size, s.run.seed, made.back(), v, lattice.group,
                             lattice.fixed);

@@ -20,7 +20,9 @@
 #     column, a short row), a missing file and a file that is no snapshot: one error line
 #     naming the file (and line), exit 2;
 #  6. a mixture of rods and spheres by mass: the same fill at 1 and 2 ranks, both kinds in it;
-#     a component with both radius and shape refused.
+#     a component with both radius and shape refused;
+#  7. rods filled by their true geometry: beyond what their bounding spheres allow, none
+#     overlapping.
 # usage: particle_sources_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
 granite=$1; src=$2
@@ -273,6 +275,61 @@ assert np.all(material[rods] == 0) and set(material[~rods]) == {0, 1}, "material
 EOF
 expect_input_error "radius and shape" "$granite" check "$tmp/mix.yaml" \
   --set 'particles[0].size.components[0].radius=1.0e-3'
+
+# 7. Rods placed by their true geometry (issue 39): a random fill of capsules (radius 0.4 mm,
+#    half length 1.2 mm, at random orientations) aiming at a solid fraction of 0.5 reaches
+#    more than random sequential addition of their bounding spheres can: that jams at 0.3841
+#    of the bounding spheres' volume, i.e. 0.3841 x V_rod / V_bounding = 0.033 of rods; and no
+#    two rods' axes come closer than 2 r (they do not overlap).
+cat > "$tmp/rods.yaml" <<'YAML'
+run: {dt: 1.0e-4, end_time: 1.0e-4, seed: 5}
+domain: {min: [0, 0, 0], max: [0.02, 0.02, 0.02]}
+contact: {threshold: 1.0e-4}
+materials:
+  - {name: glass, density: 2500}
+shapes:
+  - {name: rod, type: capsule, radius: 4.0e-4, half_length: 1.2e-3}
+particles:
+  - {type: random, region: {type: box, min: [0, 0, 0], max: [0.02, 0.02, 0.02]}, solid_fraction: 0.5,
+     shape: rod, orientation: random, material: glass}
+YAML
+"$granite" run "$tmp/rods.yaml" --output "$tmp/rods" > "$tmp/rods.log" 2>&1 \
+  || fail "the rods' fill: $(tail -3 "$tmp/rods.log")"
+/usr/bin/python3 - "$tmp/rods" <<'EOF' || fail "the rods' fill by true geometry"
+import json, sys, h5py, numpy as np
+out = sys.argv[1]
+r, h = 4.0e-4, 1.2e-3
+reached = json.load(open(out + "/run.json"))["particle_sources"][0]["solid_fraction"]
+v_rod = np.pi * r * r * 2 * h + 4 / 3 * np.pi * r ** 3
+bound = 0.3841 * v_rod / (4 / 3 * np.pi * (r + h) ** 3)
+assert reached > bound, (reached, bound)
+p = h5py.File(out + "/snapshot_00000000.h5", "r")["particles"]
+x, q = p["position"][:], p["orientation"][:]
+w, v = q[:, :1], q[:, 1:]
+e = np.array([1.0, 0.0, 0.0])  # the capsule's axis in its frame: R e = e + 2w (v x e) + 2 v x (v x e)
+t = np.cross(v, e)
+axis = e + 2 * w * t + 2 * np.cross(v, t)
+a, b = x - h * axis, x + h * axis
+def segment_distance(p1, q1, p2, q2):  # Ericson 5.1.9, for one pair
+    d1, d2, rr = q1 - p1, q2 - p2, p1 - p2
+    A, E, F = d1 @ d1, d2 @ d2, d2 @ rr
+    C, B = d1 @ rr, d1 @ d2
+    den = A * E - B * B
+    s = np.clip((B * F - C * E) / den, 0, 1) if den > 1e-30 else 0.0
+    t = (B * s + F) / E
+    if t < 0: t, s = 0.0, np.clip(-C / A, 0, 1)
+    elif t > 1: t, s = 1.0, np.clip((B - C) / A, 0, 1)
+    return np.linalg.norm(p1 + d1 * s - p2 - d2 * t)
+n = len(x)
+near = 0
+for i in range(n):
+    for j in np.nonzero(np.linalg.norm(x[i + 1:] - x[i], axis=1) < 2 * (r + h))[0] + i + 1:
+        near += 1
+        d = segment_distance(a[i], b[i], a[j], b[j])
+        assert d >= 2 * r - 1e-12, (i, j, d)
+assert near > n, near  # many rods lie within each other's bounding spheres
+print(f"rods: {n}, solid fraction {reached:.4f} (bounding-sphere RSA at most {bound:.4f}), {near} close pairs")
+EOF
 
 [ "$failures" -eq 0 ] && echo "particle sources: all checks passed"
 exit $(( failures > 0 ))

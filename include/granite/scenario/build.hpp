@@ -19,6 +19,7 @@ struct Sphere {
   body::MaterialIndex material = 0;
   BodyId id = 0;
   body::ShapeIndex shape = body::kSphere;
+  Quat orientation = Quat::Identity();  // a shaped particle's
 };
 
 /// Decides whether this process creates the particle at a position (its owner does).

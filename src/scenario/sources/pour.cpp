@@ -52,10 +52,15 @@ std::vector<Sphere> Pour::insert(double t, std::int64_t step, const body::Materi
     // Each step tries other positions: the stream of (seed, id) mixed with the step.
     CounterStream tries(seed_ ^ mix64(std::uint64_t(step)), StreamTag::position,
                         std::uint64_t(next_id_));
+    // By bounding spheres: the particles already in the flow are (docs/particle_sources.md).
     Vec3 x;
-    if (!place_sphere(settings_.region, size.radius, settings_.attempts, tries, bodies, grid, x))
+    const Sphere candidate{Vec3::Zero(), size.radius, size.material, next_id_, size.shape};
+    if (!place_sphere(settings_.region, candidate, settings_.attempts, tries, bodies, grid, nullptr,
+                      x))
       break;  // the rest waits for the next step
-    const Sphere s{x, size.radius, size.material, next_id_++, size.shape};
+    Sphere s = candidate;
+    s.centre = x;
+    ++next_id_;
     grid.insert(s);
     placed.push_back(s);
     ++inserted_;

@@ -3,6 +3,8 @@
 // neighbouring cells.
 #include "granite/scenario/sources/random_fill.hpp"
 
+#include "granite/scenario/sources/source_particle.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -28,6 +30,20 @@ bool SphereGrid::clear(const Vec3& x, double r) const {
           const Sphere& s = spheres_[n];
           if ((s.centre - x).norm() < s.radius + r) return false;
         }
+      }
+  return true;
+}
+
+bool SphereGrid::clear(const Sphere& candidate, ShapeOverlap* overlap) const {
+  if (!overlap) return clear(candidate.centre, candidate.radius);
+  const std::array<long, 3> c = index(candidate.centre);
+  for (long i = -1; i <= 1; ++i)
+    for (long j = -1; j <= 1; ++j)
+      for (long k = -1; k <= 1; ++k) {
+        const auto found = cells_.find(key({c[0] + i, c[1] + j, c[2] + k}));
+        if (found == cells_.end()) continue;
+        for (const std::size_t n : found->second)
+          if ((*overlap)(candidate, spheres_[n])) return false;
       }
   return true;
 }
@@ -78,12 +94,16 @@ std::vector<const Sphere*> spheres_near(const config::RegionSettings& region, do
   return near;
 }
 
-bool place_sphere(const config::RegionSettings& region, double r, int attempts,
+bool place_sphere(const config::RegionSettings& region, const Sphere& candidate, int attempts,
                   CounterStream& tries, const body::GlobalBodies& bodies, const SphereGrid& grid,
-                  Vec3& x) {
-  for (int attempt = 0; attempt < attempts; ++attempt)
-    if (random_centre(region, r, tries, x) && clear_of_bodies(bodies, x, r) && grid.clear(x, r))
-      return true;
+                  ShapeOverlap* overlap, Vec3& x) {
+  const double r = candidate.radius;
+  Sphere at = candidate;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    if (!random_centre(region, r, tries, x) || !clear_of_bodies(bodies, x, r)) continue;
+    at.centre = x;
+    if (grid.clear(at, overlap)) return true;
+  }
   return false;
 }
 
@@ -108,7 +128,7 @@ bool random_centre(const config::RegionSettings& region, double r, CounterStream
 
 FillResult random_fill(const config::RandomFillSettings& settings, const SizeSampler& sizes,
                        std::uint64_t seed, BodyId first_id, const body::GlobalBodies& bodies,
-                       const std::vector<Sphere>& existing) {
+                       const std::vector<Sphere>& existing, ShapeOverlap* overlap) {
   FillResult result;
   result.requested = settings.count;
   result.requested_fraction = settings.solid_fraction;
@@ -128,11 +148,15 @@ FillResult random_fill(const config::RandomFillSettings& settings, const SizeSam
     const SizeDraw size = sizes.draw(seed, id);
     CounterStream tries(seed, StreamTag::position, std::uint64_t(id));
     Vec3 x;
-    if (!place_sphere(settings.region, size.radius, settings.attempts, tries, bodies, grid, x)) {
+    const Sphere candidate{Vec3::Zero(), size.radius, size.material,
+                           id,           size.shape,  source_orientation(settings.size, seed, id)};
+    if (!place_sphere(settings.region, candidate, settings.attempts, tries, bodies, grid, overlap,
+                      x)) {
       result.short_of_target = true;
       break;
     }
-    const Sphere s{x, size.radius, size.material, id, size.shape};
+    Sphere s = candidate;
+    s.centre = x;
     grid.insert(s);
     result.spheres.push_back(s);
     filled += sizes.volume(size);

@@ -8,6 +8,7 @@
 #include "granite/body/global_body.hpp"
 #include "granite/config/settings.hpp"
 #include "granite/scenario/build.hpp"
+#include "granite/scenario/sources/shape_overlap.hpp"
 #include "granite/scenario/sources/size_distribution.hpp"
 
 #include <array>
@@ -24,10 +25,12 @@ struct FillResult {
   bool short_of_target = false;  // a sphere found no place before the target was reached
 };
 
-/// The fill of `settings` with ids from `first_id`, avoiding the active `bodies` and `existing`.
+/// The fill of `settings` with ids from `first_id`, avoiding the active `bodies` and `existing`:
+/// by true geometry with `overlap` (shapes: their own surfaces, shape_overlap.hpp), else by
+/// bounding spheres.
 FillResult random_fill(const config::RandomFillSettings& settings, const SizeSampler& sizes,
                        std::uint64_t seed, BodyId first_id, const body::GlobalBodies& bodies,
-                       const std::vector<Sphere>& existing);
+                       const std::vector<Sphere>& existing, ShapeOverlap* overlap = nullptr);
 
 // The pieces, shared with the pour (scenario/pour.hpp).
 
@@ -39,6 +42,8 @@ public:
   void insert(const Sphere& s);
   /// No sphere of the grid closer than its radius + r to x (touching is clear).
   bool clear(const Vec3& x, double r) const;
+  /// No particle of the grid overlapping `candidate` by `overlap` (by bounding spheres without).
+  bool clear(const Sphere& candidate, ShapeOverlap* overlap) const;
 
 private:
   std::array<long, 3> index(const Vec3& x) const;
@@ -57,10 +62,11 @@ void region_bounds(const config::RegionSettings& region, Vec3& low, Vec3& high);
 /// The spheres that could touch a sphere of radius `reach` inside the region.
 std::vector<const Sphere*> spheres_near(const config::RegionSettings& region, double reach,
                                         const std::vector<Sphere>& spheres);
-/// Up to `attempts` random centres from `tries`: the first clear of the active bodies and of
-/// the grid's spheres, in x (true), or false.
-bool place_sphere(const config::RegionSettings& region, double r, int attempts,
+/// Up to `attempts` random centres from `tries` for `candidate` (its radius, shape and
+/// orientation): the first whose bounding sphere is clear of the active bodies and which is
+/// clear of the grid's particles (SphereGrid::clear), in x (true), or false.
+bool place_sphere(const config::RegionSettings& region, const Sphere& candidate, int attempts,
                   CounterStream& tries, const body::GlobalBodies& bodies, const SphereGrid& grid,
-                  Vec3& x);
+                  ShapeOverlap* overlap, Vec3& x);
 
 }  // namespace granite::scenario
