@@ -14,29 +14,36 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <optional>
 #include <cstring>
 
 namespace granite::scenario::detail {
 namespace {
 
-// Every rank's particles that could touch a sphere of radius `reach` in the region, on every rank.
+// Every rank's particles that could touch a sphere of radius `reach` in the region, on every
+// rank: centre, bounding radius, shape and orientation.
 std::vector<Sphere> gather_near(const RunContext& run, const config::RegionSettings& region,
                                 double reach) {
   const body::Particles& p = run.sim.particles();
   std::vector<Sphere> mine;
   for (std::size_t i = 0; i < p.size(); ++i)
-    mine.push_back({p.position[i], p.radius[i], p.material[i], p.id[i]});
+    mine.push_back(
+        {p.position[i], p.radius[i], p.material[i], p.id[i], p.shape[i], p.orientation[i]});
+  constexpr std::size_t kRow = 9;
   std::string bytes;
   for (const Sphere* s : spheres_near(region, reach, mine)) {
-    const double row[4] = {s->centre[0], s->centre[1], s->centre[2], s->radius};
+    const Quat& q = s->orientation;
+    const double row[kRow] = {s->centre[0], s->centre[1], s->centre[2], s->radius, double(s->shape),
+                              q.w(),        q.x(),        q.y(),        q.z()};
     bytes.append(reinterpret_cast<const char*>(row), sizeof row);
   }
   std::vector<Sphere> all;
   for (const std::string& part : comm::all_gather_text(bytes, run.comm))
-    for (std::size_t k = 0; k + 4 * sizeof(double) <= part.size(); k += 4 * sizeof(double)) {
-      double row[4];
+    for (std::size_t k = 0; k + kRow * sizeof(double) <= part.size(); k += kRow * sizeof(double)) {
+      double row[kRow];
       std::memcpy(row, part.data() + k, sizeof row);
-      all.push_back({Vec3(row[0], row[1], row[2]), row[3], 0, -1});
+      all.push_back({Vec3(row[0], row[1], row[2]), row[3], 0, -1, body::ShapeIndex(row[4]),
+                     Quat(row[5], row[6], row[7], row[8])});
     }
   return all;
 }
@@ -73,8 +80,12 @@ public:
     if (t - dt_ > pour_.settings().end || !pour_.due(t)) return;  // the same on every rank
     const SizeSampler sizes(pour_.settings().size, pour_.settings().material, run.sim.materials());
     const std::vector<Sphere> existing = gather_near(run, pour_.settings().region, sizes.largest());
+    // With shapes, by their true geometry (shape_overlap.hpp).
+    if (!overlap_ && !run.sim.shapes().empty())
+      overlap_.emplace(run.sim.shapes(), run.sim.materials());
     const std::vector<Sphere> placed =
-        pour_.insert(t, run.sim.steps(), run.sim.materials(), run.sim.globals(), existing);
+        pour_.insert(t, run.sim.steps(), run.sim.materials(), run.sim.globals(), existing,
+                     overlap_ ? &*overlap_ : nullptr);
     for (const Sphere& s : placed)
       if (run.owns(s.centre))
         add_source_particle(run.sim, pour_.settings().size, seed_, s, pour_.velocity(s.id),
@@ -119,7 +130,8 @@ private:
   std::uint64_t seed_;  // of the orientations
   double dt_;
   std::string name_;
-  double time_ = 0.0;  // after the last step
+  double time_ = 0.0;                    // after the last step
+  std::optional<ShapeOverlap> overlap_;  // with shapes: placement by true geometry
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "granite/body/particles.hpp"
 #include "granite/core/error.hpp"
 #include "granite/scenario/sources/random_fill.hpp"
+#include "granite/scenario/sources/source_particle.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -38,7 +39,7 @@ Vec3 Pour::velocity(BodyId id) const {
 
 std::vector<Sphere> Pour::insert(double t, std::int64_t step, const body::MaterialTable& materials,
                                  const body::GlobalBodies& bodies,
-                                 const std::vector<Sphere>& existing) {
+                                 const std::vector<Sphere>& existing, ShapeOverlap* overlap) {
   const SizeSampler sizes(settings_.size, settings_.material, materials);
   double largest = sizes.largest();
   const std::vector<const Sphere*> near = spheres_near(settings_.region, sizes.largest(), existing);
@@ -52,10 +53,11 @@ std::vector<Sphere> Pour::insert(double t, std::int64_t step, const body::Materi
     // Each step tries other positions: the stream of (seed, id) mixed with the step.
     CounterStream tries(seed_ ^ mix64(std::uint64_t(step)), StreamTag::position,
                         std::uint64_t(next_id_));
-    // By bounding spheres: the particles already in the flow are (docs/particle_sources.md).
     Vec3 x;
-    const Sphere candidate{Vec3::Zero(), size.radius, size.material, next_id_, size.shape};
-    if (!place_sphere(settings_.region, candidate, settings_.attempts, tries, bodies, grid, nullptr,
+    const Sphere candidate{Vec3::Zero(),  size.radius,
+                           size.material, next_id_,
+                           size.shape,    source_orientation(settings_.size, seed_, next_id_)};
+    if (!place_sphere(settings_.region, candidate, settings_.attempts, tries, bodies, grid, overlap,
                       x))
       break;  // the rest waits for the next step
     Sphere s = candidate;

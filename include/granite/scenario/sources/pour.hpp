@@ -9,6 +9,7 @@
 #include "granite/body/global_body.hpp"
 #include "granite/config/settings.hpp"
 #include "granite/scenario/build.hpp"
+#include "granite/scenario/sources/shape_overlap.hpp"
 #include "granite/scenario/sources/size_distribution.hpp"
 
 #include <string>
@@ -33,8 +34,10 @@ public:
   /// Places the particles due at time t (after step `step`) clear of `existing` (every
   /// particle that could touch the region) and the active `bodies`; returns them, counted as
   /// inserted.
+  /// With `overlap` shapes are placed by their true geometry (random_fill.hpp).
   std::vector<Sphere> insert(double t, std::int64_t step, const body::MaterialTable& materials,
-                             const body::GlobalBodies& bodies, const std::vector<Sphere>& existing);
+                             const body::GlobalBodies& bodies, const std::vector<Sphere>& existing,
+                             ShapeOverlap* overlap = nullptr);
   /// The initial velocity of particle `id`: velocity + perturbation × uniform(−1, 1) per axis.
   Vec3 velocity(BodyId id) const;
 
