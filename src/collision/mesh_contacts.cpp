@@ -244,23 +244,36 @@ std::vector<MeshContact> sphere_mesh_contacts(const TriangleMesh& mesh, const Ve
   return out;
 }
 
+void convex_features_near(const TriangleMesh& mesh, const body::Aabb& box, bool vertices,
+                          MeshQueryScratch& scratch) {
+  const auto bends_away = [](EdgeKind kind) {
+    return kind == EdgeKind::convex || kind == EdgeKind::boundary || kind == EdgeKind::non_manifold;
+  };
+  const auto may_poke = [](VertexKind kind) {
+    return kind != VertexKind::flat && kind != VertexKind::concave && kind != VertexKind::isolated;
+  };
+  scratch.edges.clear();
+  scratch.vertices.clear();
+  mesh.triangles_near(box, [&](std::int32_t t) {
+    for (int k = 0; k < 3; ++k) {
+      if (const std::int32_t e = mesh.triangle_edge(t, k); bends_away(mesh.edge(e).kind))
+        scratch.edges.push_back(e);
+      if (const std::int32_t v = mesh.triangle(t)[std::size_t(k)];
+          vertices && may_poke(mesh.vertex_kind(v)))
+        scratch.vertices.push_back(v);
+    }
+  });
+  for (auto* list : {&scratch.edges, &scratch.vertices}) {
+    std::sort(list->begin(), list->end());
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
+}
+
 namespace {
 
-// A segment and an edge closer to parallel than this (|sin θ|) have no interior contact of
-// their own: the capsule lies along the edge, and its end spheres' contacts hold it.
-constexpr double kParallelSine = 1e-6;
-// A closest point of the segment nearer an end than this fraction of its length is the end
-// sphere's.
-constexpr double kEndFraction = 1e-9;
 // Two contacts of one feature whose spheres' centres are closer than this fraction of the reach
 // are one.
 constexpr double kSamePoint = 1e-9;
-
-// Whether the kind of surface at an edge can hold a capsule's interior minimum of distance: a
-// convex ridge, a rim, or a fin (at flat and concave edges the faces' own points are closer).
-bool may_hold_interior(body::EdgeKind kind) {
-  return kind == EdgeKind::convex || kind == EdgeKind::boundary || kind == EdgeKind::non_manifold;
-}
 
 }  // namespace
 
@@ -280,24 +293,17 @@ std::size_t capsule_mesh_contacts(const TriangleMesh& mesh, const Vec3& a, const
   box.grow(b);
   box.lo.array() -= reach;
   box.hi.array() += reach;
-  std::vector<std::int32_t>& edges = scratch.edges;
-  edges.clear();
-  mesh.triangles_near(box, [&](std::int32_t t) {
-    for (int k = 0; k < 3; ++k)
-      if (const std::int32_t e = mesh.triangle_edge(t, k); may_hold_interior(mesh.edge(e).kind))
-        edges.push_back(e);
-  });
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  convex_features_near(mesh, box, false, scratch);
   std::vector<MeshContact>& found = scratch.found;
-  for (const std::int32_t e : edges) {
+  for (const std::int32_t e : scratch.edges) {
     const body::MeshEdge& edge = mesh.edge(e);
     const Vec3& u = mesh.vertex(edge.vertices[0]);
     const Vec3 w = mesh.vertex(edge.vertices[1]) - u;
-    if (cross(d, w).squaredNorm() <= kParallelSine * kParallelSine * length2 * w.squaredNorm())
+    if (cross(d, w).squaredNorm() <=
+        kMeshParallelSine * kMeshParallelSine * length2 * w.squaredNorm())
       continue;
     const auto [s, t] = closest_parameters(a, d, u, w);
-    if (s <= kEndFraction || s >= 1.0 - kEndFraction) continue;
+    if (s <= kMeshEndFraction || s >= 1.0 - kMeshEndFraction) continue;
     const Vec3 p = a + s * d;
     if ((p - (u + t * w)).squaredNorm() >= reach * reach) continue;
     // The sphere at p: its contact at this edge (or the vertex the closest point is clamped

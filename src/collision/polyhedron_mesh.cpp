@@ -13,26 +13,10 @@
 
 namespace granite::collision {
 
-using body::EdgeKind;
-using body::VertexKind;
-
 namespace {
 
-// A segment pair closer to parallel than this (|sin θ|) has no edge–edge contact of its own
-// (the vertex–face contacts of its ends hold it); closest points nearer an end than this
-// fraction of the length are the ends' (vertex) contacts.
-constexpr double kParallelSine = 1e-6;
-constexpr double kEndFraction = 1e-9;
 // Rounding allowance of the side tests, relative to the lengths they compare.
 constexpr double kSideTolerance = 64.0 * std::numeric_limits<double>::epsilon();
-
-bool bends_away(EdgeKind kind) {
-  return kind == EdgeKind::convex || kind == EdgeKind::boundary || kind == EdgeKind::non_manifold;
-}
-
-bool may_poke(VertexKind kind) {
-  return kind != VertexKind::flat && kind != VertexKind::concave && kind != VertexKind::isolated;
-}
 
 // The placed polyhedron in the mesh's frame.
 void into_mesh_frame(const PlacedPolyhedron& p, const body::Mesh& wall, PlacedPolyhedron& local) {
@@ -101,10 +85,11 @@ void edge_across_edge(const TriangleMesh& mesh, std::int32_t m, const PlacedPoly
   const Vec3 md = mesh.vertex(edge.vertices[1]) - ma;
   Vec3 axis = cross(pd, md);
   const double length = axis.norm();
-  if (length <= kParallelSine * pd.norm() * md.norm()) return;
+  if (length <= kMeshParallelSine * pd.norm() * md.norm()) return;
   axis /= length;
   const auto [s, t] = closest_parameters(pa, pd, ma, md);
-  if (s <= kEndFraction || s >= 1.0 - kEndFraction || t <= kEndFraction || t >= 1.0 - kEndFraction)
+  if (s <= kMeshEndFraction || s >= 1.0 - kMeshEndFraction || t <= kMeshEndFraction ||
+      t >= 1.0 - kMeshEndFraction)
     return;
   const Vec3 on_p = pa + s * pd, on_mesh = ma + t * md;
   if ((on_p - on_mesh).squaredNorm() > reach * reach) return;
@@ -140,24 +125,10 @@ std::size_t polyhedron_mesh_contacts(const TriangleMesh& mesh, const PlacedPolyh
   for (const Vec3& x : p.vertices) box.grow(x);
   box.lo.array() -= reach;
   box.hi.array() += reach;
-  std::vector<std::int32_t>& edges = scratch.edges;
-  std::vector<std::int32_t>& vertices = scratch.vertices;
-  edges.clear();
-  vertices.clear();
-  mesh.triangles_near(box, [&](std::int32_t t) {
-    for (int k = 0; k < 3; ++k) {
-      if (const std::int32_t e = mesh.triangle_edge(t, k); bends_away(mesh.edge(e).kind))
-        edges.push_back(e);
-      if (const std::int32_t v = mesh.triangle(t)[std::size_t(k)]; may_poke(mesh.vertex_kind(v)))
-        vertices.push_back(v);
-    }
-  });
-  for (auto* list : {&edges, &vertices}) {
-    std::sort(list->begin(), list->end());
-    list->erase(std::unique(list->begin(), list->end()), list->end());
-  }
-  for (const std::int32_t v : vertices) vertex_into_face(mesh, v, p, threshold, tolerance, out);
-  for (const std::int32_t m : edges)
+  convex_features_near(mesh, box, true, scratch);
+  for (const std::int32_t v : scratch.vertices)
+    vertex_into_face(mesh, v, p, threshold, tolerance, out);
+  for (const std::int32_t m : scratch.edges)
     for (std::size_t e = 0; e < p.shape->edges.size(); ++e)
       edge_across_edge(mesh, m, p, e, threshold, reach, tolerance, out);
   return out.size() - first;

@@ -111,16 +111,24 @@ assert fz[1] < -0.3 * weight, (fz, weight)
 assert abs(fz[1] + fz[2] + weight) < 0.25 * weight, (fz, weight)
 EOF
 
+# restart_matches NAME END MID SNAPSHOT ARGS...: at 2 ranks, a run of ARGS to END (into
+# NAME_full), and one to MID continued with --restart to END (into NAME_part): SNAPSHOT the same.
+restart_matches() {
+  local name=$1 end=$2 mid=$3 snapshot=$4; shift 4
+  local run=(mpirun -np 2 --oversubscribe "$granite" "$@")
+  "${run[@]}" --set run.end_time="$end" --output "$tmp/${name}_full" > "$tmp/${name}_full.log" 2>&1 \
+    || fail "$name: $(tail -3 "$tmp/${name}_full.log")"
+  "${run[@]}" --set run.end_time="$mid" --output "$tmp/${name}_part" > "$tmp/${name}_part.log" 2>&1 \
+    || fail "$name to $mid s: $(tail -3 "$tmp/${name}_part.log")"
+  "${run[@]}" --set run.end_time="$end" --output "$tmp/${name}_part" --restart "$tmp/${name}_part/checkpoint.h5" \
+    > "$tmp/${name}_restart.log" 2>&1 || fail "$name's restart: $(tail -3 "$tmp/${name}_restart.log")"
+  $compare "$tmp/${name}_full/$snapshot" "$tmp/${name}_part/$snapshot" \
+    || fail "$name: the restart differs from the uninterrupted run"
+}
+
 # 3. The hopper turning at 2 rad/s about its axis: a restart continues bit for bit.
 turn=(--set 'bodies[1].rotation={center: [0, 0, 0], angular_velocity: [0, 0, 2]}' --set output.snapshot_interval=0)
-mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" "${turn[@]}" --set run.end_time=0.03 --output "$tmp/full" \
-  > "$tmp/full.log" 2>&1 || fail "the turning hopper: $(tail -3 "$tmp/full.log")"
-mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" "${turn[@]}" --set run.end_time=0.02 --output "$tmp/short" \
-  > "$tmp/short.log" 2>&1 || fail "the short turning hopper: $(tail -3 "$tmp/short.log")"
-mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" "${turn[@]}" --set run.end_time=0.03 --output "$tmp/short" \
-  --restart "$tmp/short/checkpoint.h5" > "$tmp/restart.log" 2>&1 || fail "the restart: $(tail -3 "$tmp/restart.log")"
-$compare "$tmp/full/snapshot_00000300.h5" "$tmp/short/snapshot_00000300.h5" \
-  || fail "the turning hopper's restart differs from the uninterrupted run"
+restart_matches turning 0.03 0.02 snapshot_00000300.h5 "${hopper[@]}" "${turn[@]}"
 
 # 4. Bricks and pebbles in the still hopper at 2 ranks (each rank keeps its part of the mesh):
 #    0.12 s (they fall into the cone), nothing lost, none through the wall, and a restart at
@@ -128,18 +136,11 @@ $compare "$tmp/full/snapshot_00000300.h5" "$tmp/short/snapshot_00000300.h5" \
 shaped=(--set 'shapes=[{name: brick, type: box, half_extents: [1.2e-3, 0.8e-3, 0.5e-3]}, {name: pebble, type: ellipsoid, semi_axes: [1.2e-3, 0.9e-3, 0.6e-3]}]'
         --set 'particles=[{type: random, region: {type: cylinder, center: [0, 0, 0.0965], axis: [0, 0, 1], radius: 0.027, half_length: 0.0185}, count: 300, shape: brick, orientation: random, material: glass}, {type: random, region: {type: cylinder, center: [0, 0, 0.0965], axis: [0, 0, 1], radius: 0.027, half_length: 0.0185}, count: 200, shape: pebble, orientation: random, material: glass}]'
         --set output.snapshot_interval=0)
-mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" "${shaped[@]}" --set run.end_time=0.12 --output "$tmp/bricks" \
-  > "$tmp/bricks.log" 2>&1 || fail "the bricks' hopper: $(tail -3 "$tmp/bricks.log")"
-grep -q "each rank keeps [0-9]*\.\.[0-9]* near its subdomain" "$tmp/bricks.log" \
-  || fail "the still hopper's mesh is not split: $(grep 'mesh bodies' "$tmp/bricks.log")"
-grep -q " 0 lost" "$tmp/bricks.log" || fail "the bricks' hopper lost particles"
-mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" "${shaped[@]}" --set run.end_time=0.1 --output "$tmp/bricks2" \
-  > "$tmp/bricks2.log" 2>&1 || fail "the short bricks' hopper: $(tail -3 "$tmp/bricks2.log")"
-mpirun -np 2 --oversubscribe "$granite" "${hopper[@]}" "${shaped[@]}" --set run.end_time=0.12 --output "$tmp/bricks2" \
-  --restart "$tmp/bricks2/checkpoint.h5" > "$tmp/bricks2r.log" 2>&1 || fail "the bricks' restart: $(tail -3 "$tmp/bricks2r.log")"
-$compare "$tmp/bricks/snapshot_00001200.h5" "$tmp/bricks2/snapshot_00001200.h5" \
-  || fail "the bricks' restart differs from the uninterrupted run"
-$py - "$tmp/bricks/snapshot_00001200.h5" <<'EOF' || fail "a brick or pebble went through the hopper's wall"
+restart_matches bricks 0.12 0.1 snapshot_00001200.h5 "${hopper[@]}" "${shaped[@]}"
+grep -q "each rank keeps [0-9]*\.\.[0-9]* near its subdomain" "$tmp/bricks_full.log" \
+  || fail "the still hopper's mesh is not split: $(grep 'mesh bodies' "$tmp/bricks_full.log")"
+grep -q " 0 lost" "$tmp/bricks_full.log" || fail "the bricks' hopper lost particles"
+$py - "$tmp/bricks_full/snapshot_00001200.h5" <<'EOF' || fail "a brick or pebble went through the hopper's wall"
 import sys, h5py, numpy as np
 x = h5py.File(sys.argv[1], "r")["particles/position"][:]
 assert len(x) == 500, len(x)

@@ -107,6 +107,20 @@ std::size_t point_mesh_contacts(const TriangleMesh& mesh, const Vec3& x, const V
                                 double reach, double threshold, std::vector<MeshContact>& out,
                                 MeshQueryScratch& scratch);
 
+/// A segment of a body (a capsule's axis, a polyhedron's edge) and a mesh edge closer to
+/// parallel than this (|sin θ|) have no contact of their own between their ends: the ends' contacts
+/// hold them. Closest points nearer an end than kMeshEndFraction of the length are the end's.
+inline constexpr double kMeshParallelSine = 1e-6;
+inline constexpr double kMeshEndFraction = 1e-9;
+
+/// The mesh's features that can touch a convex body between their own ends, among the triangles
+/// whose boxes meet `box`, each once, in increasing order: into scratch.edges the edges that
+/// bend away from the body (convex, boundary or non-manifold: at flat and concave edges the
+/// faces' own points are closer), and with `vertices` into scratch.vertices the vertices that
+/// are neither flat, concave nor isolated.
+void convex_features_near(const TriangleMesh& mesh, const body::Aabb& box, bool vertices,
+                          MeshQueryScratch& scratch);
+
 /// Capsule (a, b, r): the segment [a, b] rounded by r) against the mesh, with gap below
 /// `threshold`: the contacts of its two end spheres, then, for every convex, boundary or
 /// non-manifold edge within reach whose closest point to the segment is interior to the
