@@ -11,19 +11,15 @@ namespace granite::scenario {
 
 namespace {
 
-bool intersects(const parallel::Box& a, const parallel::Box& b) {
-  return (a.min.array() <= b.max.array()).all() && (b.min.array() <= a.max.array()).all();
-}
-
 // The boxes a pour tests candidates in, grown by the largest particle it pours.
-std::vector<parallel::Box> pour_regions(const config::Settings& settings) {
-  std::vector<parallel::Box> regions;
+std::vector<body::Aabb> pour_regions(const config::Settings& settings) {
+  std::vector<body::Aabb> regions;
   const double r = largest_radius(settings);
   for (const config::ParticleSource& source : settings.particles)
     if (const auto* pour = std::get_if<config::PourSettings>(&source)) {
-      parallel::Box b;
-      region_bounds(pour->region, b.min, b.max);
-      regions.push_back({b.min.array() - r, b.max.array() + r});
+      body::Aabb b;
+      region_bounds(pour->region, b.lo, b.hi);
+      regions.push_back({b.lo.array() - r, b.hi.array() + r});
     }
   return regions;
 }
@@ -43,8 +39,9 @@ std::vector<LocalMesh> keep_local_triangles(body::GlobalBodies& globals,
                                             const config::Settings& settings,
                                             const parallel::Decomposition& decomposition, int rank,
                                             double margin) {
-  const std::vector<parallel::Box> pours = pour_regions(settings);
-  const parallel::Box reach = decomposition.reach(rank, margin);
+  const std::vector<body::Aabb> pours = pour_regions(settings);
+  const parallel::Box region = decomposition.reach(rank, margin);
+  const body::Aabb reach{region.min, region.max};
   const bool balanced = settings.domain.balance != config::BalanceMode::none;
   std::vector<LocalMesh> report;
   for (std::size_t b = 0; b < globals.size(); ++b)
@@ -57,17 +54,12 @@ std::vector<LocalMesh> keep_local_triangles(body::GlobalBodies& globals,
       std::vector<std::int32_t> kept;
       std::vector<bool> owned;
       for (std::int32_t t = 0; t < std::int32_t(whole.triangle_count()); ++t) {
-        parallel::Box box{Vec3::Constant(std::numeric_limits<double>::infinity()),
-                          Vec3::Constant(-std::numeric_limits<double>::infinity())};
-        for (int k = 0; k < 3; ++k) {
-          const Vec3 x = wall->to_world(whole.corner(t, k));
-          box.min = box.min.cwiseMin(x);
-          box.max = box.max.cwiseMax(x);
-        }
-        bool keep = !local.split || intersects(box, reach);
-        for (std::size_t p = 0; p < pours.size() && !keep; ++p) keep = intersects(box, pours[p]);
+        body::Aabb box;
+        for (int k = 0; k < 3; ++k) box.grow(wall->to_world(whole.corner(t, k)));
+        bool keep = !local.split || box.intersects(reach);
+        for (std::size_t p = 0; p < pours.size() && !keep; ++p) keep = box.intersects(pours[p]);
         if (!keep) continue;
-        const int writer = decomposition.lowest_rank_reaching(box, margin);
+        const int writer = decomposition.lowest_rank_reaching({box.lo, box.hi}, margin);
         kept.push_back(t);
         owned.push_back(writer == rank || (writer < 0 && rank == 0));
         local.owned += owned.back() ? 1 : 0;
