@@ -72,7 +72,10 @@ int fclib_command(const Args& args) {
       "sweep (gs) or iteration (apgd) limit per problem")(
       "output", po::value<std::string>(), "write one CSV row per problem to this file")(
       "reference", po::value<std::string>(),
-      "directory of reference solutions <name>.h5 (datasets r, u): report ‖u − u_ref‖");
+      "directory of reference solutions <name>.h5 (datasets r, u): report ‖u − u_ref‖")(
+      "solution", po::value<std::string>(),
+      "directory (existing) to write each final solution to, as <name>.h5 (datasets r, u, "
+      "error: the fc3d error), the form --reference reads");
   po::positional_options_description positional;
   positional.add("action", 1).add("files", -1);
   po::variables_map vm;
@@ -81,7 +84,7 @@ int fclib_command(const Args& args) {
           "solve FILE... [--solver gs|apgd|lemke] [--model coulomb] [--tolerance 1e-8]\n"
           "                    [--friction-directions 8] [--max-contacts 200]\n"
           "                    [--max-sweeps N]\n"
-          "                    [--output results.csv] [--reference DIR]\n\n"
+          "                    [--output results.csv] [--reference DIR] [--solution DIR]\n\n"
           "Solves FCLIB frictional contact problems (local, or global condensed to\n"
           "W = Hᵀ M⁻¹ H) by block Gauss–Seidel with a single-contact model (or by APGD on the\n"
           "cone complementarity model), from r = 0, and\n"
@@ -179,6 +182,11 @@ int fclib_command(const Args& args) {
         return kInputErrorExit;
       }
 
+  if (vm.count("solution") && !std::filesystem::is_directory(vm["solution"].as<std::string>())) {
+    print_error_line("granite fclib: --solution ",
+                     vm["solution"].as<std::string>() + " is not a directory");
+    return kInputErrorExit;
+  }
   // One checked write per row; the file is created new (never through a planted link).
   io::AppendFile csv;
   if (vm.count("output")) {
@@ -217,6 +225,15 @@ int fclib_command(const Args& args) {
     }
     const double fc3d = solver::fc3d_error(p.W, p.q, p.mu, r);
     const double ccp = solver::ccp_error(p.W, p.q, p.mu, r);
+    if (vm.count("solution")) {
+      const auto path = std::filesystem::path(vm["solution"].as<std::string>()) / (p.name + ".h5");
+      try {
+        io::write_fclib_reference(path.string(), r, p.W * r + p.q, fc3d);
+      } catch (const std::exception& e) {
+        print_error_line("error: ", e.what());
+        return kInputErrorExit;
+      }
+    }
     std::printf("%-40s %6zu %8d %18s %18s %10.2e %10.2e %10.2e %10.2e", p.name.c_str(),
                 p.contacts(), result.sweeps,
                 reached(result.sweeps_to_1e4, result.seconds_to_1e4).c_str(),

@@ -90,6 +90,13 @@ expect 2 "^error: cannot read the standard input \(Is a directory\)$" -- bash -c
 fclib=$src/tests/data/fclib
 expect 0 "Box_Stacks-i0122-82-5 +82 "     -- "$granite" fclib solve "$fclib/problems/Box_Stacks-i0122-82-5.hdf5" --reference "$fclib/references"
 expect 2 "none.hdf5"                        -- "$granite" fclib solve "$tmp/none.hdf5"
+# --solution: the final r and u in the reference form; read back as the reference, the same
+# solve differs from it by exactly 0 (the solve is deterministic), and its error matches.
+mkdir -p "$tmp/solutions"
+expect 0 "CubeH8 +" -- "$granite" fclib solve "$fclib/problems/CubeH8.hdf5" --solution "$tmp/solutions"
+expect 0 "CubeH8 .* 0\.00e\+00$" -- "$granite" fclib solve "$fclib/problems/CubeH8.hdf5" --reference "$tmp/solutions"
+expect 2 "^granite fclib: --solution $tmp/none is not a directory$" -- \
+  "$granite" fclib solve "$fclib/problems/CubeH8.hdf5" --solution "$tmp/none"
 # --output: a CSV with the header and one row per problem, written through a planted link's
 # name without touching the link's target; an unwritable destination is an input error.
 echo keep > "$tmp/target.txt"; ln -s "$tmp/target.txt" "$tmp/results.csv"
@@ -144,6 +151,12 @@ for shape in ball tetra brick; do
       "$src/configs/heap_shapes.yaml" --output "$tmp/heap-$shape-$n" \
       --set "particles[0].shape=$shape" --set run.end_time=0.005
   done
+done
+# The channel of capsules fills its lattice, takes an inflow layer (the piston moves 4 mm in
+# 4 ms) and stops cleanly at 1 and 2 ranks with every particle kept.
+for n in 1 2; do
+  expect 0 "done: 120 steps" -- mpiexec -n $n --oversubscribe "$granite" run \
+    "$src/configs/channel_shapes.yaml" --output "$tmp/channel-shapes-$n" --set run.end_time=0.0048
 done
 
 [ "$failures" -eq 0 ] && echo "all CLI checks passed" || { echo "$failures CLI check(s) failed"; exit 1; }

@@ -77,21 +77,46 @@ void write_fclib_file(const std::string& path, const std::string& final_path, co
   if (file.close() < 0) throw IoFailure(write_error(final_path, EIO) + " (H5Fclose)");
 }
 
-}  // namespace
+void write_reference_file(const std::string& path, const std::string& final_path,
+                          const Eigen::VectorXd& r, const Eigen::VectorXd& u, double error) {
+  detail::SilenceHdf5Errors silence;
+  Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  if (file.get() < 0) throw InputError(path + ": cannot create file");
+  write_doubles(path, file.get(), "r", r.data(), static_cast<std::size_t>(r.size()));
+  write_doubles(path, file.get(), "u", u.data(), static_cast<std::size_t>(u.size()));
+  write_doubles(path, file.get(), "error", &error, 1);
+  const std::string injected = injected_failure(final_path);
+  if (!injected.empty()) throw IoFailure(injected);
+  if (file.close() < 0) throw IoFailure(write_error(final_path, EIO) + " (H5Fclose)");
+}
 
-void write_fclib_local(const std::string& path, const FclibMatrix& W, const Eigen::VectorXd& q,
-                       const Eigen::VectorXd& mu, const std::string& group_name) {
-  // Written under PATH.tmp, created new (a link planted there or at PATH is never followed),
-  // and renamed over PATH when complete.
+// Writes under PATH.tmp, created new (a link planted there or at PATH is never followed), and
+// renames it over PATH when complete.
+template <class Write>
+void write_atomically(const std::string& path, Write write) {
   const std::string tmp = path + ".tmp";
   create_new_empty(tmp);
   try {
-    write_fclib_file(tmp, path, W, q, mu, group_name);
+    write(tmp);
   } catch (...) {
     std::remove(tmp.c_str());
     throw;
   }
   rename_into_place(tmp, path);
+}
+
+}  // namespace
+
+void write_fclib_local(const std::string& path, const FclibMatrix& W, const Eigen::VectorXd& q,
+                       const Eigen::VectorXd& mu, const std::string& group_name) {
+  write_atomically(
+      path, [&](const std::string& tmp) { write_fclib_file(tmp, path, W, q, mu, group_name); });
+}
+
+void write_fclib_reference(const std::string& path, const Eigen::VectorXd& r,
+                           const Eigen::VectorXd& u, double error) {
+  write_atomically(path,
+                   [&](const std::string& tmp) { write_reference_file(tmp, path, r, u, error); });
 }
 
 }  // namespace granite::io

@@ -38,6 +38,9 @@ struct FclibReference {
 };
 /// Throws InputError "PATH: problem" as read_fclib does.
 FclibReference read_fclib_reference(const std::string& path);
+/// Writes a solution in that form (datasets r, u, error), atomically as write_fclib_local.
+void write_fclib_reference(const std::string& path, const Eigen::VectorXd& r,
+                           const Eigen::VectorXd& u, double error);
 
 /// Writes `/fclib_local` (W as a CSR CSparse structure, vectors/q, vectors/mu, spacedim = 3)
 /// under `group` (default "fclib_local"). The data are written as given, unchecked, so that
