@@ -45,6 +45,16 @@ std::size_t index_of(const std::string& key) {
   return error == std::errc() ? index : std::numeric_limits<std::size_t>::max();
 }
 
+// How often `node` is reached from `root`: more than once when a YAML alias (*name) shares it.
+int occurrences(const YAML::Node& root, const YAML::Node& node) {
+  int count = root.is(node) ? 1 : 0;
+  if (root.IsSequence())
+    for (const auto& child : root) count += occurrences(child, node);
+  else if (root.IsMap())
+    for (const auto& pair : root) count += occurrences(pair.second, node);
+  return count;
+}
+
 // Applies one "a.b.0.c=value" or "a.b[0].c=value" override to the parsed document and returns
 // the schema-style path ("a.b[0].c") it set.
 std::string apply_override(YAML::Node& root, const std::string& text) {
@@ -90,6 +100,11 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
       child = parent[key];
       path += (path.empty() ? "" : ".") + key;
     }
+    // A node that a YAML alias shares with another key would take the value there too.
+    if (child.IsDefined() && occurrences(root, child) > 1)
+      throw InputError(set + ": " + path +
+                       " is shared with another key through a YAML alias (*name); write it out "
+                       "in full to set it alone");
     if (i + 1 == keys.size()) {
       if (is_index(key))
         parent[index_of(key)] = value;

@@ -74,6 +74,15 @@ expect 2 "^error: .*/dup.yaml:6:1: duplicate key 'run' \(first at line 1\)$" -- 
 sed 's/material: m}]/material: m, radius: 0.02}]/' "$tmp/drop.yaml" > "$tmp/dup2.yaml"
 expect 2 "^error: .*/dup2.yaml:5:78: duplicate key 'radius' \(first at line 5\)$" -- "$granite" check "$tmp/dup2.yaml"
 expect 2 "^error: --set run=\{dt: 1, dt: 2\}: duplicate key 'dt'$" -- "$granite" check "$tmp/drop.yaml" --set "run={dt: 1, dt: 2}"
+# A --set of a node that a YAML alias shares with another key would set both: refused, one
+# line; the key beside it, and the same key where it is written out, can be set.
+sed 's/^bodies: .*/bodies: [{type: plane, point: \&p [0, 0, 0], normal: [0, 0, 1], material: m},\
+         {type: plane, point: *p, normal: [0, 0, -1], material: m}]/' "$tmp/drop.yaml" > "$tmp/alias.yaml"
+expect 0 "valid" -- "$granite" check "$tmp/alias.yaml"
+expect 2 "^error: --set bodies\[1\]\.point=\[0, 0, 1\]: bodies\[1\]\.point is shared with another key through a YAML alias" -- \
+  "$granite" check "$tmp/alias.yaml" --set "bodies[1].point=[0, 0, 1]"
+expect 2 "bodies\[0\]\.point is shared" -- "$granite" check "$tmp/alias.yaml" --set "bodies[0].point[2]=1"
+expect 0 "valid" -- "$granite" check "$tmp/alias.yaml" --set "bodies[1].normal=[0, 1, 0]"
 # Found by tests/cli/fuzz_inputs.py: an index beyond size_t, a value with a line break.
 expect 2 "^error: .*materials has no entry 99999999999999999999999$" -- "$granite" check "$tmp/drop.yaml" --set "materials[99999999999999999999999].name=x"
 expect 2 "^error: --set run.dt=-1[\\]n\.\.\.: run.dt: expected a number > 0" -- "$granite" check "$tmp/drop.yaml" --set "run.dt=-1
