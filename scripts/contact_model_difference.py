@@ -153,7 +153,9 @@ def main():
         axes[0].set_xlabel("log10 d (d < 1e-16 shown at -16)")
         axes[0].set_ylabel("closed contacts")
         axes[0].set_title(f"{label}: |x_mdp - x_coulomb| / max|x|")
-        axes[1].scatter(a, np.maximum(d, floor), s=3)
+        for mask, name in ((sliding, "sliding in either model"), (~sliding, "sticking, frictionless")):
+            axes[1].scatter(a[mask], np.maximum(d[mask], floor), s=3, label=name)
+        axes[1].legend(loc="center right")
         axes[1].set_yscale("log")
         axes[1].set_xlabel("tangential anisotropy 1 - λmin/λmax")
         axes[1].set_ylabel("d")
