@@ -161,6 +161,12 @@ for shape in ball tetra brick; do
       --set "particles[0].shape=$shape" --set run.end_time=0.005
   done
 done
+# The silo of rods fills and stops cleanly at 1 and 2 ranks (the full runs are
+# benchmarks/silo_rods.sh and benchmarks/mdp_vs_coulomb.sh).
+for n in 1 2; do
+  expect 0 "done: 30 steps .* 900 particles left" -- mpiexec -n $n --oversubscribe "$granite" run \
+    "$src/configs/silo_rods.yaml" --output "$tmp/silo-rods-$n" --set run.end_time=0.003
+done
 # The channel of capsules fills its lattice, takes an inflow layer (the piston moves 4 mm in
 # 4 ms) and stops cleanly at 1 and 2 ranks with every particle kept.
 for n in 1 2; do
