@@ -49,7 +49,7 @@ def channel_figures(run):
 
 def heap_figures(run):
     text = open(run + ".angle").read()
-    angle = re.search(r"^angle of repose:\s+\S+\s+(\S+)", text, re.M)
+    angle = re.search(r"^angle of repose:\s+(\S+)", text, re.M)
     left = re.search(r"^left:\s+(\S+)", text, re.M)
     right = re.search(r"^right:\s+(\S+)", text, re.M)
     record = json.load(open(os.path.join(run, "run.json")))
@@ -86,7 +86,8 @@ def main():
                 if not os.path.isdir(path):
                     continue
                 try:
-                    runs.setdefault(model, []).append(figures(path))
+                    row = figures(path)
+                    runs.setdefault(model, []).append(row)
                 except (OSError, ValueError, KeyError, AttributeError, granite_io.GraniteIOError) as e:
                     print(f"# {scene}: {path} skipped: {e}")
         if len(runs) < 2:
