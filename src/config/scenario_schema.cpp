@@ -518,8 +518,11 @@ SchemaPtr build() {
                   "omega: under-relaxation of impulse updates of contacts with a body owned by "
                   "another rank (weighted Jacobi between ranks); lower it if the residual "
                   "oscillates on many ranks"),
-              opt("check_every", integer(1), "1", "sweeps",
-                  "sweeps between global convergence tests (each costs one allreduce)"),
+              opt("check_every", integer(0), "0", "sweeps",
+                  "sweeps between global convergence tests (each costs one allreduce; with "
+                  "fc3d also a pass over the contacts, as costly as a sweep); 0: for fc3d at "
+                  "the sweep where the error's decay between the last two tests reaches the "
+                  "tolerance (docs/solvers.md), for impulse_change every sweep"),
               opt("lemke",
                   map({
                       opt("max_contacts", integer(1), "200", "",

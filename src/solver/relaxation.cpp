@@ -1,5 +1,7 @@
 #include "granite/solver/relaxation.hpp"
 
+#include "granite/solver/check_schedule.hpp"
+
 #include "granite/contact/max_dissipation_detail.hpp"
 #include "granite/solver/contact_kinematics.hpp"
 #include "granite/solver/rolling_ccp.hpp"
@@ -187,6 +189,10 @@ RelaxationResult relax(const RelaxationSettings& settings,
   bool fc3d_current = false;
   const bool ccp = settings.model.model == contact::Model::ccp;  // its own error (fc3d_sums)
   const bool joint = rolls && !rolling->joint.empty();           // ccp's joint blocks
+  const bool predicted = settings.check_every == 0 && settings.convergence == Convergence::fc3d;
+  const int every = std::max(1, settings.check_every);
+  int next_check = 1, previous_check = 0;
+  double previous_value = 0.0;
   while (result.sweeps < settings.max_sweeps) {
     const bool backward = order.alternate && result.sweeps % 2 == 1;
     if (joint) {
@@ -200,7 +206,8 @@ RelaxationResult relax(const RelaxationSettings& settings,
     ++result.sweeps;
     fc3d_current = false;
     exchange.exchange_corrections(bodies);
-    if (result.sweeps % settings.check_every != 0) continue;
+    if (predicted ? result.sweeps < next_check : result.sweeps % every != 0) continue;
+    ++result.checks;
     ConvergenceMeasure m;
     m.kind = settings.convergence;
     m.impulse_change = result.residual;
@@ -218,6 +225,13 @@ RelaxationResult relax(const RelaxationSettings& settings,
     if (m.value() < settings.tolerance && torque_change < settings.tolerance) {
       result.converged = true;
       break;
+    }
+    if (predicted) {
+      const double value = std::max(m.value(), torque_change);
+      next_check = next_check_sweep(result.sweeps, value, previous_check, previous_value,
+                                    settings.tolerance);
+      previous_check = result.sweeps;
+      previous_value = value;
     }
   }
   if (!fc3d_current) {

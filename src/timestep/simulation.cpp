@@ -55,8 +55,8 @@ void Simulation::validate() const {
                      std::to_string(p.rebuild_every));
   if (p.max_sweeps < 1)
     throw InputError("max sweeps must be >= 1, got " + std::to_string(p.max_sweeps));
-  if (p.check_every < 1)
-    throw InputError("check_every must be >= 1 sweeps, got " + std::to_string(p.check_every));
+  if (p.check_every < 0)
+    throw InputError("check_every must be >= 0 sweeps, got " + std::to_string(p.check_every));
   if (!(p.tolerance >= 0.0))
     throw InputError("relaxation tolerance must be >= 0, got " + std::to_string(p.tolerance));
   if (const std::string why = solver::model_mismatch(p.method, p.model.model); !why.empty())
@@ -352,6 +352,7 @@ void Simulation::collect_statistics(const solver::RelaxationResult& relaxation, 
   s.particles = owned;
   s.contacts = contacts_.size();
   s.sweeps = relaxation.sweeps;
+  s.convergence_checks = relaxation.checks;
   s.residual = relaxation.residual;
   s.fc3d_error = relaxation.fc3d;
   s.converged = relaxation.converged;

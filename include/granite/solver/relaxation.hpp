@@ -47,7 +47,8 @@ struct RelaxationSettings {
   /// change max_j ‖λ_j^new − λ_j^old‖ / max(max_j ‖λ_j^new‖, tiny).
   double tolerance = 1e-8;
   Convergence convergence = Convergence::impulse_change;
-  /// Sweeps between convergence tests (each test is one reduction over the ranks).
+  /// Sweeps between convergence tests (each test is one reduction over the ranks); 0: for the
+  /// fc3d measure at the sweeps next_check_sweep predicts, for the impulse change every sweep.
   int check_every = 1;
 };
 
@@ -56,6 +57,7 @@ struct RelaxationResult {
   double residual = 0.0;  // relative impulse change of the last sweep (0 without contacts)
   double fc3d = 0.0;      // fc3d error after the last sweep (0 without contacts)
   bool converged = true;  // the chosen measure < tolerance within max_sweeps
+  int checks = 0;         // convergence tests evaluated (the final fc3d evaluation not counted)
   // Contacts whose single-contact model returned ContactCase::failed in the last sweep (the
   // polyhedral model when Lemke's answer fails its check): their impulse is the frictionless
   // stand-in, not the model's answer. A run stops on any (scenario/run.cpp).
@@ -95,7 +97,7 @@ void reduce(ConvergenceMeasure& measure, Exchange& exchange);
 
 /// Sweeps until converged or max_sweeps. After every sweep (counted from 1) the exchange
 /// carries the ghosts' corrections to their owners and back; every settings.check_every sweeps
-/// the convergence measure is evaluated and combined over ranks (one reduction per test); the
+/// (or at the predicted sweeps, check_schedule.hpp) the convergence measure is evaluated and combined over ranks (one reduction per test); the
 /// final fc3d error is evaluated (and reduced) once more unless the last test already did.
 /// `impulses` must have one entry per contact; they are the starting guess and their
 /// contribution must already be contained in the bodies' dv, dw (start from zeros with zero

@@ -67,7 +67,7 @@ struct Parameters {
   int max_sweeps = 100;            // >= 1
   double tolerance = 1e-4;         // value of the convergence measure that ends the relaxation
   solver::Convergence convergence = solver::Convergence::fc3d;
-  int check_every = 1;  // >= 1: sweeps between convergence tests (one reduction each)
+  int check_every = 0;  // sweeps between convergence tests (one reduction each); 0: predicted
   solver::Ordering ordering = solver::Ordering::detection;  // solver/sweep_order.hpp
   std::uint64_t ordering_seed = 1;                          // for Ordering::random (run.seed)
   // Warm start: each contact starts from this fraction ([0, 1]) of its previous impulse

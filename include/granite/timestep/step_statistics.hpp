@@ -13,8 +13,9 @@ struct StepStatistics {
   std::size_t particles = 0;
   std::size_t contacts = 0;  // detected contacts, including open ones within the threshold
   int sweeps = 0;
-  double residual = 0.0;    // relative impulse change of the last sweep
-  double fc3d_error = 0.0;  // Siconos error of the step's contact problem after the relaxation
+  int convergence_checks = 0;  // convergence tests of the relaxation (solver.check_every)
+  double residual = 0.0;       // relative impulse change of the last sweep
+  double fc3d_error = 0.0;     // Siconos error of the step's contact problem after the relaxation
   bool converged = true;
   // Contacts whose single-contact model failed in the last sweep (solver::RelaxationResult)
   std::size_t failed_contacts = 0;

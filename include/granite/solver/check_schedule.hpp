@@ -1,0 +1,18 @@
+#pragma once
+// When the relaxation tests convergence with solver.check_every: 0 (the default): the fc3d
+// error is a pass over every contact, as costly as a sweep, so it is evaluated only at the sweep
+// where the decay between the last two tests predicts the tolerance to be met.
+
+namespace granite::solver {
+
+/// The sweep of the next test after a test at `sweep` gave `value` (not yet below `tolerance`),
+/// the previous one at `previous_sweep` (0: none) gave `previous_value`. With a per-sweep
+/// decay ρ = (value / previous_value)^(1 / (sweep − previous_sweep)) < 1, the next test is
+/// ⌈log(tolerance / value) / log ρ⌉ sweeps later; without a decay (a first test, a measure that
+/// grew or stagnated) it is one sweep later after a first test and twice the last interval
+/// otherwise. The interval is at most max(4, sweep), so a test never comes later than about
+/// twice the sweeps already done.
+int next_check_sweep(int sweep, double value, int previous_sweep, double previous_value,
+                     double tolerance);
+
+}  // namespace granite::solver
