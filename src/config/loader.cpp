@@ -12,12 +12,14 @@
 
 #include <yaml-cpp/depthguard.h>
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <limits>
 #include <map>
 #include <set>
 #include <sstream>
+#include <vector>
 
 namespace granite::config {
 
@@ -45,13 +47,28 @@ std::size_t index_of(const std::string& key) {
   return error == std::errc() ? index : std::numeric_limits<std::size_t>::max();
 }
 
-// How often `node` is reached from `root`: more than once when a YAML alias (*name) shares it.
-int occurrences(const YAML::Node& root, const YAML::Node& node) {
-  int count = root.is(node) ? 1 : 0;
-  if (root.IsSequence())
-    for (const auto& child : root) count += occurrences(child, node);
-  else if (root.IsMap())
-    for (const auto& pair : root) count += occurrences(pair.second, node);
+// How many places of the document hold `node`: more than one when a YAML alias (*name) shares
+// it. Each distinct node is visited once, since aliases can share deep subtrees or form cycles
+// (`&a [*a]`).
+int references(const YAML::Node& root, const YAML::Node& node) {
+  std::vector<YAML::Node> visited, pending{root};
+  int count = 0;
+  while (!pending.empty()) {
+    const YAML::Node current = pending.back();
+    pending.pop_back();
+    if (std::any_of(visited.begin(), visited.end(),
+                    [&](const YAML::Node& v) { return v.is(current); }))
+      continue;
+    visited.push_back(current);
+    const auto hold = [&](const YAML::Node& child) {
+      count += child.is(node) ? 1 : 0;
+      pending.push_back(child);
+    };
+    if (current.IsSequence())
+      for (const auto& child : current) hold(child);
+    else if (current.IsMap())
+      for (const auto& pair : current) hold(pair.second);
+  }
   return count;
 }
 
@@ -101,7 +118,7 @@ std::string apply_override(YAML::Node& root, const std::string& text) {
       path += (path.empty() ? "" : ".") + key;
     }
     // A node that a YAML alias shares with another key would take the value there too.
-    if (child.IsDefined() && occurrences(root, child) > 1)
+    if (child.IsDefined() && references(root, child) > 1)
       throw InputError(set + ": " + path +
                        " is shared with another key through a YAML alias (*name); write it out "
                        "in full to set it alone");

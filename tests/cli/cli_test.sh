@@ -83,6 +83,10 @@ expect 2 "^error: --set bodies\[1\]\.point=\[0, 0, 1\]: bodies\[1\]\.point is sh
   "$granite" check "$tmp/alias.yaml" --set "bodies[1].point=[0, 0, 1]"
 expect 2 "bodies\[0\]\.point is shared" -- "$granite" check "$tmp/alias.yaml" --set "bodies[0].point[2]=1"
 expect 0 "valid" -- "$granite" check "$tmp/alias.yaml" --set "bodies[1].normal=[0, 1, 0]"
+# Found by tests/cli/fuzz_inputs.py (--seed 21): an alias that holds itself is a cycle, not a
+# crash of the walk that looks for shared nodes.
+expect 2 "^error: --set solver.tolerance=1: solver is shared with another key through a YAML alias" -- \
+  "$granite" check "$tmp/drop.yaml" --set "solver=&a [*a]" --set solver.tolerance=1
 # Found by tests/cli/fuzz_inputs.py: an index beyond size_t, a value with a line break.
 expect 2 "^error: .*materials has no entry 99999999999999999999999$" -- "$granite" check "$tmp/drop.yaml" --set "materials[99999999999999999999999].name=x"
 expect 2 "^error: --set run.dt=-1[\\]n\.\.\.: run.dt: expected a number > 0" -- "$granite" check "$tmp/drop.yaml" --set "run.dt=-1
