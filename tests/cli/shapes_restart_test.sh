@@ -5,7 +5,7 @@
 # the z cut, the pour is going on) and restarted ends at 0.06 s bit for bit where the
 # uninterrupted run ends, on 1, 2 and 3 ranks (the same decomposition each time); every particle
 # keeps its shape. Then the same for configs/brick_pile.yaml and configs/ellipsoid_drum.yaml
-# at 2 ranks, and the channel of capsules (configs/channel_shapes.yaml) under coulomb.
+# at 2 ranks, and the channel of capsules (configs/channel_shapes.yaml) under coulomb at 2 and 4.
 # usage: shapes_restart_test.sh GRANITE_BINARY SOURCE_DIR
 set -u
 granite=$1; src=$2
@@ -106,17 +106,22 @@ $compare "$tmp/drum-full/snapshot_00001500.h5" "$tmp/drum-short/snapshot_0000150
 grep -q "ghosts: [1-9]" "$tmp/drum-full.log" || fail "drum: no ghosts on 2 ranks: $(grep ghosts "$tmp/drum-full.log")"
 
 # The channel of capsules (configs/channel_shapes.yaml) under coulomb (Newton on the slip
-# direction of coupled blocks), cut across x at 2 ranks: the inflow on one rank, the outflow on
-# the other, the flow (1 m/s) carrying capsules over the cut; stopped at 0.008 s, restarted,
-# compared at 0.016 s, none lost.
+# direction of coupled blocks), cut across x at 2 and 4 ranks: the inflow on the first rank,
+# the outflow on the last, the flow (1 m/s) carrying capsules over the cuts; stopped at
+# 0.008 s, restarted, compared at 0.016 s, none lost.
 channel=$src/configs/channel_shapes.yaml
-args=(--set contact.model=coulomb --set output.snapshot_interval=0.008)
-two_rank_run "$channel" "[2, 1, 1]" "$tmp/channel-full" 0.016 "${args[@]}"
-two_rank_run "$channel" "[2, 1, 1]" "$tmp/channel-short" 0.008 "${args[@]}"
-two_rank_run "$channel" "[2, 1, 1]" "$tmp/channel-short" 0.016 "${args[@]}" --restart "$tmp/channel-short/checkpoint.h5"
-$compare "$tmp/channel-full/snapshot_00000400.h5" "$tmp/channel-short/snapshot_00000400.h5" \
-  || fail "channel of capsules: the restart differs from the uninterrupted run"
-grep -q " 0 lost" "$tmp/channel-full.log" || fail "channel of capsules: particles lost: $(grep '^done' "$tmp/channel-full.log")"
-grep -q "ghosts: [1-9]" "$tmp/channel-full.log" || fail "channel of capsules: no ghosts on 2 ranks: $(grep ghosts "$tmp/channel-full.log")"
+for n in 2 4; do
+  common=(--set contact.model=coulomb --set output.snapshot_interval=0.008 --set "domain.decomposition=[$n, 1, 1]")
+  out=$tmp/channel$n
+  run_channel() { mpiexec -n "$n" --oversubscribe "$granite" run "$channel" "${common[@]}" "$@"; }
+  run_channel --output "$out-full" --set run.end_time=0.016 > "$out-full.log" 2>&1 || fail "channel on $n ranks: $(tail -3 "$out-full.log")"
+  run_channel --output "$out-short" --set run.end_time=0.008 > "$out-short.log" 2>&1 || fail "short channel on $n ranks: $(tail -3 "$out-short.log")"
+  run_channel --output "$out-short" --set run.end_time=0.016 --restart "$out-short/checkpoint.h5" > "$out-restart.log" 2>&1 \
+    || fail "channel restart on $n ranks: $(tail -3 "$out-restart.log")"
+  $compare "$out-full/snapshot_00000400.h5" "$out-short/snapshot_00000400.h5" \
+    || fail "channel of capsules: the restart on $n ranks differs from the uninterrupted run"
+  grep -q " 0 lost" "$out-full.log" || fail "channel of capsules on $n ranks: particles lost: $(grep '^done' "$out-full.log")"
+  grep -q "ghosts: [1-9]" "$out-full.log" || fail "channel of capsules: no ghosts on $n ranks: $(grep ghosts "$out-full.log")"
+done
 
 [ "$failures" -eq 0 ] && echo "all shape restart checks passed" || { echo "$failures shape restart check(s) failed"; exit 1; }
