@@ -95,6 +95,7 @@ ConvexPolyhedron box_polyhedron(const Vec3& h) {
     p.faces.push_back(std::move(f));
   }
   set_edges(p);
+  p.box_half_extents = h;
   return p;
 }
 
@@ -184,6 +185,7 @@ MassProperties polyhedron_mass_properties(const ConvexPolyhedron& poly) {
 void shift_origin(ConvexPolyhedron& poly, const Vec3& shift) {
   for (Vec3& v : poly.vertices) v -= shift;
   for (PolyhedronFace& f : poly.faces) f.offset -= f.normal.dot(shift);
+  if (!shift.isZero(0.0)) poly.box_half_extents = Vec3::Zero();  // no longer about the origin
 }
 
 double bounding_radius(const ConvexPolyhedron& poly) {

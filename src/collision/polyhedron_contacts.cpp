@@ -3,6 +3,7 @@
 #include "granite/collision/gjk.hpp"
 #include "granite/collision/mesh_contacts.hpp"
 #include "granite/collision/segments.hpp"
+#include "granite/collision/separating_axes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -20,9 +21,6 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // normal; without the bias the manifold's reference would flip between them from step to step.
 // Choosing a face whose separation is lower by at most this much errs by as much in the gap.
 constexpr double kAxisBias = 1e-9;
-// Edge directions whose cross product is shorter than this (|sin θ|) are parallel: their
-// axis is a face normal's or none.
-constexpr double kParallelSine = 1e-9;
 // A face's normal within this of the closest points' direction (1 − cos θ) and the closest
 // point on its plane (to 1e-9 of the body's size): a capsule lies on that face.
 constexpr double kFaceCosine = 1e-9;
@@ -119,23 +117,6 @@ std::size_t face_contacts(const PlacedPolyhedron& ref, int f, const PlacedPolyhe
     if (const double gap = n.dot(*deepest) - d; gap <= threshold) points.push_back({*deepest, gap});
   }
   return emit(points, n, reference_is_body2, out);
-}
-
-// The least separation of `other`'s vertices from each face plane of `ref`; false as soon as
-// one exceeds threshold (a separating plane), else the largest in `best` and its face.
-bool face_axes(const PlacedPolyhedron& ref, const PlacedPolyhedron& other, double threshold,
-               double& best, int& face) {
-  for (std::size_t f = 0; f < ref.normals.size(); ++f) {
-    double least = kInfinity;
-    for (const Vec3& v : other.vertices) least = std::min(least, ref.normals[f].dot(v));
-    const double separation = least - ref.offsets[f];
-    if (separation > threshold) return false;
-    if (separation > best) {
-      best = separation;
-      face = int(f);
-    }
-  }
-  return true;
 }
 
 struct Interval {
@@ -282,16 +263,27 @@ std::size_t solid_cylinder_contact(const PlacedPolyhedron& p, const body::Cylind
 
 }  // namespace
 
+void PlacedPolyhedron::bound() {
+  lo = hi = vertices.front();
+  for (const Vec3& v : vertices) {
+    lo = lo.cwiseMin(v);
+    hi = hi.cwiseMax(v);
+  }
+}
+
 void PlacedPolyhedron::place(const body::ConvexPolyhedron& polyhedron, const Vec3& x,
                              const Mat3& rotation) {
   shape = &polyhedron;
   centre = x;
+  box = !polyhedron.box_half_extents.isZero(0.0);
+  half_extents = polyhedron.box_half_extents;
   size = 0.0;
   vertices.resize(polyhedron.vertices.size());
   for (std::size_t k = 0; k < vertices.size(); ++k) {
     vertices[k] = x + rotation * polyhedron.vertices[k];
     size = std::max(size, polyhedron.vertices[k].norm());
   }
+  bound();
   normals.resize(polyhedron.faces.size());
   offsets.resize(polyhedron.faces.size());
   for (std::size_t f = 0; f < normals.size(); ++f) {
@@ -308,10 +300,13 @@ void PlacedPolyhedron::place(const body::Box& box) {
   const Mat3 rotation = box.orientation.toRotationMatrix();
   shape = &unit;
   centre = box.center;
+  this->box = true;
+  half_extents = box.half_extents;
   size = box.half_extents.norm();
   vertices.resize(unit.vertices.size());
   for (std::size_t k = 0; k < vertices.size(); ++k)
     vertices[k] = box.center + rotation * unit.vertices[k].cwiseProduct(box.half_extents);
+  bound();
   normals.resize(unit.faces.size());
   offsets.resize(unit.faces.size());
   for (std::size_t f = 0; f < normals.size(); ++f) {
@@ -325,61 +320,16 @@ void PlacedPolyhedron::place(const body::Box& box) {
 
 std::size_t polyhedron_polyhedron(const PlacedPolyhedron& a, const PlacedPolyhedron& b,
                                   double threshold, ContactGeometry out[kManifoldPoints]) {
-  double face_b = -kInfinity, face_a = -kInfinity;
-  int fb = -1, fa = -1;
-  if (!face_axes(b, a, threshold, face_b, fb) || !face_axes(a, b, threshold, face_a, fa)) return 0;
-  // Edge pairs: only those whose arcs on the Gauss map cross (they form a face of the
-  // Minkowski difference A − B, the only edge pairs whose cross product can separate; Gregorius,
-  // "The separating axis test between convex polyhedra", GDC 2013). A's edge joins the faces
-  // of normals n1, n2 (its arc), B's those of m1, m2, negated for A − B.
-  double edge = -kInfinity;
-  std::size_t ea = 0, eb = 0;
-  Vec3 edge_normal = Vec3::Zero();
-  struct Arc {
-    Vec3 m1, m2, cross;  // B's edge: its faces' normals negated, m2 × m1
-  };
-  thread_local std::vector<Arc> arcs_b;
-  arcs_b.resize(b.shape->edges.size());
-  for (std::size_t j = 0; j < arcs_b.size(); ++j) {
-    Arc& arc = arcs_b[j];
-    arc.m1 = -b.normals[std::size_t(b.shape->edge_faces[j][0])];
-    arc.m2 = -b.normals[std::size_t(b.shape->edge_faces[j][1])];
-    arc.cross = cross(arc.m2, arc.m1);
-  }
-  for (std::size_t i = 0; i < a.shape->edges.size(); ++i) {
-    const Vec3& n1 = a.normals[std::size_t(a.shape->edge_faces[i][0])];
-    const Vec3& n2 = a.normals[std::size_t(a.shape->edge_faces[i][1])];
-    const Vec3 arc_a = cross(n2, n1);
-    const Vec3& pa = a.vertices[std::size_t(a.shape->edges[i][0])];
-    for (std::size_t j = 0; j < arcs_b.size(); ++j) {
-      const Arc& arc = arcs_b[j];
-      const double cba = arc.m1.dot(arc_a), dba = arc.m2.dot(arc_a);
-      if (!(cba * dba < 0.0)) continue;
-      const double adc = n1.dot(arc.cross), bdc = n2.dot(arc.cross);
-      if (!(adc * bdc < 0.0 && cba * bdc > 0.0)) continue;
-      const Vec3& pb = b.vertices[std::size_t(b.shape->edges[j][0])];
-      Vec3 axis = cross(Vec3(a.vertices[std::size_t(a.shape->edges[i][1])] - pa),
-                        Vec3(b.vertices[std::size_t(b.shape->edges[j][1])] - pb));
-      const double length = axis.norm();
-      // Parallel edges: their axis is a face normal's, tested above.
-      if (length < kParallelSine * (pa - a.vertices[std::size_t(a.shape->edges[i][1])]).norm() *
-                       (pb - b.vertices[std::size_t(b.shape->edges[j][1])]).norm())
-        continue;
-      axis /= length;
-      if (axis.dot(n1 + n2) < 0.0) axis = -axis;  // out of A: into the cone of its faces
-      const double s = axis.dot(pb - pa);         // the gap from A's edge to B's
-      if (s > threshold) return 0;
-      if (s > edge) {
-        edge = s;
-        ea = i;
-        eb = j;
-        edge_normal = -axis;  // from B to A
-      }
-    }
-  }
+  // The world axes first: bounding boxes apart by more than threshold (3 comparisons; most
+  // pairs of a pile's neighbour list whose bounding spheres overlap end here).
+  if (((a.lo - b.hi).array() > threshold).any() || ((b.lo - a.hi).array() > threshold).any())
+    return 0;
+  SeparatingAxes axes;
+  if (!(a.box && b.box ? box_axes(a, b, threshold, axes) : general_axes(a, b, threshold, axes)))
+    return 0;
   const double bias = kAxisBias * (a.size + b.size);
-  const bool on_a = face_a > face_b + bias;
-  const double face = on_a ? face_a : face_b;
+  const bool on_a = axes.face_a > axes.face_b + bias;
+  const double face = on_a ? axes.face_a : axes.face_b;
   // Apart: the exact closest points (GJK), for an edge axis (the edge pair whose axis
   // separates most need not hold the closest features) and for a face whose clipped incident
   // face has no point within threshold (the closest features are edges or vertices beside it).
@@ -393,21 +343,20 @@ std::size_t polyhedron_polyhedron(const PlacedPolyhedron& a, const PlacedPolyhed
       out[count++] = {g.point_b, Vec3((g.point_a - g.point_b) / g.distance), g.distance};
     return true;
   };
+  // Every axis negative: no plane separates them, they overlap (GJK would find as much, at
+  // the cost of a full run).
+  const bool overlap = std::max({axes.face_a, axes.face_b, axes.edge}) < 0.0;
   std::size_t count = 0;
-  if (edge > face + bias) {  // overlapping: the closest points of the two edges
-    if (closest(count)) return count;
-    const auto ends = [](const PlacedPolyhedron& p, std::size_t e) {
-      return std::array<Vec3, 2>{p.vertices[std::size_t(p.shape->edges[e][0])],
-                                 p.vertices[std::size_t(p.shape->edges[e][1])]};
-    };
-    return edge_contact(ends(a, ea), ends(b, eb), edge_normal, 0.0, threshold, out[0]) ? 1 : 0;
+  if (axes.edge > face + bias) {  // overlapping: the closest points of the two edges
+    if (!overlap && closest(count)) return count;
+    return edge_contact(axes.edge_a, axes.edge_b, axes.edge_normal, 0.0, threshold, out[0]) ? 1 : 0;
   }
   const auto manifold = [&](bool deepest_if_none) {
-    return on_a ? face_contacts(a, fa, b, false, threshold, deepest_if_none, out)
-                : face_contacts(b, fb, a, true, threshold, deepest_if_none, out);
+    return on_a ? face_contacts(a, axes.fa, b, false, threshold, deepest_if_none, out)
+                : face_contacts(b, axes.fb, a, true, threshold, deepest_if_none, out);
   };
   if ((count = manifold(false)) > 0) return count;
-  if (closest(count)) return count;
+  if (!overlap && closest(count)) return count;
   return manifold(true);  // overlapping at a face's rim: the incident body's deepest vertex
 }
 

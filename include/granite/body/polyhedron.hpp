@@ -29,6 +29,7 @@ struct ConvexPolyhedron {
   std::vector<std::array<int, 2>> edge_faces;  // the two faces meeting at each edge
   std::vector<Vec3> edge_directions;           // unit, one per family of parallel edges
   std::vector<int> edge_family;                // per edge: its index into edge_directions
+  Vec3 box_half_extents = Vec3::Zero();        // box_polyhedron's, centred on the origin; else zero
 };
 
 /// The box of the given half extents (> 0), centred on the origin, faces normal to the axes.
