@@ -4,6 +4,7 @@
 #include "granite/body/particle_fields.hpp"
 #include "granite/collision/contact.hpp"
 #include "granite/comm/collectives.hpp"
+#include "granite/comm/environment.hpp"
 #include "granite/core/error.hpp"
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
@@ -20,6 +21,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <new>
 #include <sstream>
 
 namespace granite::scenario {
@@ -70,6 +72,22 @@ void release_free_memory() {
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif
+}
+
+void inject_allocation_failure(std::int64_t step) {
+  static const std::int64_t failing_step = [] {
+    const char* text = std::getenv("GRANITE_FAIL_ALLOCATION");
+    if (text == nullptr || *text == '\0') return std::int64_t(-1);
+    long long rank = 0, at = 0;
+    char tail = 0;
+    if (std::sscanf(text, "%lld:%lld%c", &rank, &at, &tail) != 2 || at < 1) {
+      std::fprintf(stderr, "warning: GRANITE_FAIL_ALLOCATION='%s' ignored (expected RANK:STEP)\n",
+                   text);
+      return std::int64_t(-1);
+    }
+    return rank == comm::launcher_rank() ? std::int64_t(at) : std::int64_t(-1);
+  }();
+  if (step == failing_step) throw std::bad_alloc();
 }
 
 namespace {

@@ -362,6 +362,7 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
   for (std::int64_t n = sim.steps(); n < last && !summary.stopped_early; ++n) {
     const timestep::StepStatistics* step = nullptr;
     try {
+      inject_allocation_failure(n + 1);
       step = &sim.step();
     } catch (const parallel::SubdomainTooThin& e) {  // thrown on every rank alike
       summary.failure = "step " + std::to_string(n + 1) + ": " + e.what();

@@ -172,5 +172,18 @@ GRANITE_MEMORY_LIMIT=lots expect 2 "GRANITE_MEMORY_LIMIT: expected bytes > 0, go
 GRANITE_MEMORY_LIMIT=1e12 expect 0 "^done:" 1 run "$column" --output "$tmp/memory_ok" \
   --set run.end_time=0.001
 
+# --- Out of memory during the run: one line naming the step, the rank and the estimate, exit 1 --
+# GRANITE_FAIL_ALLOCATION=RANK:STEP throws std::bad_alloc on that rank at the start of that step,
+# as a failed allocation would; at 2 ranks the other rank waits in a collective and is aborted.
+for n in 1 2; do
+  rank=$((n - 1))
+  GRANITE_FAIL_ALLOCATION=$rank:3 expect 1 \
+    "^error: out of memory at step 3 on rank $rank \(estimate [0-9.]+ [kMG]B, docs/performance.md, memory\)$" \
+    "$n" run "$column" --output "$tmp/oom$n"
+  grep -q "internal error" "$tmp/stderr" && fail "out of memory at $n ranks: an internal error line"
+done
+GRANITE_FAIL_ALLOCATION=soon expect 0 "GRANITE_FAIL_ALLOCATION='soon' ignored \(expected RANK:STEP\)" 1 \
+  run "$column" --output "$tmp/oom_bad" --set run.end_time=0.001
+
 if [ "$failures" -gt 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all run-guard checks passed"

@@ -60,6 +60,11 @@ double resident_bytes();
 /// holds.
 void release_free_memory();
 
+/// Test hook: throws std::bad_alloc, as a failed allocation would, at the start of step `step`
+/// (1-based) on the rank that GRANITE_FAIL_ALLOCATION=RANK:STEP names (its launcher rank).
+/// A malformed value is ignored with a warning, as GRANITE_FAIL_WRITE's.
+void inject_allocation_failure(std::int64_t step);
+
 /// "12.3 MB"
 std::string format_bytes(double bytes);
 
