@@ -7,6 +7,7 @@
 #include "granite/comm/environment.hpp"
 #include "granite/core/error.hpp"
 #include "granite/solver/body_state.hpp"
+#include "granite/solver/contact_history.hpp"
 #include "granite/solver/contact_setup.hpp"
 
 #include <sys/resource.h>
@@ -35,14 +36,15 @@ std::size_t bytes_per_particle() {
   return bytes;
 }
 
-std::size_t bytes_per_contact() {
+std::size_t bytes_per_contact(bool warm_start) {
   // collision::ContactList: two body indices, point, normal, tangent, bitangent, gap, friction.
   const std::size_t list = 2 * sizeof(collision::BodyIndex) + 4 * sizeof(Vec3) + 2 * sizeof(double);
-  return list + sizeof(solver::SolverContact) + sizeof(Vec3);  // + the impulse
+  return list + sizeof(solver::SolverContact) + sizeof(Vec3) +  // + the impulse
+         (warm_start ? solver::ContactHistory::bytes_per_entry() : 0);
 }
 
 MemoryEstimate estimate_memory(std::size_t owned, const Vec3& lo, const Vec3& hi, double halo,
-                               double contacts_per_particle) {
+                               bool warm_start, double contacts_per_particle) {
   MemoryEstimate m;
   const Vec3 extent = (hi - lo).cwiseMax(0.0);
   const double volume = extent.prod();
@@ -51,7 +53,8 @@ MemoryEstimate estimate_memory(std::size_t owned, const Vec3& lo, const Vec3& hi
   m.particles = double(owned) * double(bytes_per_particle());
   m.ghosts = ghosts * double(bytes_per_particle());
   // Contacts with ghosts are in the list of one of the two ranks: count the owned particles'.
-  m.contacts = double(owned) * contacts_per_particle / 2.0 * double(bytes_per_contact());
+  m.contacts = double(owned) * contacts_per_particle / 2.0 * double(bytes_per_contact(warm_start));
+  m.bytes_per_contact = bytes_per_contact(warm_start);
   return m;
 }
 
@@ -179,7 +182,7 @@ std::string memory_estimate_line(const MemoryEstimate& local, const comm::Commun
          " (6 per particle) + ghosts " + format_bytes(parts[2]) +
          (meshes > 0.0 ? " + mesh walls " + format_bytes(meshes) : std::string()) + " (" +
          std::to_string(bytes_per_particle()) + " B per particle, " +
-         std::to_string(bytes_per_contact()) + " B per contact)";
+         std::to_string(local.bytes_per_contact) + " B per contact)";
 }
 
 nlohmann::ordered_json peak_memory_record(const comm::Communicator& comm, std::string& line) {

@@ -281,13 +281,13 @@ void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const 
 // This rank's memory estimate at the start: its particles, their contacts, and the ghosts
 // within the halo width (2 r_max + contact threshold) of its subdomain, and its mesh walls.
 MemoryEstimate estimate_of(const RunContext& run, const parallel::Decomposition& decomposition,
-                           double threshold) {
+                           double threshold, bool warm_start) {
   const auto& radius = run.sim.particles().radius;
   const double local_max = radius.empty() ? 0.0 : *std::max_element(radius.begin(), radius.end());
   const double r_max = comm::max(local_max, run.comm);
   const parallel::Box box = decomposition.subdomain(run.comm.rank());
-  MemoryEstimate estimate =
-      estimate_memory(run.sim.particles().size(), box.min, box.max, 2.0 * r_max + threshold);
+  MemoryEstimate estimate = estimate_memory(run.sim.particles().size(), box.min, box.max,
+                                            2.0 * r_max + threshold, warm_start);
   const body::GlobalBodies& globals = run.sim.globals();
   for (std::size_t b = 0; b < globals.size(); ++b)
     for (const body::Primitive& part : globals[b].parts)
@@ -458,7 +458,8 @@ RunSummary run_scenario(config::ScenarioConfig cfg, const std::string& output_di
   const nlohmann::ordered_json sources =
       particles_from_file ? nlohmann::ordered_json::array() : report_fills(fills);
   const MemoryEstimate memory =
-      estimate_of(run, distributed.decomposition(), settings.contact.threshold);
+      estimate_of(run, distributed.decomposition(), settings.contact.threshold,
+                  settings.solver.warm_start > 0.0);
   log::info(memory_estimate_line(memory, comm));
   check_memory_fits(memory, comm);
   nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted, carried);

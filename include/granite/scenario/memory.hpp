@@ -22,19 +22,22 @@ namespace granite::scenario {
 
 /// Bytes one particle takes in the particle storage and the solver's body state.
 std::size_t bytes_per_particle();
-/// Bytes one contact takes in the contact list, the solver's contact block and the impulse.
-std::size_t bytes_per_contact();
+/// Bytes one contact takes in the contact list, the solver's contact block and the impulse,
+/// and with `warm_start` its entry in the warm-start history.
+std::size_t bytes_per_contact(bool warm_start = true);
 
 struct MemoryEstimate {
   double particles = 0, contacts = 0, ghosts = 0;  // bytes on this rank
   double meshes = 0;  // this rank's parts of the mesh walls (body::TriangleMesh::bytes)
+  std::size_t bytes_per_contact = 0;  // the figure `contacts` was counted with
   double total() const { return particles + contacts + ghosts + meshes; }
 };
 
 /// `owned` particles in the subdomain [lo, hi], ghosts within `halo` of its faces (faces on
 /// the domain's boundary included: an upper bound for the outer subdomains).
+/// `warm_start`: the contacts are remembered (solver.warm_start > 0).
 MemoryEstimate estimate_memory(std::size_t owned, const Vec3& lo, const Vec3& hi, double halo,
-                               double contacts_per_particle = 6.0);
+                               bool warm_start, double contacts_per_particle = 6.0);
 
 /// The memory this rank may use, and where that figure comes from: the least of the
 /// GRANITE_MEMORY_LIMIT environment variable (bytes per rank), the address-space limit

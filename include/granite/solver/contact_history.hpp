@@ -57,6 +57,13 @@ public:
                          std::vector<Vec3>& impulses, RollingBlocks* rolling = nullptr) const;
 
   std::size_t size() const { return map_.size(); }
+  /// Bytes one remembered contact takes (the memory estimate): its hash-table node (key,
+  /// impulses, the next pointer and the cached hash), its bucket, the allocator's header, and
+  /// the key contact_keys forms for it each step.
+  static constexpr std::size_t bytes_per_entry() {
+    return sizeof(std::pair<const ContactKey, Remembered>) + 3 * sizeof(void*) + 16 +
+           sizeof(ContactKey);
+  }
   void clear() { map_.clear(); }
   /// The entries sorted by key (checkpoints, exchange between processes).
   std::vector<HistoryEntry> entries() const;
