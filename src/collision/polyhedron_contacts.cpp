@@ -261,9 +261,8 @@ std::size_t solid_cylinder_contact(const PlacedPolyhedron& p, const body::Cylind
   return 1;
 }
 
-}  // namespace
-
-void PlacedPolyhedron::bound() {
+// The vertices' bounding box.
+void bound(const std::vector<Vec3>& vertices, Vec3& lo, Vec3& hi) {
   lo = hi = vertices.front();
   for (const Vec3& v : vertices) {
     lo = lo.cwiseMin(v);
@@ -271,11 +270,12 @@ void PlacedPolyhedron::bound() {
   }
 }
 
+}  // namespace
+
 void PlacedPolyhedron::place(const body::ConvexPolyhedron& polyhedron, const Vec3& x,
                              const Mat3& rotation) {
   shape = &polyhedron;
   centre = x;
-  box = !polyhedron.box_half_extents.isZero(0.0);
   half_extents = polyhedron.box_half_extents;
   size = 0.0;
   vertices.resize(polyhedron.vertices.size());
@@ -283,7 +283,7 @@ void PlacedPolyhedron::place(const body::ConvexPolyhedron& polyhedron, const Vec
     vertices[k] = x + rotation * polyhedron.vertices[k];
     size = std::max(size, polyhedron.vertices[k].norm());
   }
-  bound();
+  bound(vertices, lo, hi);
   normals.resize(polyhedron.faces.size());
   offsets.resize(polyhedron.faces.size());
   for (std::size_t f = 0; f < normals.size(); ++f) {
@@ -300,13 +300,12 @@ void PlacedPolyhedron::place(const body::Box& box) {
   const Mat3 rotation = box.orientation.toRotationMatrix();
   shape = &unit;
   centre = box.center;
-  this->box = true;
   half_extents = box.half_extents;
   size = box.half_extents.norm();
   vertices.resize(unit.vertices.size());
   for (std::size_t k = 0; k < vertices.size(); ++k)
     vertices[k] = box.center + rotation * unit.vertices[k].cwiseProduct(box.half_extents);
-  bound();
+  bound(vertices, lo, hi);
   normals.resize(unit.faces.size());
   offsets.resize(unit.faces.size());
   for (std::size_t f = 0; f < normals.size(); ++f) {
@@ -325,7 +324,8 @@ std::size_t polyhedron_polyhedron(const PlacedPolyhedron& a, const PlacedPolyhed
   if (((a.lo - b.hi).array() > threshold).any() || ((b.lo - a.hi).array() > threshold).any())
     return 0;
   SeparatingAxes axes;
-  if (!(a.box && b.box ? box_axes(a, b, threshold, axes) : general_axes(a, b, threshold, axes)))
+  if (!(a.is_box() && b.is_box() ? box_axes(a, b, threshold, axes)
+                                 : general_axes(a, b, threshold, axes)))
     return 0;
   const double bias = kAxisBias * (a.size + b.size);
   const bool on_a = axes.face_a > axes.face_b + bias;

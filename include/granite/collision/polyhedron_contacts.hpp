@@ -8,8 +8,8 @@
 // - Polyhedron against polyhedron (and against a global box): separating axes (the faces'
 //   normals of both, and the cross products of the pairs of edges whose arcs cross on the
 //   Gauss map: those that form a face of the Minkowski difference; separating_axes.hpp, in
-//   closed form for two boxes). The axis
-//   of largest separation decides: above threshold, no contact. A face axis gives a manifold: the other
+//   closed form for two boxes). The axis of largest separation decides: above threshold, no
+//   contact. A face axis gives a manifold: the other
 //   body's most anti-parallel (incident) face clipped against the reference face's side planes
 //   (Sutherland–Hodgman), every clipped point within threshold of the reference plane a
 //   contact, at most four kept (the deepest, the farthest from it, and the two spanning the
@@ -48,13 +48,12 @@ struct PlacedPolyhedron {
   Vec3 centre = Vec3::Zero();
   double size = 0.0;                          // m, the bounding radius about the centre
   Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();  // the vertices' bounding box in the world
-  bool box = false;  // a box centred on `centre` (separating_axes.hpp: its closed form)
-  Vec3 half_extents = Vec3::Zero();  // a box's
+  Vec3 half_extents = Vec3::Zero();  // a box's, centred on `centre`; zero for any other shape
   void place(const body::ConvexPolyhedron& polyhedron, const Vec3& x, const Mat3& rotation);
   /// A global box (body/global_body.hpp) as a placed polyhedron.
   void place(const body::Box& box);
-  /// Sets lo and hi from the vertices.
-  void bound();
+  /// A box (separating_axes.hpp: its closed form).
+  bool is_box() const { return half_extents[0] > 0.0; }
 };
 
 /// The most contacts of one manifold.

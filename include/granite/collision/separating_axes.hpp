@@ -36,7 +36,7 @@ struct SeparatingAxes {
 bool general_axes(const PlacedPolyhedron& a, const PlacedPolyhedron& b, double threshold,
                   SeparatingAxes& out);
 
-/// As general_axes, for two boxes (PlacedPolyhedron::box set on both).
+/// As general_axes, for two boxes (PlacedPolyhedron::is_box on both).
 bool box_axes(const PlacedPolyhedron& a, const PlacedPolyhedron& b, double threshold,
               SeparatingAxes& out);
 

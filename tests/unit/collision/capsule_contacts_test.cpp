@@ -16,6 +16,7 @@
 #include "granite/collision/capsule_contacts.hpp"
 #include "granite/collision/narrow_phase.hpp"
 
+#include "../../support/random_rotation.hpp"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -98,10 +99,6 @@ Vec3 random_unit(std::mt19937& rng) {
   std::normal_distribution<double> n;
   Vec3 v(n(rng), n(rng), n(rng));
   return v.normalized();
-}
-Quat random_rotation(std::mt19937& rng) {
-  std::normal_distribution<double> n;
-  return Quat(n(rng), n(rng), n(rng), n(rng)).normalized();
 }
 Vec3 random_point(std::mt19937& rng, double half_width) {
   std::uniform_real_distribution<double> u(-half_width, half_width);
@@ -409,7 +406,7 @@ TEST(CapsuleContacts, RigidMotionInvariance) {
     const std::size_t n = capsule_capsule(c.a1, c.b1, c.r1, c.a2, c.b2, c.r2, kThresholdAll, g);
     ASSERT_GE(n, 1u);
     if (least_gap(g, n) + c.r1 + c.r2 < 0.05) continue;
-    const Quat q = random_rotation(rng);
+    const Quat q = test_support::random_quaternion(rng);
     const Vec3 t = random_point(rng, 5.0);
     const auto move = [&](const Vec3& x) { return Vec3(q * x + t); };
     ASSERT_EQ(capsule_capsule(move(c.a1), move(c.b1), c.r1, move(c.a2), move(c.b2), c.r2,
@@ -467,7 +464,7 @@ TEST(CapsuleContacts, BoxFlatOnAFaceAndAcrossAnEdge) {
   std::mt19937 rng(29);
   const Vec3 along_edge = Vec3(1, 0, 1) + 0.29 * Vec3(1, 0, 1).normalized();
   for (int k = 0; k < 200; ++k) {
-    const Quat q = random_rotation(rng);
+    const Quat q = test_support::random_quaternion(rng);
     const Vec3 c = random_point(rng, 1000.0);
     const body::Box turned{c, Vec3(1, 1, 1), q};
     ASSERT_EQ(capsule_primitive(c + q * a, c + q * b, 0.3, turned, kThresholdAll, out), 2u);
@@ -600,7 +597,7 @@ TEST(CapsuleContacts, PrimitivesAgreeWithBruteForce) {
         p = body::HalfSpace{centre, random_unit(rng)};
       } else if (kind == 1) {
         const Vec3 half(0.3 + 1.2 * u(rng), 0.3 + 1.2 * u(rng), 0.3 + 1.2 * u(rng));
-        p = body::Box{centre, half, random_rotation(rng)};
+        p = body::Box{centre, half, test_support::random_quaternion(rng)};
       } else {
         const Vec3 axis = random_unit(rng);
         const double R = 0.3 + 1.2 * u(rng), L = 0.3 + 1.2 * u(rng);

@@ -14,6 +14,7 @@
 #include "granite/collision/polyhedron_contacts.hpp"
 #include "granite/collision/shape_contacts.hpp"
 
+#include "../../support/random_rotation.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -28,11 +29,6 @@ namespace {
 constexpr double kTol = 1e-12;
 constexpr double kNormalTol = 1e-10;
 constexpr double kAll = 100.0;  // a threshold above every gap of these scenes
-
-Mat3 random_rotation(std::mt19937_64& rng) {
-  std::normal_distribution<double> g;
-  return Quat(g(rng), g(rng), g(rng), g(rng)).normalized().toRotationMatrix();
-}
 
 Vec3 random_unit(std::mt19937_64& rng) {
   std::normal_distribution<double> g;
@@ -61,7 +57,7 @@ double gap_to(const PlacedEllipsoid& shape, const Vec3& centre, const PlacedElli
 
 PlacedEllipsoid random_ellipsoid(std::mt19937_64& rng, const Vec3& centre) {
   std::uniform_real_distribution<double> axis(0.3, 1.0);
-  return {centre, random_rotation(rng), Vec3(axis(rng), axis(rng), axis(rng))};
+  return {centre, test_support::random_rotation_matrix(rng), Vec3(axis(rng), axis(rng), axis(rng))};
 }
 
 // E's half of the certificate: p_E on its surface, its outward normal −n there.
@@ -97,7 +93,7 @@ TEST(EllipsoidContacts, ABallShapedEllipsoidMeetsASphereAsSphereSphereDoes) {
     const double r1 = radius(rng), r2 = radius(rng);
     const Vec3 x2(0.3, -0.2, 0.1);
     const Vec3 x1 = x2 + (r1 + r2 + gap(rng)) * random_unit(rng);
-    const PlacedEllipsoid e(x1, random_rotation(rng), Vec3::Constant(r1));
+    const PlacedEllipsoid e(x1, test_support::random_rotation_matrix(rng), Vec3::Constant(r1));
     ContactGeometry got, want;
     ASSERT_TRUE(ellipsoid_convex(e, SegmentSupport{x2, x2}, r2, x2, kAll, got));
     ASSERT_TRUE(sphere_sphere(x1, r1, x2, r2, kAll, want));
@@ -158,7 +154,8 @@ TEST(EllipsoidContacts, EllipsoidAgainstBoxesSatisfiesTheCertificateOnFacesEdges
   const body::ConvexPolyhedron unit = body::box_polyhedron(Vec3::Ones());
   int faces = 0, others = 0;
   for (int trial = 0; trial < 300; ++trial) {
-    body::Box box{Vec3::Zero(), Vec3(half(rng), half(rng), half(rng)), Quat(random_rotation(rng))};
+    body::Box box{Vec3::Zero(), Vec3(half(rng), half(rng), half(rng)),
+                  Quat(test_support::random_rotation_matrix(rng))};
     PlacedPolyhedron p;
     p.place(box);
     const PlacedEllipsoid shape = random_ellipsoid(rng, Vec3::Zero());
@@ -290,7 +287,7 @@ TEST(EllipsoidContacts, ARigidMotionOfThePairMovesTheContactWithIt) {
   ContactGeometry g;
   ASSERT_TRUE(ellipsoid_convex(e, CoreSupport{&b}, b.margin, b.centre, kAll, g, &b));
   for (int trial = 0; trial < 20; ++trial) {
-    const Mat3 R = random_rotation(rng);
+    const Mat3 R = test_support::random_rotation_matrix(rng);
     const Vec3 t = random_unit(rng) * 5.0;
     const PlacedEllipsoid b2(Vec3(R * b.centre + t), Mat3(R * b.rotation), b.semi_axes);
     const PlacedEllipsoid e2(Vec3(R * e.centre + t), Mat3(R * e.rotation), e.semi_axes);
@@ -309,8 +306,8 @@ TEST(EllipsoidContacts, OnAGlobalBoxsFaceTheNormalIsTheFacesExactly) {
   const body::Primitive box = body::Box{Vec3::Zero(), Vec3(1.0, 1.0, 0.5), Quat::Identity()};
   std::mt19937_64 rng(18);
   for (int trial = 0; trial < 20; ++trial) {
-    const PlacedEllipsoid e(Vec3(0.1, -0.2, 0.5 + 0.3 + 0.01 * trial), random_rotation(rng),
-                            Vec3(0.3, 0.2, 0.1));
+    const PlacedEllipsoid e(Vec3(0.1, -0.2, 0.5 + 0.3 + 0.01 * trial),
+                            test_support::random_rotation_matrix(rng), Vec3(0.3, 0.2, 0.1));
     ContactGeometry g[kEllipsoidPrimitiveContacts];
     ASSERT_EQ(ellipsoid_primitive(e, box, kAll, g), 1U);
     EXPECT_EQ(g[0].normal, Vec3::UnitZ());

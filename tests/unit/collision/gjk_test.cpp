@@ -26,6 +26,7 @@
 #include "granite/collision/gjk.hpp"
 
 #include <Eigen/QR>
+#include "../../support/random_rotation.hpp"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,10 +51,6 @@ using Points = std::vector<Vec3>;
 Vec3 random_unit(std::mt19937& rng) {
   std::normal_distribution<double> n;
   return Vec3(n(rng), n(rng), n(rng)).normalized();
-}
-Mat3 random_rotation(std::mt19937& rng) {
-  std::normal_distribution<double> n;
-  return Quat(n(rng), n(rng), n(rng), n(rng)).normalized().toRotationMatrix();
 }
 Vec3 random_point(std::mt19937& rng, double half_width) {
   std::uniform_real_distribution<double> u(-half_width, half_width);
@@ -362,7 +359,7 @@ TEST(GjkPointBox, DistanceAndClosestPointMatchClamp) {
   int checked = 0;
   for (int trial = 0; trial < 4000; ++trial) {
     const Vec3 h(0.2 + 1.3 * u(rng), 0.2 + 1.3 * u(rng), 0.2 + 1.3 * u(rng));
-    const Mat3 rot = random_rotation(rng);
+    const Mat3 rot = test_support::random_rotation_matrix(rng);
     const Vec3 c = random_point(rng, 2.0);
     Points box;
     for (int k = 0; k < 8; ++k) {
@@ -413,7 +410,7 @@ TEST(GjkPointBox, InsidePointsOverlap) {
   std::uniform_real_distribution<double> u(0.0, 1.0);
   for (int trial = 0; trial < 1000; ++trial) {
     const Vec3 h(0.2 + 1.3 * u(rng), 0.2 + 1.3 * u(rng), 0.2 + 1.3 * u(rng));
-    const Mat3 rot = random_rotation(rng);
+    const Mat3 rot = test_support::random_rotation_matrix(rng);
     const Vec3 c = random_point(rng, 2.0);
     Points box;
     for (int k = 0; k < 8; ++k) {
@@ -594,7 +591,7 @@ TEST(GjkTouching, CubesFaceEdgeCorner) {
   int overlaps = 0;
   for (const Vec3& offset : offsets) {
     for (int turn = 0; turn < 50; ++turn) {
-      const Mat3 rot = turn == 0 ? Mat3::Identity() : random_rotation(rng);
+      const Mat3 rot = turn == 0 ? Mat3::Identity() : test_support::random_rotation_matrix(rng);
       const Vec3 shift = turn == 0 ? Vec3::Zero() : random_point(rng, 5.0);
       const Points a = transformed(cube, rot, shift);
       Points b = cube;
@@ -662,7 +659,7 @@ TEST(GjkInvariance, RigidMotionOfBothSets) {
                                   random_point(rng, 1.0) + (2.0 + 3.0 * u(rng)) * random_unit(rng),
                                   0.3 + u(rng));
     const GjkResult r = gjk(a, b);
-    const Mat3 rot = random_rotation(rng);
+    const Mat3 rot = test_support::random_rotation_matrix(rng);
     const Vec3 shift = random_point(rng, 6.0);
     const Points a2 = transformed(a, rot, shift), b2 = transformed(b, rot, shift);
     const GjkResult r2 = gjk(a2, b2);
@@ -801,7 +798,7 @@ TEST(GjkScale, MillimetreSetsNanometreGap) {
       b_local.push_back(
           Vec3(g + 1e-4 + 9e-4 * u(rng), 1e-3 * (u(rng) - 0.5), 1e-3 * (u(rng) - 0.5)));
     }
-    const Mat3 rot = random_rotation(rng);
+    const Mat3 rot = test_support::random_rotation_matrix(rng);
     const Vec3 shift = random_point(rng, 2e-3);
     const Points a = transformed(a_local, rot, shift), b = transformed(b_local, rot, shift);
     const GjkResult r = gjk(a, b);

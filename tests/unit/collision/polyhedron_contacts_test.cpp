@@ -7,6 +7,7 @@
 #include "granite/collision/gjk.hpp"
 #include "granite/collision/polyhedron_contacts.hpp"
 
+#include "../../support/random_rotation.hpp"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,11 +25,6 @@ constexpr double kAll = 100.0;  // a threshold above every gap of these scenes
 
 Mat3 turn(double angle, const Vec3& axis) {
   return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
-}
-
-Mat3 random_rotation(std::mt19937_64& rng) {
-  std::normal_distribution<double> g;
-  return Quat(g(rng), g(rng), g(rng), g(rng)).normalized().toRotationMatrix();
 }
 
 // The distance from x to the box (centre c, rotation R, half extents h) and its closest point.
@@ -135,7 +131,8 @@ TEST(PolyhedronContacts, RandomPairsAgreeWithTheDistanceAndAreFrameIndependent) 
       pb.emplace_back(g(rng), g(rng), g(rng));
     }
     const body::ConvexPolyhedron A = body::convex_hull(pa, "a"), B = body::convex_hull(pb, "b");
-    const Mat3 Ra = random_rotation(rng), Rb = random_rotation(rng);
+    const Mat3 Ra = test_support::random_rotation_matrix(rng),
+               Rb = test_support::random_rotation_matrix(rng);
     const Vec3 xa = Vec3(g(rng), g(rng), g(rng)).normalized() * (1.0 + 3.0 * u(rng));
     PlacedPolyhedron a, b;
     a.place(A, xa, Ra);
@@ -165,7 +162,7 @@ TEST(PolyhedronContacts, RandomPairsAgreeWithTheDistanceAndAreFrameIndependent) 
       EXPECT_LE(least, kTol) << trial;
     }
     // The same scene turned by Q and moved by t.
-    const Mat3 Q = random_rotation(rng);
+    const Mat3 Q = test_support::random_rotation_matrix(rng);
     const Vec3 t(g(rng), g(rng), g(rng));
     PlacedPolyhedron a2, b2;
     a2.place(A, Q * xa + t, Q * Ra);
@@ -190,7 +187,7 @@ TEST(PolyhedronContacts, SphereAgainstBoxIsTheClamp) {
   const Vec3 h(1.0, 0.5, 0.25), c(0.5, -1.0, 2.0);
   const body::ConvexPolyhedron box = body::box_polyhedron(h);
   for (int trial = 0; trial < 500; ++trial) {
-    const Mat3 R = random_rotation(rng);
+    const Mat3 R = test_support::random_rotation_matrix(rng);
     PlacedPolyhedron p;
     p.place(box, c, R);
     const Vec3 x = c + 1.5 * Vec3(g(rng), g(rng), g(rng));
@@ -218,7 +215,7 @@ TEST(PolyhedronContacts, CapsuleAgainstBoxHasTheLeastGapAlongItsSegment) {
   const Vec3 h(1.0, 0.5, 0.25);
   const body::ConvexPolyhedron box = body::box_polyhedron(h);
   for (int trial = 0; trial < 400; ++trial) {
-    const Mat3 R = random_rotation(rng);
+    const Mat3 R = test_support::random_rotation_matrix(rng);
     PlacedPolyhedron p;
     p.place(box, Vec3::Zero(), R);
     const Vec3 a = 1.5 * Vec3(g(rng), g(rng), g(rng)), b = a + Vec3(g(rng), g(rng), g(rng));

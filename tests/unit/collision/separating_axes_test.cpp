@@ -9,6 +9,7 @@
 #include "granite/collision/polyhedron_contacts.hpp"
 #include "granite/collision/separating_axes.hpp"
 
+#include "../../support/random_rotation.hpp"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,11 +23,6 @@ using namespace granite::collision;
 namespace {
 
 constexpr double kTol = 1e-12;
-
-Mat3 random_rotation(std::mt19937_64& rng) {
-  std::normal_distribution<double> g;
-  return Quat(g(rng), g(rng), g(rng), g(rng)).normalized().toRotationMatrix();
-}
 
 body::ConvexPolyhedron hull_of(const body::ConvexPolyhedron& box) {
   return body::convex_hull(box.vertices, "cube corners");
@@ -49,7 +45,8 @@ void random_scene(std::mt19937_64& rng, Scene& s) {
   s.box_b = body::box_polyhedron(extents());
   s.hull_a = hull_of(s.box_a);
   s.hull_b = hull_of(s.box_b);
-  const Mat3 ra = random_rotation(rng), rb = random_rotation(rng);
+  const Mat3 ra = test_support::random_rotation_matrix(rng),
+             rb = test_support::random_rotation_matrix(rng);
   const Vec3 xa = Vec3(g(rng), g(rng), g(rng)).normalized() * (0.5 + 2.5 * u(rng));
   const Vec3 xb(0.1, -0.2, 0.3);
   s.a.place(s.box_a, xb + xa, ra);
@@ -64,8 +61,8 @@ TEST(SeparatingAxes, BoxPolyhedraAreMarkedAndHullsAreNot) {
   Scene s;
   std::mt19937_64 rng(1);
   random_scene(rng, s);
-  EXPECT_TRUE(s.a.box && s.b.box);
-  EXPECT_FALSE(s.ha.box || s.hb.box);
+  EXPECT_TRUE(s.a.is_box() && s.b.is_box());
+  EXPECT_FALSE(s.ha.is_box() || s.hb.is_box());
   body::ConvexPolyhedron shifted = s.box_a;
   body::shift_origin(shifted, Vec3(0.1, 0.0, 0.0));
   EXPECT_TRUE(shifted.box_half_extents.isZero(0.0)) << "a box off its origin is a polyhedron";

@@ -5,6 +5,7 @@
 #include "granite/collision/detection.hpp"
 #include "granite/collision/shape_contacts.hpp"
 
+#include "../../support/random_rotation.hpp"
 #include <gtest/gtest.h>
 
 #include <random>
@@ -73,11 +74,6 @@ collision::ContactList detect(const Scene& s, double threshold) {
   return contacts;
 }
 
-Quat random_rotation(std::mt19937_64& rng) {
-  std::normal_distribution<double> g;
-  return Quat(g(rng), g(rng), g(rng), g(rng)).normalized();
-}
-
 }  // namespace
 
 // Random placements near contact: the same contacts as the reference, in its order (part of
@@ -89,8 +85,9 @@ TEST(ShapeContacts, ClumpPairsMatchEveryPairOfPartsMeasuredApart) {
   std::size_t touching = 0;
   for (int trial = 0; trial < 500; ++trial) {
     const Vec3 offset = 2.4 * kR * Vec3(u(rng), u(rng), u(rng)).normalized();
-    const Scene s = two_clumps(Vec3(0.01, 0.02, 0.03), random_rotation(rng),
-                               Vec3(0.01, 0.02, 0.03) + offset, random_rotation(rng));
+    const Scene s =
+        two_clumps(Vec3(0.01, 0.02, 0.03), test_support::random_quaternion(rng),
+                   Vec3(0.01, 0.02, 0.03) + offset, test_support::random_quaternion(rng));
     const collision::ContactList c = detect(s, threshold);
     const std::vector<Expected> e = reference(s, threshold);
     ASSERT_EQ(c.size(), e.size()) << "trial " << trial;
@@ -115,10 +112,10 @@ TEST(ShapeContacts, ClumpPairsMatchEveryPairOfPartsMeasuredApart) {
 // are unchanged (to rounding at the scale 1e-3 m).
 TEST(ShapeContacts, ARigidMotionOfTheSceneMovesTheContactsWithIt) {
   std::mt19937_64 rng(11);
-  const Quat q1 = random_rotation(rng), q2 = random_rotation(rng);
+  const Quat q1 = test_support::random_quaternion(rng), q2 = test_support::random_quaternion(rng);
   const Vec3 x1(0.0, 0.0, 0.0), x2(1.9 * kR, 0.4 * kR, -0.3 * kR);
   const Scene a = two_clumps(x1, q1, x2, q2);
-  const Quat g = random_rotation(rng);
+  const Quat g = test_support::random_quaternion(rng);
   const Vec3 shift(0.3, -0.2, 0.7);
   const Scene b = two_clumps(g * x1 + shift, g * q1, g * x2 + shift, g * q2);
   const collision::ContactList ca = detect(a, 0.0), cb = detect(b, 0.0);
