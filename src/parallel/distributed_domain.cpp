@@ -127,10 +127,10 @@ struct HistoryWire {
 }  // namespace
 
 void DistributedDomain::hand_over_history(solver::ContactHistory& history,
-                                          const collision::ContactList& contacts,
+                                          const solver::ContactKeys& keys,
                                           const body::Particles& particles, std::size_t owned) {
   if (exchange_.peers().empty()) return;  // no neighbour to take or give any
-  const std::vector<solver::HistoryEntry> entries = history.unclaimed(contacts, particles, owned);
+  const std::vector<solver::HistoryEntry> entries = history.unclaimed(keys, particles, owned);
   std::vector<HistoryWire> wire(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const solver::HistoryEntry& e = entries[i];

@@ -5,7 +5,6 @@
 #include "granite/solver/fc3d_error.hpp"
 
 #include <algorithm>
-#include <map>
 #include <unordered_set>
 #include <tuple>
 #include <utility>
@@ -26,30 +25,107 @@ std::size_t ContactKeyHash::operator()(const ContactKey& k) const {
 }
 
 void contact_keys(const collision::ContactList& contacts, const body::Particles& particles,
-                  std::vector<ContactKey>& keys, std::vector<bool>& swapped) {
+                  ContactKeys& keys) {
   const std::size_t m = contacts.size();
-  keys.resize(m);
-  swapped.assign(m, false);
-  // A particle and a global body (a union's parts) can touch more than once, in any order;
-  // two shaped particles too (a manifold, pairs of parts), their contacts adjacent in the list.
-  std::map<std::pair<BodyId, BodyId>, std::uint32_t> seen;
+  keys.key.resize(m);
+  keys.swapped.assign(m, false);
+  // A particle and a global body (a union's parts) can touch more than once, in any order:
+  // those contacts are numbered by a sort of their pairs (stable: in detection order). Two
+  // shaped particles' contacts (a manifold, pairs of parts) are adjacent in the list.
+  std::vector<std::uint32_t> with_global;
   for (std::size_t j = 0; j < m; ++j) {
-    ContactKey& k = keys[j];
+    ContactKey& k = keys.key[j];
     k.first = particles.id[contacts.body1[j]];
     k.ordinal = 0;
     if (contacts.involves_global(j)) {
       k.second = -1 - static_cast<BodyId>(contacts.global_index(j));
-      k.ordinal = seen[{k.first, k.second}]++;
+      with_global.push_back(std::uint32_t(j));
       continue;
     }
     k.second = particles.id[contacts.body2[j]];
     if (k.second < k.first) {
       std::swap(k.first, k.second);
-      swapped[j] = true;
+      keys.swapped[j] = true;
     }
-    if (j > 0 && !contacts.involves_global(j - 1) && keys[j - 1].first == k.first &&
-        keys[j - 1].second == k.second)
-      k.ordinal = keys[j - 1].ordinal + 1;
+    const ContactKey& previous = keys.key[j - (j > 0)];
+    if (j > 0 && !contacts.involves_global(j - 1) && previous.first == k.first &&
+        previous.second == k.second)
+      k.ordinal = previous.ordinal + 1;
+  }
+  const auto pair_less = [&](std::uint32_t a, std::uint32_t b) {
+    const ContactKey &x = keys.key[a], &y = keys.key[b];
+    return std::tie(x.first, x.second) < std::tie(y.first, y.second);
+  };
+  std::stable_sort(with_global.begin(), with_global.end(), pair_less);
+  for (std::size_t i = 1; i < with_global.size(); ++i)
+    if (!pair_less(with_global[i - 1], with_global[i]))
+      keys.key[with_global[i]].ordinal = keys.key[with_global[i - 1]].ordinal + 1;
+}
+
+void ContactHistory::clear() {
+  entries_.clear();
+  std::fill(index_.begin(), index_.end(), kEmpty);
+}
+
+void ContactHistory::reserve(std::size_t entries) {
+  int bits = 4;
+  while ((std::size_t(1) << bits) < 2 * entries) ++bits;
+  if (index_.size() == (std::size_t(1) << bits)) return;
+  shift_ = 64 - bits;
+  index_.assign(std::size_t(1) << bits, kEmpty);
+  for (std::size_t e = 0; e < entries_.size(); ++e) {
+    std::size_t s = ContactKeyHash{}(entries_[e].key) >> shift_;
+    while (index_[s] != kEmpty) s = (s + 1) & (index_.size() - 1);
+    index_[s] = std::uint32_t(e + 1);
+  }
+}
+
+std::size_t ContactHistory::find(const ContactKey& key, std::size_t hint) const {
+  if (hint < entries_.size() && entries_[hint].key == key) return hint;
+  if (entries_.empty()) return 0;
+  for (std::size_t s = ContactKeyHash{}(key) >> shift_;; s = (s + 1) & (index_.size() - 1)) {
+    const std::uint32_t e = index_[s];
+    if (e == kEmpty) return entries_.size();
+    if (entries_[e - 1].key == key) return e - 1;
+  }
+}
+
+std::size_t ContactHistory::put(const ContactKey& key) {
+  if (2 * (entries_.size() + 1) > index_.size()) reserve(entries_.size() + 1);
+  std::size_t s = ContactKeyHash{}(key) >> shift_;
+  for (; index_[s] != kEmpty; s = (s + 1) & (index_.size() - 1))
+    if (entries_[index_[s] - 1].key == key) return index_[s] - 1;
+  entries_.push_back({key, Vec3::Zero(), Vec3::Zero()});
+  index_[s] = std::uint32_t(entries_.size());
+  return entries_.size() - 1;
+}
+
+void ContactHistory::record(const ContactKeys& keys,
+                            const std::vector<SolverContact>& solver_contacts,
+                            const std::vector<Vec3>& impulses, const RollingBlocks* rolling) {
+  // The same contacts in the same order as the entries (a step that changed no contact): the
+  // index stays as it is and entry j is contact j's.
+  const std::size_t m = keys.key.size();
+  const bool same =
+      m == entries_.size() &&
+      std::equal(keys.key.begin(), keys.key.end(), entries_.begin(),
+                 [](const ContactKey& k, const HistoryEntry& e) { return k == e.key; });
+  if (!same) {
+    clear();
+    reserve(m);
+  }
+  std::vector<std::uint32_t> entry(m);
+  for (std::size_t j = 0; j < m; ++j) {
+    entry[j] = std::uint32_t(same ? j : put(keys.key[j]));
+    const Vec3 world = solver_contacts[j].frame * impulses[j];  // on body 1
+    entries_[entry[j]].impulse = keys.swapped[j] ? Vec3(-world) : world;
+    entries_[entry[j]].torque = Vec3::Zero();
+  }
+  if (rolling == nullptr) return;
+  for (std::size_t k = 0; k < rolling->contacts.size(); ++k) {
+    const std::size_t j = rolling->contacts[k].contact;
+    const Vec3 world = solver_contacts[j].frame * rolling->torques[k];  // on body 1
+    entries_[entry[j]].torque = keys.swapped[j] ? Vec3(-world) : world;
   }
 }
 
@@ -57,47 +133,35 @@ void ContactHistory::record(const collision::ContactList& contacts,
                             const body::Particles& particles,
                             const std::vector<SolverContact>& solver_contacts,
                             const std::vector<Vec3>& impulses, const RollingBlocks* rolling) {
-  std::vector<ContactKey> keys;
-  std::vector<bool> swapped;
-  contact_keys(contacts, particles, keys, swapped);
-  map_.clear();
-  map_.reserve(keys.size());
-  for (std::size_t j = 0; j < keys.size(); ++j) {
-    const Vec3 world = solver_contacts[j].frame * impulses[j];  // on body 1
-    map_[keys[j]].impulse = swapped[j] ? Vec3(-world) : world;
-  }
-  if (rolling == nullptr) return;
-  for (std::size_t k = 0; k < rolling->contacts.size(); ++k) {
-    const std::size_t j = rolling->contacts[k].contact;
-    const Vec3 world = solver_contacts[j].frame * rolling->torques[k];  // on body 1
-    map_[keys[j]].torque = swapped[j] ? Vec3(-world) : world;
-  }
+  ContactKeys keys;
+  contact_keys(contacts, particles, keys);
+  record(keys, solver_contacts, impulses, rolling);
 }
 
-std::size_t ContactHistory::warm_start(const collision::ContactList& contacts,
-                                       const body::Particles& particles,
+std::size_t ContactHistory::warm_start(const ContactKeys& keys,
                                        const std::vector<SolverContact>& solver_contacts,
                                        double scale, std::vector<Vec3>& impulses,
                                        RollingBlocks* rolling) const {
-  std::vector<ContactKey> keys;
-  std::vector<bool> swapped;
-  contact_keys(contacts, particles, keys, swapped);
-  impulses.assign(keys.size(), Vec3::Zero());
-  std::size_t found = 0;
-  for (std::size_t j = 0; j < keys.size(); ++j) {
-    const auto it = map_.find(keys[j]);
-    if (it == map_.end()) continue;
+  const std::size_t m = keys.key.size();
+  impulses.assign(m, Vec3::Zero());
+  std::vector<std::uint32_t> entry(m);
+  std::size_t found = 0, hint = 0;
+  for (std::size_t j = 0; j < m; ++j) {
+    entry[j] = std::uint32_t(find(keys.key[j], hint));
+    if (entry[j] == entries_.size()) continue;
+    hint = entry[j] + 1;
     ++found;
-    const Vec3 world = swapped[j] ? Vec3(-it->second.impulse) : it->second.impulse;
+    const Vec3& p = entries_[entry[j]].impulse;
+    const Vec3 world = keys.swapped[j] ? Vec3(-p) : p;
     const SolverContact& c = solver_contacts[j];
     impulses[j] = scale * contact::project_onto_friction_cone(c.frame.transpose() * world, c.mu);
   }
   if (rolling == nullptr) return found;
   for (std::size_t k = 0; k < rolling->contacts.size(); ++k) {
     const RollingContact& r = rolling->contacts[k];
-    const auto it = map_.find(keys[r.contact]);
-    if (it == map_.end()) continue;
-    const Vec3 world = swapped[r.contact] ? Vec3(-it->second.torque) : it->second.torque;
+    if (entry[r.contact] == entries_.size()) continue;
+    const Vec3& t = entries_[entry[r.contact]].torque;
+    const Vec3 world = keys.swapped[r.contact] ? Vec3(-t) : t;
     const SolverContact& c = solver_contacts[r.contact];
     const double normal = std::max(impulses[r.contact][0], 0.0);
     rolling->torques[k] = clamp_torque(scale * (c.frame.transpose() * world),
@@ -106,34 +170,49 @@ std::size_t ContactHistory::warm_start(const collision::ContactList& contacts,
   return found;
 }
 
+std::size_t ContactHistory::warm_start(const collision::ContactList& contacts,
+                                       const body::Particles& particles,
+                                       const std::vector<SolverContact>& solver_contacts,
+                                       double scale, std::vector<Vec3>& impulses,
+                                       RollingBlocks* rolling) const {
+  ContactKeys keys;
+  contact_keys(contacts, particles, keys);
+  return warm_start(keys, solver_contacts, scale, impulses, rolling);
+}
+
 std::vector<HistoryEntry> ContactHistory::entries() const {
-  std::vector<HistoryEntry> out;
-  out.reserve(map_.size());
-  for (const auto& [key, value] : map_) out.push_back({key, value.impulse, value.torque});
+  std::vector<HistoryEntry> out = entries_;
   std::sort(out.begin(), out.end(),
             [](const HistoryEntry& a, const HistoryEntry& b) { return a.key < b.key; });
   return out;
 }
 
 void ContactHistory::insert(const std::vector<HistoryEntry>& entries) {
-  for (const HistoryEntry& e : entries) map_[e.key] = {e.impulse, e.torque};
+  reserve(entries_.size() + entries.size());
+  for (const HistoryEntry& e : entries) entries_[put(e.key)] = e;
 }
 
-std::vector<HistoryEntry> ContactHistory::unclaimed(const collision::ContactList& contacts,
+std::vector<HistoryEntry> ContactHistory::unclaimed(const ContactKeys& keys,
                                                     const body::Particles& particles,
                                                     std::size_t owned) const {
   std::vector<HistoryEntry> out;
-  if (map_.empty()) return out;
-  std::vector<ContactKey> keys;
-  std::vector<bool> swapped;
-  contact_keys(contacts, particles, keys, swapped);
-  const std::unordered_set<ContactKey, ContactKeyHash> claimed(keys.begin(), keys.end());
+  if (entries_.empty()) return out;
+  std::vector<bool> claimed(entries_.size(), false);
+  std::size_t hint = 0;
+  for (const ContactKey& k : keys.key) {
+    const std::size_t e = find(k, hint);
+    if (e == entries_.size()) continue;
+    claimed[e] = true;
+    hint = e + 1;
+  }
+  if (std::find(claimed.begin(), claimed.end(), false) == claimed.end()) return out;
   const std::unordered_set<BodyId> mine(particles.id.begin(),
                                         particles.id.begin() + std::ptrdiff_t(owned));
-  for (const auto& [key, value] : map_) {
-    if (claimed.count(key)) continue;
+  for (std::size_t e = 0; e < entries_.size(); ++e) {
+    if (claimed[e]) continue;
+    const ContactKey& key = entries_[e].key;
     const bool stays = mine.count(key.first) && (key.second < 0 || mine.count(key.second));
-    if (!stays) out.push_back({key, value.impulse, value.torque});
+    if (!stays) out.push_back(entries_[e]);
   }
   std::sort(out.begin(), out.end(),
             [](const HistoryEntry& a, const HistoryEntry& b) { return a.key < b.key; });

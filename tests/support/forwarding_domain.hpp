@@ -22,9 +22,9 @@ public:
   }
   double ghost_width() const override { return inner_.ghost_width(); }
   solver::Exchange& exchange() override { return inner_.exchange(); }
-  void hand_over_history(solver::ContactHistory& history, const collision::ContactList& contacts,
+  void hand_over_history(solver::ContactHistory& history, const solver::ContactKeys& keys,
                          const body::Particles& p, std::size_t owned) override {
-    inner_.hand_over_history(history, contacts, p, owned);
+    inner_.hand_over_history(history, keys, p, owned);
   }
   void end_step(body::Particles& p, std::size_t owned) override { inner_.end_step(p, owned); }
 

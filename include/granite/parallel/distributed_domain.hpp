@@ -60,7 +60,7 @@ public:
   std::size_t refresh_ghosts(body::Particles& particles, const std::vector<std::int64_t>& owned_map,
                              std::vector<std::int64_t>& ghost_map, bool& ghosts_deleted) override;
   solver::Exchange& exchange() override { return halo_exchange_; }
-  void hand_over_history(solver::ContactHistory& history, const collision::ContactList& contacts,
+  void hand_over_history(solver::ContactHistory& history, const solver::ContactKeys& keys,
                          const body::Particles& particles, std::size_t owned) override;
   void end_step(body::Particles& particles, std::size_t owned) override;
 

@@ -53,11 +53,10 @@ public:
   /// The step's solvers talk to the other processes through this (solver/exchange.hpp).
   virtual solver::Exchange& exchange() = 0;
   /// Warm start across processes, before a relaxation: the history this process no longer
-  /// needs for `contacts` (solver::ContactHistory::unclaimed, bodies [0, owned) owned) goes
+  /// needs for the contacts of `keys` (solver::ContactHistory::unclaimed, bodies [0, owned) owned) goes
   /// to the neighbouring processes, and what they send joins `history`. Called on every
   /// process alike when warm starting.
-  virtual void hand_over_history(solver::ContactHistory& history,
-                                 const collision::ContactList& contacts,
+  virtual void hand_over_history(solver::ContactHistory& history, const solver::ContactKeys& keys,
                                  const body::Particles& particles, std::size_t owned) = 0;
   /// Last action of a step, after the statistics (e.g. dropping the ghosts, which the next
   /// synchronise() rebuilds).
@@ -81,7 +80,7 @@ public:
   }
   double ghost_width() const override { return 0.0; }
   solver::Exchange& exchange() override { return exchange_; }
-  void hand_over_history(solver::ContactHistory&, const collision::ContactList&,
+  void hand_over_history(solver::ContactHistory&, const solver::ContactKeys&,
                          const body::Particles&, std::size_t) override {}
   void end_step(body::Particles&, std::size_t) override {}
 

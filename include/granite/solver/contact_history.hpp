@@ -17,7 +17,6 @@
 #include "granite/solver/rolling.hpp"
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 namespace granite::solver {
@@ -42,29 +41,50 @@ struct HistoryEntry {
   Vec3 torque = Vec3::Zero();  // world frame, on body `first` (rolling/spinning resistance)
 };
 
+/// The identities of a contact list's contacts (contact_keys), formed once per step and shared
+/// by the history's hand-over, warm start and record.
+struct ContactKeys {
+  std::vector<ContactKey> key;
+  std::vector<bool> swapped;  // the list's body order is the key's reversed (the impulse is −p)
+};
+
+/// The identity of each contact of the list and whether its body order is swapped with
+/// respect to the key (then the impulse on the key's first body is −p).
+void contact_keys(const collision::ContactList& contacts, const body::Particles& particles,
+                  ContactKeys& keys);
+
+/// The history is a flat table: the entries in one array, in the order they were recorded
+/// (the last step's detection order, which the next step's lookups mostly follow), and an
+/// open-addressing index over them (linear probing, at most half full). No node is allocated
+/// per contact, and recording a step reuses the arrays.
 class ContactHistory {
 public:
   /// Replaces the history by the given contacts' impulses (contact frame, as relaxed) and, with
   /// `rolling`, their torque impulses.
-  void record(const collision::ContactList& contacts, const body::Particles& particles,
-              const std::vector<SolverContact>& solver_contacts, const std::vector<Vec3>& impulses,
-              const RollingBlocks* rolling = nullptr);
+  void record(const ContactKeys& keys, const std::vector<SolverContact>& solver_contacts,
+              const std::vector<Vec3>& impulses, const RollingBlocks* rolling = nullptr);
   /// Sets impulses[j] = scale · P_K(Q_jᵀ p) for every contact j found in the history (zero
   /// otherwise) and, with `rolling`, each torque block's torque to scale · Q_jᵀ t clamped to the
   /// bounds of that λ_n; returns how many contacts were found.
+  std::size_t warm_start(const ContactKeys& keys, const std::vector<SolverContact>& solver_contacts,
+                         double scale, std::vector<Vec3>& impulses,
+                         RollingBlocks* rolling = nullptr) const;
+  /// The same, forming the list's keys first.
+  void record(const collision::ContactList& contacts, const body::Particles& particles,
+              const std::vector<SolverContact>& solver_contacts, const std::vector<Vec3>& impulses,
+              const RollingBlocks* rolling = nullptr);
   std::size_t warm_start(const collision::ContactList& contacts, const body::Particles& particles,
                          const std::vector<SolverContact>& solver_contacts, double scale,
                          std::vector<Vec3>& impulses, RollingBlocks* rolling = nullptr) const;
 
-  std::size_t size() const { return map_.size(); }
-  /// Bytes one remembered contact takes (the memory estimate): its hash-table node (key,
-  /// impulses, the next pointer and the cached hash), its bucket, the allocator's header, and
-  /// the key contact_keys forms for it each step.
+  std::size_t size() const { return entries_.size(); }
+  /// Bytes one remembered contact takes (the memory estimate): its entry, its index slots (2 to
+  /// 4: the index is a power of two at most half full), and the key and order bit the step
+  /// forms for it.
   static constexpr std::size_t bytes_per_entry() {
-    return sizeof(std::pair<const ContactKey, Remembered>) + 3 * sizeof(void*) + 16 +
-           sizeof(ContactKey);
+    return sizeof(HistoryEntry) + 4 * sizeof(std::uint32_t) + sizeof(ContactKey) + 1;
   }
-  void clear() { map_.clear(); }
+  void clear();
   /// The entries sorted by key (checkpoints, exchange between processes).
   std::vector<HistoryEntry> entries() const;
   /// Adds entries (an existing key is overwritten).
@@ -73,19 +93,19 @@ public:
   /// may now relax: one of the key's particles is not among particles [0, owned) (it migrated,
   /// or was only a ghost here). A contact whose particles both stay owned here and that is no
   /// longer detected has ended and is not offered.
-  std::vector<HistoryEntry> unclaimed(const collision::ContactList& contacts,
-                                      const body::Particles& particles, std::size_t owned) const;
+  std::vector<HistoryEntry> unclaimed(const ContactKeys& keys, const body::Particles& particles,
+                                      std::size_t owned) const;
 
 private:
-  struct Remembered {
-    Vec3 impulse = Vec3::Zero(), torque = Vec3::Zero();
-  };
-  std::unordered_map<ContactKey, Remembered, ContactKeyHash> map_;
+  static constexpr std::uint32_t kEmpty = 0;  // index_ holds entry + 1
+  // The entry's index, or size() if absent; entry `hint` is tried before the index (the entry
+  // after the last one found: the contacts come mostly in the order they were recorded).
+  std::size_t find(const ContactKey& key, std::size_t hint = 0) const;
+  std::size_t put(const ContactKey& key);  // the key's entry, appended if absent
+  void reserve(std::size_t entries);       // an index for that many, rebuilt
+  std::vector<HistoryEntry> entries_;
+  std::vector<std::uint32_t> index_;
+  int shift_ = 64;  // the index has 2^(64 − shift_) slots: a hash's top bits pick one
 };
-
-/// The identity of each contact of the list and whether its body order is swapped with
-/// respect to the key (then the impulse on the key's first body is −p).
-void contact_keys(const collision::ContactList& contacts, const body::Particles& particles,
-                  std::vector<ContactKey>& keys, std::vector<bool>& swapped);
 
 }  // namespace granite::solver
