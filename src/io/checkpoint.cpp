@@ -38,8 +38,9 @@ constexpr const char* kFormatName = "granite-checkpoint";
 // 2: /particles/group, /fixes/<name>; 3: /particles/fixed; 4: /particles/neighbour_reference;
 // 5: /engine/<name> (format 4 kept the engine's state under /fixes, read back as such);
 // 6: the root attribute largest_radius (before: found by reading every radius);
-// 7: /particles/shape (before: every particle a sphere)
-constexpr std::int32_t kFormatVersion = 7;
+// 7: /particles/shape (before: every particle a sphere);
+// 8: /contact_history rows (before: /engine/contact_history, text gathered from every rank)
+constexpr std::int32_t kFormatVersion = 8;
 
 // The first format that stores a field's dataset; read from an earlier one, the field keeps
 // its ParticleInit default.
@@ -69,6 +70,9 @@ void write_file(const std::string& file_name, const std::string& path,
   rank_counts.resize(std::size_t(ranks), 0);
   // What a --from on another decomposition needs before reading any row (0 without particles).
   const double largest_radius = comm::max(particles.max_radius(), comm);
+  Slab history_slab = detail::slab_of(state.history.size(), comm);
+  std::vector<std::int64_t> history_counts = comm::gather(std::int64_t(history_slab.local), comm);
+  history_counts.resize(std::size_t(ranks), 0);
 
   const std::string what = "file " + file_name;
   detail::write_parallel_file(file_name, path, comm, [&](hid_t root) {
@@ -107,6 +111,36 @@ void write_file(const std::string& file_name, const std::string& path,
     write_state("global_anchors", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, state.global_anchors.size(),
                 state.global_anchors.data());
     write_state("config", H5T_STD_U8LE, H5T_NATIVE_UCHAR, state.config.size(), state.config.data());
+
+    // /contact_history: each rank's entries as rows, like /particles.
+    if (state.has_history) {
+      write_state("history_rank_counts", H5T_STD_I64LE, H5T_NATIVE_INT64, history_counts.size(),
+                  history_counts.data());
+      Handle history(make_group("contact_history"), H5Gclose);
+      history_slab.checksum = true;
+      history_slab.transfer = transfer.get();
+      const std::vector<HistoryRow>& rows = state.history;
+      std::vector<std::int64_t> first(rows.size()), second(rows.size());
+      std::vector<std::uint32_t> ordinal(rows.size());
+      std::vector<double> impulse(3 * rows.size()), torque(3 * rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        first[i] = rows[i].first;
+        second[i] = rows[i].second;
+        ordinal[i] = rows[i].ordinal;
+        std::copy(rows[i].impulse, rows[i].impulse + 3, &impulse[3 * i]);
+        std::copy(rows[i].torque, rows[i].torque + 3, &torque[3 * i]);
+      }
+      const auto write_rows = [&](const char* name, hid_t file_type, hid_t memory_type,
+                                  hsize_t columns, const void* data) {
+        detail::write_dataset(history.get(), "/contact_history", name, file_type, memory_type,
+                              columns, data, history_slab);
+      };
+      write_rows("first", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, first.data());
+      write_rows("second", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, second.data());
+      write_rows("ordinal", H5T_STD_U32LE, H5T_NATIVE_UINT32, 1, ordinal.data());
+      write_rows("impulse", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, impulse.data());
+      write_rows("torque", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, torque.data());
+    }
 
     // /fixes/<name>: the restart state of each end-of-step object; /engine/<name>: the
     // engine's (scenario/engine_state.hpp); as bytes, the same on every rank.
@@ -212,9 +246,41 @@ std::string read_format(hid_t file) {
   return out;
 }
 
+// The datasets of /contact_history and their columns.
+constexpr std::pair<const char*, hsize_t> kHistoryDatasets[] = {
+    {"first", 1}, {"second", 1}, {"ordinal", 1}, {"impulse", 3}, {"torque", 3}};
+
+// Rows [first, first + count) of /contact_history.
+std::vector<HistoryRow> read_history_rows(hid_t file, hsize_t first, hsize_t count) {
+  const auto read = [&](const char* name, hid_t memory_type, hsize_t columns, auto& out) {
+    const std::string path = std::string("/contact_history/") + name;
+    Handle dataset = open_dataset(file, path);
+    read_rows(dataset.get(), path, memory_type, columns, first, count, out);
+  };
+  std::vector<std::int64_t> a, b;
+  std::vector<std::uint32_t> ordinal;
+  std::vector<double> impulse, torque;
+  read("first", H5T_NATIVE_INT64, 1, a);
+  read("second", H5T_NATIVE_INT64, 1, b);
+  read("ordinal", H5T_NATIVE_UINT32, 1, ordinal);
+  read("impulse", H5T_NATIVE_DOUBLE, 3, impulse);
+  read("torque", H5T_NATIVE_DOUBLE, 3, torque);
+  std::vector<HistoryRow> rows(static_cast<std::size_t>(count));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    rows[i].first = a[i];
+    rows[i].second = b[i];
+    rows[i].ordinal = ordinal[i];
+    std::copy(&impulse[3 * i], &impulse[3 * i] + 3, rows[i].impulse);
+    std::copy(&torque[3 * i], &torque[3 * i] + 3, rows[i].torque);
+  }
+  return rows;
+}
+
 // What rank 0 learns about the file and broadcasts.
 struct Header {
-  std::vector<std::int64_t> rank_counts;  // its size is the writer's rank count
+  std::vector<std::int64_t> rank_counts;          // its size is the writer's rank count
+  std::vector<std::int64_t> history_rank_counts;  // format 8 on, with a history
+  std::int64_t history_total = 0;
   std::int64_t total = 0;
   std::optional<double> largest_radius;  // format 6 on
   CheckpointState state;
@@ -274,6 +340,23 @@ Header read_header(const std::string& path) {
     throw InputError("inconsistent sizes: particle_count " + std::to_string(header.total) +
                      ", ranks " + std::to_string(ranks) + " and /state/rank_counts disagree");
   }
+  if (version >= 8 && H5Lexists(root, "/contact_history", H5P_DEFAULT) > 0) {
+    header.state.has_history = true;
+    header.history_rank_counts =
+        read_state<std::vector<std::int64_t>>(root, "history_rank_counts", H5T_NATIVE_INT64);
+    header.history_total = std::accumulate(header.history_rank_counts.begin(),
+                                           header.history_rank_counts.end(), std::int64_t(0));
+    if (header.history_rank_counts.size() != std::size_t(ranks) ||
+        std::any_of(header.history_rank_counts.begin(), header.history_rank_counts.end(),
+                    [](std::int64_t n) { return n < 0; }))
+      throw InputError("inconsistent sizes: /state/history_rank_counts and ranks " +
+                       std::to_string(ranks) + " disagree");
+    for (const auto& [name, columns] : kHistoryDatasets) {
+      const std::string dataset_path = std::string("/contact_history/") + name;
+      Handle dataset = open_dataset(root, dataset_path);
+      expect_shape(dataset.get(), dataset_path, hsize_t(header.history_total), columns);
+    }
+  }
   detail::for_each_particle_dataset(
       body::kCheckpointed, [&](const char* name, auto, std::size_t columns) {
         if (version < first_format_of(name)) return;
@@ -330,6 +413,9 @@ private:
 
 void broadcast(Header& header, const comm::Communicator& comm) {
   comm::broadcast_container(header.rank_counts, comm);
+  comm::broadcast_container(header.history_rank_counts, comm);
+  comm::broadcast(header.history_total, comm);
+  comm::broadcast(header.state.has_history, comm);
   comm::broadcast_container(header.state.global_anchors, comm);
   for (std::map<std::string, std::string>* named : {&header.state.fixes, &header.state.engine}) {
     std::uint64_t count = named->size();
@@ -365,6 +451,7 @@ void write_checkpoint(const std::string& path, const body::Particles& particles,
   std::uint64_t state_bytes = 0;
   for (const auto* named : {&state.fixes, &state.engine})
     for (const auto& [name, bytes] : *named) state_bytes += bytes.size();
+  state_bytes += 68 * std::uint64_t(comm::sum(std::int64_t(state.history.size()), comm));  // rows
   detail::probe_destination(
       path, "checkpoint", comm,
       detail::expected_file_bytes(std::uint64_t(comm::sum(std::int64_t(particles.size()), comm)),
@@ -404,15 +491,18 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
   // then sent to its owner.
   const bool same_ranks =
       rows_wanted == CheckpointRows::as_written && header.rank_counts.size() == std::size_t(ranks);
-  std::int64_t first_row = 0, row_count = 0;
-  if (same_ranks) {
-    first_row = std::accumulate(header.rank_counts.begin(), header.rank_counts.begin() + rank,
-                                std::int64_t(0));
-    row_count = header.rank_counts[std::size_t(rank)];
-  } else {
-    first_row = header.total * rank / ranks;
-    row_count = header.total * (rank + 1) / ranks - first_row;
-  }
+  // This rank's rows of a table written with `counts` rows per rank (total `total`).
+  const auto rows_of = [&](const std::vector<std::int64_t>& counts, std::int64_t total) {
+    if (same_ranks)
+      return std::pair(std::accumulate(counts.begin(), counts.begin() + rank, std::int64_t(0)),
+                       counts[std::size_t(rank)]);
+    const std::int64_t first = total * rank / ranks;
+    return std::pair(first, total * (rank + 1) / ranks - first);
+  };
+  const auto [first_row, row_count] = rows_of(header.rank_counts, header.total);
+  const auto [first_history, history_count] =
+      header.state.has_history ? rows_of(header.history_rank_counts, header.history_total)
+                               : std::pair(std::int64_t(0), std::int64_t(0));
 
   // The rows read here, checked as they are added (add_exact): this rank's own straight into
   // `particles` (same_ranks), otherwise into `share` for their owners.
@@ -436,6 +526,11 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
         into.add_exact(rows.bodies[i]);
       }
     }
+    if (history_count > 0) {
+      Handle file = open_file(path);
+      header.state.history =
+          read_history_rows(file.get(), hsize_t(first_history), hsize_t(history_count));
+    }
   } catch (const std::exception& error) {
     message = cannot_read(path, error.what());
   }
@@ -446,6 +541,8 @@ CheckpointState read_checkpoint(const std::string& path, body::Particles& partic
     throw;
   }
   header.state.rows_read = row_count;
+  header.state.history_rows_read = history_count;
+  header.state.history_as_written = same_ranks;
   if (same_ranks) return header.state;
   std::vector<std::vector<parallel::BodyRecord>> send(static_cast<std::size_t>(ranks));
   for (std::size_t i = 0; i < share.size(); ++i) {

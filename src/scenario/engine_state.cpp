@@ -1,12 +1,17 @@
-// The engine's restart state (see include/granite/scenario/engine_state.hpp). Both parts are
-// text with hexfloats, so that a restart reads back every bit.
+// The engine's restart state (see include/granite/scenario/engine_state.hpp). The history
+// travels as rows of doubles and the lists' state as text with hexfloats, so that a restart
+// reads back every bit.
 #include "granite/scenario/engine_state.hpp"
 
 #include "granite/comm/collectives.hpp"
+#include "granite/parallel/id_directory.hpp"
 #include "granite/core/error.hpp"
 
 #include <cstdlib>
 #include <sstream>
+#include <unordered_map>
+#include <vector>
+#include <algorithm>
 
 namespace granite::scenario {
 
@@ -14,23 +19,6 @@ namespace {
 
 constexpr const char* kHistory = "contact_history";
 constexpr const char* kNeighbourLists = "neighbour_lists";
-
-// Collective: "ranks R" and one line per entry of every rank, gathered: rank, key, impulse, and
-// with rolling or spinning resistance the torque impulse (3 more numbers).
-std::string contact_history_text(const timestep::Simulation& sim, const comm::Communicator& comm) {
-  std::ostringstream mine;
-  mine << std::hexfloat;
-  const bool torques = sim.materials().has_rolling_resistance();
-  for (const solver::HistoryEntry& e : sim.contact_history().entries()) {
-    mine << comm.rank() << ' ' << e.key.first << ' ' << e.key.second << ' ' << e.key.ordinal << ' '
-         << e.impulse[0] << ' ' << e.impulse[1] << ' ' << e.impulse[2];
-    if (torques) mine << ' ' << e.torque[0] << ' ' << e.torque[1] << ' ' << e.torque[2];
-    mine << '\n';
-  }
-  std::string text = "ranks " + std::to_string(comm.size()) + "\n";
-  for (const std::string& part : comm::all_gather_text(mine.str(), comm)) text += part;
-  return text;
-}
 
 // Collective: the lists are valid only if they are on every rank.
 std::string neighbour_lists_text(const timestep::Simulation& sim, const comm::Communicator& comm) {
@@ -58,25 +46,17 @@ void restore_neighbour_lists(const std::string& text, timestep::Simulation& sim,
   sim.restore_neighbour_lists(s);
 }
 
-}  // namespace
-
-std::map<std::string, std::string> engine_state(const timestep::Simulation& sim,
-                                                const comm::Communicator& comm) {
-  std::map<std::string, std::string> state;
-  if (sim.parameters().warm_start > 0.0) state[kHistory] = contact_history_text(sim, comm);
-  if (sim.parameters().skin > 0.0) state[kNeighbourLists] = neighbour_lists_text(sim, comm);
-  return state;
-}
-
-void restore_contact_history(const std::string& text, timestep::Simulation& sim,
-                             const comm::Communicator& comm) {
+// An older checkpoint's history (format 7 and before): "ranks R", then one line per entry of
+// every rank: rank, key, impulse, and with rolling or spinning resistance the torque impulse
+// (3 more numbers), in hexfloats. The same decomposition takes its own entries; another, all.
+std::vector<solver::HistoryEntry> history_from_text(const std::string& text,
+                                                    const comm::Communicator& comm) {
   std::istringstream is(text);
   std::string word;
   int ranks = 0;
   is >> word >> ranks;
   if (!is || word != "ranks") throw InputError("checkpoint: the contact history is malformed");
-  // One entry per line: 7 fields, or 10 with a torque (older checkpoints have none). Hexfloats:
-  // read as tokens and converted by strtod (operator>> does not parse them).
+  // Hexfloats: read as tokens and converted by strtod (operator>> does not parse them).
   std::vector<solver::HistoryEntry> entries;
   std::string line;
   std::getline(is, line);  // the rest of the "ranks" line
@@ -92,20 +72,94 @@ void restore_contact_history(const std::string& text, timestep::Simulation& sim,
       throw InputError("checkpoint: the contact history is malformed");
     e.impulse = Vec3(reals[0], reals[1], reals[2]);
     if (reals.size() == 6) e.torque = Vec3(reals[3], reals[4], reals[5]);
-    // The same decomposition: this rank's own entries; another: all of them.
     if (ranks != comm.size() || rank == comm.rank()) entries.push_back(e);
+  }
+  return entries;
+}
+
+io::HistoryRow row_of(const solver::HistoryEntry& e) {
+  io::HistoryRow r;
+  r.first = e.key.first;
+  r.second = e.key.second;
+  r.ordinal = e.key.ordinal;
+  for (int k = 0; k < 3; ++k) {
+    r.impulse[k] = e.impulse[k];
+    r.torque[k] = e.torque[k];
+  }
+  return r;
+}
+
+solver::HistoryEntry entry_of(const io::HistoryRow& r) {
+  return {{r.first, r.second, r.ordinal},
+          Vec3(r.impulse[0], r.impulse[1], r.impulse[2]),
+          Vec3(r.torque[0], r.torque[1], r.torque[2])};
+}
+
+// Collective: the rows this rank read (its share of another decomposition's) sent to the ranks
+// that own their particles, once to each; returns the entries this rank receives, sorted by
+// key (the order the old text gave them in).
+std::vector<solver::HistoryEntry> route_to_owners(const std::vector<io::HistoryRow>& rows,
+                                                  const body::Particles& particles,
+                                                  const comm::Communicator& comm) {
+  std::vector<BodyId> wanted;
+  for (const io::HistoryRow& r : rows) {
+    wanted.push_back(r.first);
+    if (r.second >= 0) wanted.push_back(r.second);
+  }
+  const std::vector<BodyId> owned(particles.id.begin(),
+                                  particles.id.begin() + std::ptrdiff_t(particles.size()));
+  const std::unordered_map<BodyId, int> owner = parallel::owners_of(wanted, owned, comm);
+  std::vector<std::vector<io::HistoryRow>> send(std::size_t(comm.size()));
+  for (const io::HistoryRow& r : rows) {
+    const auto a = owner.find(r.first);
+    const auto b = r.second >= 0 ? owner.find(r.second) : owner.end();
+    if (a != owner.end()) send[std::size_t(a->second)].push_back(r);
+    if (b != owner.end() && (a == owner.end() || b->second != a->second))
+      send[std::size_t(b->second)].push_back(r);
+  }
+  std::vector<solver::HistoryEntry> entries;
+  for (const io::HistoryRow& r : comm::all_to_all(send, comm)) entries.push_back(entry_of(r));
+  std::sort(
+      entries.begin(), entries.end(),
+      [](const solver::HistoryEntry& x, const solver::HistoryEntry& y) { return x.key < y.key; });
+  return entries;
+}
+
+}  // namespace
+
+void save_engine_state(const timestep::Simulation& sim, const comm::Communicator& comm,
+                       io::CheckpointState& state) {
+  if (sim.parameters().warm_start > 0.0) {
+    state.has_history = true;
+    state.history.clear();
+    for (const solver::HistoryEntry& e : sim.contact_history().entries())
+      state.history.push_back(row_of(e));
+  }
+  if (sim.parameters().skin > 0.0) state.engine[kNeighbourLists] = neighbour_lists_text(sim, comm);
+}
+
+void restore_contact_history(const io::CheckpointState& state, timestep::Simulation& sim,
+                             const comm::Communicator& comm) {
+  std::vector<solver::HistoryEntry> entries;
+  if (state.has_history) {
+    if (state.history_as_written)
+      for (const io::HistoryRow& r : state.history) entries.push_back(entry_of(r));
+    else
+      entries = route_to_owners(state.history, sim.particles(), comm);
+  } else {
+    const auto text = state.engine.find(kHistory);
+    if (text == state.engine.end()) return;
+    entries = history_from_text(text->second, comm);
   }
   sim.contact_history().clear();
   sim.contact_history().insert(entries);
 }
 
-void restore_engine_state(const std::map<std::string, std::string>& state,
-                          timestep::Simulation& sim, const comm::Communicator& comm) {
-  const auto history = state.find(kHistory);
-  if (sim.parameters().warm_start > 0.0 && history != state.end())
-    restore_contact_history(history->second, sim, comm);
-  const auto lists = state.find(kNeighbourLists);
-  if (sim.parameters().skin > 0.0 && lists != state.end())
+void restore_engine_state(const io::CheckpointState& state, timestep::Simulation& sim,
+                          const comm::Communicator& comm) {
+  if (sim.parameters().warm_start > 0.0) restore_contact_history(state, sim, comm);
+  const auto lists = state.engine.find(kNeighbourLists);
+  if (sim.parameters().skin > 0.0 && lists != state.engine.end())
     restore_neighbour_lists(lists->second, sim, comm);
 }
 

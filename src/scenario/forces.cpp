@@ -78,9 +78,8 @@ ForcesSummary compute_forces(const config::ScenarioConfig& cfg, const ForcesRequ
   sim.set_clock(state.step);
   sim.globals().set_anchors(state.global_anchors);
   if (motion) motion->start(run);  // the coming step's wall velocities, from the clock
-  const auto history = state.engine.find("contact_history");  // not the neighbour lists: the
-  if (settings.solver.warm_start > 0.0 && history != state.engine.end())  // pass's own build
-    restore_contact_history(history->second, sim, comm);
+  // Not the neighbour lists: the pass makes its own build.
+  if (settings.solver.warm_start > 0.0) restore_contact_history(state, sim, comm);
   // The stored state's overlaps are its run's own dynamics, as for a restart: not judged
   // against contact.max_initial_overlap (a dense flow holds some above it).
   check_initial_state(sim, &distributed, domain, std::nullopt, file + ": stored state", comm);

@@ -99,7 +99,7 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
   detail::validate_restart_state(restart, state, run);
   run.sim.set_clock(state.step);
   run.sim.globals().set_anchors(state.global_anchors);
-  restore_engine_state(state.engine, run.sim, run.comm);
+  restore_engine_state(state, run.sim, run.comm);
   for (const auto& fix : fixes) {
     if (!fix->has_state()) continue;
     const auto saved = state.fixes.find(fix->name());

@@ -10,6 +10,7 @@
 #include <hdf5.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -350,7 +351,7 @@ TEST_F(CheckpointTest, AnOlderFormatVersionIsTheSameInputErrorOnEveryRank) {
   ASSERT_EQ(rewritten, 1) << "could not rewrite format_version";
   expect_input_error_everywhere(path, "version 1",
                                 "unsupported checkpoint format version 1 (this build reads "
-                                "versions 4 to 7)");
+                                "versions 4 to 8)");
 }
 
 // /particles/shape came with format 7: a format-6 file (no dataset) reads back every body as a
@@ -434,3 +435,88 @@ TEST_F(CheckpointTest, UnwritableDestinationIsAnInputErrorOnEveryRank) {
 }
 
 }  // namespace
+
+// --- the warm-start history as rows (issue 44) ---------------------------------------------------
+
+// Writer rank w of W holds 3 + 2w entries with keys (1000 w + k, ...), all distinct.
+std::vector<granite::io::HistoryRow> history_of(int w) {
+  std::vector<granite::io::HistoryRow> rows;
+  for (int k = 0; k < 3 + 2 * w; ++k) {
+    granite::io::HistoryRow r;
+    r.first = 1000 * w + k;
+    r.second = k % 2 ? r.first + 1 : -1 - k;  // a particle, or a global body
+    r.ordinal = std::uint32_t(k % 3);
+    for (int c = 0; c < 3; ++c) {
+      r.impulse[c] = std::sin(r.first + c) / 3.0;
+      r.torque[c] = std::cos(r.first * c) / 7.0;
+    }
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+bool same_row(const granite::io::HistoryRow& a, const granite::io::HistoryRow& b) {
+  return a.first == b.first && a.second == b.second && a.ordinal == b.ordinal &&
+         std::memcmp(a.impulse, b.impulse, sizeof a.impulse) == 0 &&
+         std::memcmp(a.torque, b.torque, sizeof a.torque) == 0;
+}
+
+TEST_F(CheckpointTest, HistoryRowsComeBackToTheirWriterOnAsManyRanks) {
+  const int rank = world_rank();
+  CheckpointState state = make_state();
+  state.has_history = true;
+  state.history = history_of(rank);
+  const std::string path = dir_ + "/history.h5";
+  write_checkpoint(path, bodies_of(rank, world_size()), state, MPI_COMM_WORLD);
+  Particles read;
+  const CheckpointState restored = read_checkpoint(
+      path, read, [](const Vec3&) { return 0; }, MPI_COMM_WORLD);
+  ASSERT_TRUE(restored.has_history);
+  EXPECT_TRUE(restored.history_as_written);
+  ASSERT_EQ(restored.history.size(), state.history.size());
+  for (std::size_t i = 0; i < state.history.size(); ++i)
+    EXPECT_TRUE(same_row(restored.history[i], state.history[i])) << i;
+  EXPECT_EQ(restored.history_rows_read, std::int64_t(state.history.size()));
+}
+
+// Written by W = P − 1 ranks (a sub-communicator; 1 at P = 1), read on all P: each rank reads a
+// share of at most N/P + 1 rows, and every row is read exactly once, bit for bit.
+TEST_F(CheckpointTest, HistoryRowsOfAnotherRankCountAreSharedOutOnceEach) {
+  const int rank = world_rank();
+  const int size = world_size();
+  const int writers = std::max(1, size - 1);
+  const std::string path = dir_ + "/history_share.h5";
+  MPI_Comm sub;
+  MPI_Comm_split(MPI_COMM_WORLD, rank < writers ? 0 : MPI_UNDEFINED, rank, &sub);
+  if (rank < writers) {
+    CheckpointState state = make_state();
+    state.has_history = true;
+    state.history = history_of(rank);
+    write_checkpoint(path, bodies_of(rank, writers), state, sub);
+    MPI_Comm_free(&sub);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  std::vector<granite::io::HistoryRow> all;
+  for (int w = 0; w < writers; ++w) {
+    const auto part = history_of(w);
+    all.insert(all.end(), part.begin(), part.end());
+  }
+  Particles read;
+  const CheckpointState restored = read_checkpoint(
+      path, read, [&](const Vec3& x) { return slab_owner(x, size); }, MPI_COMM_WORLD);
+  ASSERT_TRUE(restored.has_history);
+  EXPECT_EQ(restored.history_as_written, writers == size);
+  EXPECT_EQ(restored.history_rows_read, std::int64_t(restored.history.size()));
+  if (writers != size) {
+    EXPECT_LE(restored.history_rows_read, std::int64_t(all.size()) / size + 1);
+  }
+  std::vector<int> times(all.size(), 0);
+  for (const auto& row : restored.history) {
+    const auto it =
+        std::find_if(all.begin(), all.end(), [&](const auto& r) { return same_row(r, row); });
+    ASSERT_NE(it, all.end()) << "a row not written: first " << row.first;
+    ++times[std::size_t(it - all.begin())];
+  }
+  MPI_Allreduce(MPI_IN_PLACE, times.data(), int(times.size()), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  for (std::size_t i = 0; i < times.size(); ++i) EXPECT_EQ(times[i], 1) << "row " << i;
+}

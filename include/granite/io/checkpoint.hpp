@@ -15,6 +15,11 @@
 //   /state/rank_counts   rows written by each rank (int64, `ranks` entries)
 //   /state/global_anchors, /state/config   (float64; bytes)
 //   /fixes/<name>        restart state of the end-of-step object <name> (bytes; may be absent)
+//   /engine/<name>       the engine's restart state by name (bytes, scenario/engine_state.hpp)
+//   /contact_history/<field>   (format 8 on, with CheckpointState::has_history) the warm-start
+//                        history as rows, in rank order like /particles: first, second (int64),
+//                        ordinal (uint32), impulse and torque (N × 3 float64);
+//                        /state/history_rank_counts the rows each rank wrote
 // Every dataset carries a Fletcher32 checksum per chunk, so corrupted data is detected on read.
 #include "granite/body/particles.hpp"
 #include "granite/comm/communicator.hpp"
@@ -28,7 +33,17 @@
 
 namespace granite::io {
 
-/// Run state stored with a checkpoint (must be identical on every rank when writing).
+/// One warm-start history entry as a row of /contact_history (solver::HistoryEntry's fields:
+/// the contact's key, its impulse and torque impulse in the world frame).
+struct HistoryRow {
+  std::int64_t first = 0, second = 0;
+  std::uint32_t ordinal = 0;
+  double impulse[3] = {0, 0, 0};
+  double torque[3] = {0, 0, 0};
+};
+
+/// Run state stored with a checkpoint (must be identical on every rank when writing, but the
+/// history rows, which are each rank's own).
 struct CheckpointState {
   std::int64_t step = 0;
   double time = 0.0;
@@ -36,8 +51,15 @@ struct CheckpointState {
   std::map<std::string, std::string> fixes;   // restart state of each end-of-step object
   std::map<std::string, std::string> engine;  // the engine's (scenario/engine_state.hpp)
   std::string config;                         // the resolved configuration text
-  // read_checkpoint(): the /particles rows this rank read (not stored).
+  // The warm-start history, if has_history: written, this rank's entries; read, the rows of
+  // /contact_history this rank took (history_as_written: the rows it wrote, on as many ranks;
+  // otherwise its share of about 1/P of them, which their particles' owners still need).
+  bool has_history = false;
+  std::vector<HistoryRow> history;
+  bool history_as_written = false;
+  // read_checkpoint(): the /particles and /contact_history rows this rank read (not stored).
   std::int64_t rows_read = 0;
+  std::int64_t history_rows_read = 0;
 };
 
 /// Collective. Writes every rank's particles and `state` to `path` atomically.

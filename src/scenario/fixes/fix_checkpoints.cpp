@@ -41,7 +41,7 @@ public:
     state.time = run.sim.time();
     state.global_anchors = run.sim.globals().anchors();
     state.fixes = fix_states(*run.fixes);
-    state.engine = engine_state(run.sim, run.comm);
+    save_engine_state(run.sim, run.comm, state);
     state.config = config_text_;
     const std::string path = (std::filesystem::path(run.output_dir) / "checkpoint.h5").string();
     io::write_checkpoint(path, run.sim.particles(), state, run.comm);
