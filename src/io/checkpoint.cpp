@@ -119,27 +119,27 @@ void write_file(const std::string& file_name, const std::string& path,
       Handle history(make_group("contact_history"), H5Gclose);
       history_slab.checksum = true;
       history_slab.transfer = transfer.get();
+      // One dataset at a time, each from a column of the rows made for it and freed after it.
       const std::vector<HistoryRow>& rows = state.history;
-      std::vector<std::int64_t> first(rows.size()), second(rows.size());
-      std::vector<std::uint32_t> ordinal(rows.size());
-      std::vector<double> impulse(3 * rows.size()), torque(3 * rows.size());
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        first[i] = rows[i].first;
-        second[i] = rows[i].second;
-        ordinal[i] = rows[i].ordinal;
-        std::copy(rows[i].impulse, rows[i].impulse + 3, &impulse[3 * i]);
-        std::copy(rows[i].torque, rows[i].torque + 3, &torque[3 * i]);
-      }
-      const auto write_rows = [&](const char* name, hid_t file_type, hid_t memory_type,
-                                  hsize_t columns, const void* data) {
+      const auto write_column = [&](const char* name, hid_t file_type, hid_t memory_type,
+                                    hsize_t columns, auto field) {
+        using T = std::decay_t<decltype(*field(rows.front()))>;
+        std::vector<T> column(std::size_t(columns) * rows.size());
+        for (std::size_t i = 0; i < rows.size(); ++i)
+          std::copy(field(rows[i]), field(rows[i]) + columns, &column[std::size_t(columns) * i]);
         detail::write_dataset(history.get(), "/contact_history", name, file_type, memory_type,
-                              columns, data, history_slab);
+                              columns, column.data(), history_slab);
       };
-      write_rows("first", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, first.data());
-      write_rows("second", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, second.data());
-      write_rows("ordinal", H5T_STD_U32LE, H5T_NATIVE_UINT32, 1, ordinal.data());
-      write_rows("impulse", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, impulse.data());
-      write_rows("torque", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, torque.data());
+      write_column("first", H5T_STD_I64LE, H5T_NATIVE_INT64, 1,
+                   [](const HistoryRow& r) { return &r.first; });
+      write_column("second", H5T_STD_I64LE, H5T_NATIVE_INT64, 1,
+                   [](const HistoryRow& r) { return &r.second; });
+      write_column("ordinal", H5T_STD_U32LE, H5T_NATIVE_UINT32, 1,
+                   [](const HistoryRow& r) { return &r.ordinal; });
+      write_column("impulse", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3,
+                   [](const HistoryRow& r) { return &r.impulse[0]; });
+      write_column("torque", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3,
+                   [](const HistoryRow& r) { return &r.torque[0]; });
     }
 
     // /fixes/<name>: the restart state of each end-of-step object; /engine/<name>: the

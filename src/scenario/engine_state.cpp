@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 #include <algorithm>
@@ -131,9 +132,17 @@ void save_engine_state(const timestep::Simulation& sim, const comm::Communicator
                        io::CheckpointState& state) {
   if (sim.parameters().warm_start > 0.0) {
     state.has_history = true;
+    // Rows sorted by key (a file that does not depend on the detection order), formed without
+    // a sorted copy of the entries: a checkpoint's transient memory is one row per entry.
+    const std::vector<solver::HistoryEntry>& entries = sim.contact_history().recorded();
     state.history.clear();
-    for (const solver::HistoryEntry& e : sim.contact_history().entries())
-      state.history.push_back(row_of(e));
+    state.history.reserve(entries.size());
+    for (const solver::HistoryEntry& e : entries) state.history.push_back(row_of(e));
+    std::sort(state.history.begin(), state.history.end(),
+              [](const io::HistoryRow& a, const io::HistoryRow& b) {
+                return std::tie(a.first, a.second, a.ordinal) <
+                       std::tie(b.first, b.second, b.ordinal);
+              });
   }
   if (sim.parameters().skin > 0.0) state.engine[kNeighbourLists] = neighbour_lists_text(sim, comm);
 }

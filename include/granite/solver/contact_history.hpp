@@ -87,6 +87,8 @@ public:
   void clear();
   /// The entries sorted by key (checkpoints, exchange between processes).
   std::vector<HistoryEntry> entries() const;
+  /// The entries as stored, in the order they were recorded (no copy).
+  const std::vector<HistoryEntry>& recorded() const { return entries_; }
   /// Adds entries (an existing key is overwritten).
   void insert(const std::vector<HistoryEntry>& entries);
   /// The entries, sorted by key, that no contact of the list claims and that another process
