@@ -1,8 +1,10 @@
 // The warm-start history on another rank count (issue 44), at 1-4 ranks: the id directory
 // (parallel::owners_of) names each id's owner without any rank holding every id, and a
 // restore routes each history row a rank read to the owners of its particles, so that every
-// rank ends with exactly the entries of the contacts it may relax, each once, bit for bit.
+// rank ends with exactly the entries of the contacts it may relax, each once, bit for bit; an
+// older checkpoint's text history is read as those versions read it.
 #include "granite/body/material.hpp"
+#include "granite/core/error.hpp"
 #include "granite/comm/communicator.hpp"
 #include "granite/io/checkpoint.hpp"
 #include "granite/parallel/id_directory.hpp"
@@ -16,6 +18,7 @@
 #include <cmath>
 #include <tuple>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace {
@@ -97,6 +100,40 @@ TEST(HistoryRestore, RowsReadOnAnotherRankCountReachTheOwnersOfTheirParticlesOnc
       EXPECT_EQ(std::memcmp(&got[i].torque[c], &expected[i].torque[c], sizeof(double)), 0);
     }
   }
+}
+
+// A checkpoint of format 7 or before kept the history as text under /engine/contact_history:
+// "ranks R", then per entry the rank that held it, the key and the impulse (and a torque
+// impulse with rolling resistance) in hexfloats. On as many ranks each takes its own lines;
+// on another rank count every rank takes every line, as those versions did.
+TEST(HistoryRestore, AnOlderCheckpointsTextHistoryIsReadAsBefore) {
+  const comm::Communicator comm(MPI_COMM_WORLD);
+  const int P = comm.size();
+  for (const int writers : {P, P + 1}) {
+    std::string text = "ranks " + std::to_string(writers) + "\n";
+    for (int w = 0; w < writers; ++w)  // rank w held entry (10 w, 10 w + 1), a torque if w is odd
+      text += std::to_string(w) + " " + std::to_string(10 * w) + " " + std::to_string(10 * w + 1) +
+              " 0 0x1.8p+0 0x0p+0 -0x1p-2" + (w % 2 ? " 0x1p-3 0x0p+0 0x0p+0" : "") + "\n";
+    io::CheckpointState state;
+    state.engine["contact_history"] = text;
+    timestep::Simulation sim;
+    scenario::restore_contact_history(state, sim, comm);
+    const std::vector<solver::HistoryEntry> got = sim.contact_history().entries();
+    if (writers == P) {
+      ASSERT_EQ(got.size(), 1u);
+      EXPECT_EQ(got[0].key.first, 10 * comm.rank());
+      EXPECT_EQ(got[0].key.second, 10 * comm.rank() + 1);
+      EXPECT_EQ(got[0].impulse, Vec3(1.5, 0.0, -0.25));
+      EXPECT_EQ(got[0].torque, comm.rank() % 2 ? Vec3(0.125, 0, 0) : Vec3::Zero());
+    } else {
+      ASSERT_EQ(got.size(), std::size_t(writers));
+      for (int w = 0; w < writers; ++w) EXPECT_EQ(got[std::size_t(w)].key.first, 10 * w);
+    }
+  }
+  io::CheckpointState broken;
+  broken.engine["contact_history"] = "ranks 1\n0 1 2 0 0x1p+0\n";  // two numbers missing
+  timestep::Simulation sim;
+  EXPECT_THROW(scenario::restore_contact_history(broken, sim, comm), InputError);
 }
 
 }  // namespace
