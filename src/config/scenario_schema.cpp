@@ -523,6 +523,12 @@ SchemaPtr build() {
                   "fc3d also a pass over the contacts, as costly as a sweep); 0: for fc3d at "
                   "the sweep where the error's decay between the last two tests reaches the "
                   "tolerance (docs/solvers.md), for impulse_change every sweep"),
+              opt("exchange", choice(names_of(kExchangeNames)), "overlapped", "",
+                  "across ranks, when a Gauss-Seidel sweep exchanges the corrections of bodies "
+                  "shared with other ranks: overlapped (the contacts touching such bodies "
+                  "first, then the others while the messages travel) or after_sweep (the "
+                  "whole sweep, then the exchange); the same Jacobi coupling in another "
+                  "sweep order, identical on one rank (docs/solvers.md)"),
               opt("lemke",
                   map({
                       opt("max_contacts", integer(1), "200", "",

@@ -138,8 +138,15 @@ void Halo::exchange_sums(std::vector<solver::BodyState>& states, std::size_t own
 
 void Halo::exchange_corrections(std::vector<solver::BodyState>& states, std::size_t owned,
                                 comm::PeerExchange& exchange) {
+  send_increments(states, owned, exchange);
+  return_totals(states, exchange);
+  receive_totals(states, owned, exchange);
+}
+
+void Halo::send_increments(const std::vector<solver::BodyState>& states, std::size_t owned,
+                           comm::PeerExchange& exchange) {
   const std::size_t peers = send_index_.size();
-  // 1. Ghost increments to their owners (message k: ghosts received from peer k, in order).
+  // Message k: the increments of the ghosts received from peer k, in order.
   for (std::size_t k = 0; k < peers; ++k) {
     const std::size_t n = recv_states_[k].size();
     send_corr_[k].resize(n);
@@ -150,14 +157,18 @@ void Halo::exchange_corrections(std::vector<solver::BodyState>& states, std::siz
     }
     recv_corr_[k].resize(send_index_[k].size());
   }
-  exchange.exchange_sized(send_corr_, recv_corr_, kIncrementTag);
+  exchange.start_sized(send_corr_, recv_corr_, kIncrementTag);
+}
+
+void Halo::return_totals(std::vector<solver::BodyState>& states, comm::PeerExchange& exchange) {
+  exchange.finish();
+  const std::size_t peers = send_index_.size();
   for (std::size_t k = 0; k < peers; ++k)
     for (std::size_t s = 0; s < send_index_[k].size(); ++s) {
       solver::BodyState& b = states[send_index_[k][s]];
       b.dv += first(recv_corr_[k][s]);
       b.dw += second(recv_corr_[k][s]);
     }
-  // 2. Owners' corrected values back to every ghost holder.
   for (std::size_t k = 0; k < peers; ++k) {
     send_corr_[k].resize(send_index_[k].size());
     for (std::size_t s = 0; s < send_index_[k].size(); ++s) {
@@ -166,14 +177,26 @@ void Halo::exchange_corrections(std::vector<solver::BodyState>& states, std::siz
     }
     recv_corr_[k].resize(recv_states_[k].size());
   }
-  exchange.exchange_sized(send_corr_, recv_corr_, kCorrectionTag);
-  for (std::size_t k = 0; k < peers; ++k)
+  exchange.start_sized(send_corr_, recv_corr_, kCorrectionTag);
+}
+
+void Halo::receive_totals(std::vector<solver::BodyState>& states, std::size_t owned,
+                          comm::PeerExchange& exchange) {
+  exchange.finish();
+  for (std::size_t k = 0; k < recv_corr_.size(); ++k)
     for (std::size_t g = 0; g < recv_corr_[k].size(); ++g) {
       const std::size_t local = ghost_begin_[k] + g;
       states[local].dv = first(recv_corr_[k][g]);
       states[local].dw = second(recv_corr_[k][g]);
       ghost_start_[local - owned] = recv_corr_[k][g];
     }
+}
+
+void Halo::mark_boundary(std::vector<std::uint8_t>& boundary, std::size_t owned) const {
+  for (const std::vector<std::uint32_t>& sent : send_index_)
+    for (const std::uint32_t i : sent) boundary[i] = 1;
+  std::fill(boundary.begin() + std::ptrdiff_t(owned),
+            boundary.begin() + std::ptrdiff_t(owned + ghost_count_), std::uint8_t(1));
 }
 
 }  // namespace granite::parallel

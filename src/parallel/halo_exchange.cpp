@@ -20,6 +20,33 @@ void HaloExchange::exchange_corrections(std::vector<solver::BodyState>& bodies) 
   correction_bytes_ += peers_.bytes_sent() - before;
 }
 
+// One rank's exchange (a periodic axis with one subdomain: the rank is its own peer) is
+// immediate; it keeps the sweep whole, as on a run without ghosts.
+bool HaloExchange::mark_boundary(std::vector<std::uint8_t>& boundary) const {
+  if (comm_.size() == 1) return false;
+  halo_.mark_boundary(boundary, owned_);
+  return true;
+}
+
+void HaloExchange::send_increments(std::vector<solver::BodyState>& bodies) {
+  ScopedSeconds t(seconds_);
+  const std::uint64_t before = peers_.bytes_sent();
+  halo_.send_increments(bodies, owned_, peers_);
+  correction_bytes_ += peers_.bytes_sent() - before;
+}
+
+void HaloExchange::return_totals(std::vector<solver::BodyState>& bodies) {
+  ScopedSeconds t(seconds_);
+  const std::uint64_t before = peers_.bytes_sent();
+  halo_.return_totals(bodies, peers_);
+  correction_bytes_ += peers_.bytes_sent() - before;
+}
+
+void HaloExchange::receive_totals(std::vector<solver::BodyState>& bodies) {
+  ScopedSeconds t(seconds_);
+  halo_.receive_totals(bodies, owned_, peers_);
+}
+
 void HaloExchange::exchange_sums(std::vector<solver::BodyState>& bodies) {
   ScopedSeconds t(seconds_);
   halo_.exchange_sums(bodies, owned_, peers_);

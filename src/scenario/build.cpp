@@ -29,6 +29,7 @@ void set_parameters(const config::Settings& s, timestep::Parameters& p) {
   p.tolerance = s.solver.tolerance;
   p.convergence = s.solver.convergence;
   p.check_every = s.solver.check_every;
+  p.overlap_exchange = s.solver.overlap_exchange;
   p.ordering = s.solver.ordering;
   p.method = s.solver.method;
   p.lemke_max_contacts = s.solver.lemke_max_contacts;

@@ -28,18 +28,36 @@ auto model_solve(const contact::ModelSettings& model) {
   };
 }
 
-template <bool kNormalRowAtZeroFriction, class Solve, class Joint>
-double sweep(const contact::ModelSettings& model, const std::vector<SolverContact>& contacts,
-             std::vector<Vec3>& impulses, std::vector<BodyState>& bodies, const SweepOrder& order,
-             bool backward, std::size_t* failed, Solve&& solve, Joint&& joint) {
+// What a sweep has done so far: max ‖Δλ_j‖², max ‖λ_j‖², contacts whose model failed.
+struct Tally {
   double max_change2 = 0.0, max_impulse2 = 0.0;
   std::size_t failures = 0;
-  const std::size_t m = contacts.size();
-  const bool ordered = !order.indices.empty();
-  const bool skip_open = contact::zero_when_separating(model.model);
-  for (std::size_t k = 0; k < m; ++k) {
+  double relative_change() const {
+    return std::sqrt(max_change2) / std::max(std::sqrt(max_impulse2), kTiny);
+  }
+};
+
+// The contacts at visiting positions [begin, end) of a sweep: position k is contact
+// indices[k'] (k' = m - 1 - k backwards), or k' itself without indices.
+struct Visit {
+  const std::uint32_t* indices = nullptr;
+  std::size_t m = 0;
+  bool backward = false;
+  std::size_t operator()(std::size_t k) const {
     const std::size_t position = backward ? m - 1 - k : k;
-    const std::size_t j = ordered ? order.indices[position] : position;
+    return indices != nullptr ? indices[position] : position;
+  }
+};
+
+template <bool kNormalRowAtZeroFriction, class Solve, class Joint>
+void sweep(const contact::ModelSettings& model, const std::vector<SolverContact>& contacts,
+           std::vector<Vec3>& impulses, std::vector<BodyState>& bodies, const Visit& visit,
+           std::size_t begin, std::size_t end, Tally& tally, Solve&& solve, Joint&& joint) {
+  double max_change2 = tally.max_change2, max_impulse2 = tally.max_impulse2;
+  std::size_t failures = tally.failures;
+  const bool skip_open = contact::zero_when_separating(model.model);
+  for (std::size_t k = begin; k < end; ++k) {
+    const std::size_t j = visit(k);
     const SolverContact& c = contacts[j];
     BodyState& b1 = bodies[c.body1];
     BodyState& b2 = bodies[c.body2];
@@ -83,8 +101,29 @@ double sweep(const contact::ModelSettings& model, const std::vector<SolverContac
     max_change2 = std::max(max_change2, change.squaredNorm());
     max_impulse2 = std::max(max_impulse2, x.squaredNorm());
   }
-  if (failed) *failed = failures;
-  return std::sqrt(max_change2) / std::max(std::sqrt(max_impulse2), kTiny);
+  tally = {max_change2, max_impulse2, failures};
+}
+
+// Positions [begin, end) of a sweep without joint blocks, under any model.
+void sweep_range(const contact::ModelSettings& model, const std::vector<SolverContact>& contacts,
+                 std::vector<Vec3>& impulses, std::vector<BodyState>& bodies, const Visit& visit,
+                 std::size_t begin, std::size_t end, Tally& tally) {
+  // The mdp model's prologue (open, frictionless, sticking) is inlined into the loop: only a
+  // sliding contact makes a call (docs/performance.md).
+  if (model.model == contact::Model::mdp)
+    sweep<true>(
+        model, contacts, impulses, bodies, visit, begin, end, tally,
+        [](const Mat3& A, const contact::BlockReduction& r, const Vec3& b, double mu) {
+          return contact::max_dissipation_inline(A, r, b, mu);
+        },
+        no_joint);
+  else
+    sweep<false>(model, contacts, impulses, bodies, visit, begin, end, tally, model_solve(model),
+                 no_joint);
+}
+
+Visit visit_of(const SweepOrder& order, std::size_t m, bool backward) {
+  return {order.indices.empty() ? nullptr : order.indices.data(), m, backward};
 }
 
 }  // namespace
@@ -93,20 +132,65 @@ double relaxation_sweep(const contact::ModelSettings& model,
                         const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
                         std::vector<BodyState>& bodies, const SweepOrder& order, bool backward,
                         std::size_t* failed) {
-  // The mdp model's prologue (open, frictionless, sticking) is inlined into the loop: only a
-  // sliding contact makes a call (docs/performance.md).
-  if (model.model == contact::Model::mdp)
-    return sweep<true>(
-        model, contacts, impulses, bodies, order, backward, failed,
-        [](const Mat3& A, const contact::BlockReduction& r, const Vec3& b, double mu) {
-          return contact::max_dissipation_inline(A, r, b, mu);
-        },
-        no_joint);
-  return sweep<false>(model, contacts, impulses, bodies, order, backward, failed,
-                      model_solve(model), no_joint);
+  Tally tally;
+  const std::size_t m = contacts.size();
+  sweep_range(model, contacts, impulses, bodies, visit_of(order, m, backward), 0, m, tally);
+  if (failed) *failed = tally.failures;
+  return tally.relative_change();
 }
 
 namespace {
+
+// The sweep order with the contacts that touch a boundary body (Exchange::mark_boundary)
+// first, each part in the order's own sequence (backwards: each part reversed), and where the
+// boundary part ends. Without boundary bodies the order is the given one.
+struct OverlapOrder {
+  std::vector<std::uint32_t> forward, backward;
+  std::size_t boundary = 0;  // contacts in the first part
+};
+
+OverlapOrder overlap_order(const std::vector<SolverContact>& contacts, const SweepOrder& order,
+                           const std::vector<std::uint8_t>& boundary_body) {
+  OverlapOrder o;
+  const std::size_t m = contacts.size();
+  const Visit visit = visit_of(order, m, false);
+  o.forward.reserve(m);
+  std::vector<std::uint32_t> interior;
+  interior.reserve(m);
+  for (std::size_t k = 0; k < m; ++k) {
+    const std::uint32_t j = std::uint32_t(visit(k));
+    const SolverContact& c = contacts[j];
+    const bool touches = boundary_body[c.body1] != 0 || boundary_body[c.body2] != 0;
+    (touches ? o.forward : interior).push_back(j);
+  }
+  o.boundary = o.forward.size();
+  o.forward.insert(o.forward.end(), interior.begin(), interior.end());
+  if (order.alternate) {
+    o.backward.assign(o.forward.rbegin() + std::ptrdiff_t(m - o.boundary), o.forward.rend());
+    o.backward.insert(o.backward.end(), interior.rbegin(), interior.rend());
+  }
+  return o;
+}
+
+// One sweep in the overlap order: the boundary contacts, the ghosts' increments sent; half the
+// interior, the owners' totals sent back; the other half, the ghosts' totals received.
+double overlapped_sweep(const contact::ModelSettings& model,
+                        const std::vector<SolverContact>& contacts, std::vector<Vec3>& impulses,
+                        std::vector<BodyState>& bodies, const OverlapOrder& order, bool backward,
+                        Exchange& exchange, std::size_t* failed) {
+  Tally tally;
+  const std::size_t m = contacts.size();
+  const Visit visit{backward ? order.backward.data() : order.forward.data(), m, false};
+  const std::size_t middle = order.boundary + (m - order.boundary) / 2;
+  sweep_range(model, contacts, impulses, bodies, visit, 0, order.boundary, tally);
+  exchange.send_increments(bodies);
+  sweep_range(model, contacts, impulses, bodies, visit, order.boundary, middle, tally);
+  exchange.return_totals(bodies);
+  sweep_range(model, contacts, impulses, bodies, visit, middle, m, tally);
+  exchange.receive_totals(bodies);
+  if (failed) *failed = tally.failures;
+  return tally.relative_change();
+}
 
 // The ccp model with joint blocks (solver/rolling_ccp.hpp): a contact with a torque block is
 // updated with its six unknowns at once, the others as in relaxation_sweep. Returns the
@@ -116,23 +200,25 @@ double joint_sweep(const contact::ModelSettings& model, const std::vector<Solver
                    const SweepOrder& order, bool backward, std::size_t* failed,
                    RollingBlocks& rolling, double& torque_change) {
   double max_torque_change2 = 0.0, max_torque2 = 0.0;
-  const double residual =
-      sweep<false>(model, contacts, impulses, bodies, order, backward, failed, model_solve(model),
-                   [&](std::size_t j, BodyState& b1, BodyState& b2, Vec3& impulse,
-                       double& max_change2, double& max_impulse2) {
-                     const std::int32_t k = rolling.block_of[j];
-                     if (k < 0) return false;
-                     const JointChange d =
-                         update_joint_block(contacts[j], rolling, std::size_t(k), impulse, b1, b2);
-                     max_change2 = std::max(max_change2, d.impulse2);
-                     max_impulse2 = std::max(max_impulse2, impulse.squaredNorm());
-                     max_torque_change2 = std::max(max_torque_change2, d.torque2);
-                     max_torque2 =
-                         std::max(max_torque2, rolling.torques[std::size_t(k)].squaredNorm());
-                     return true;
-                   });
+  Tally tally;
+  const std::size_t m = contacts.size();
+  sweep<false>(model, contacts, impulses, bodies, visit_of(order, m, backward), 0, m, tally,
+               model_solve(model),
+               [&](std::size_t j, BodyState& b1, BodyState& b2, Vec3& impulse, double& max_change2,
+                   double& max_impulse2) {
+                 const std::int32_t k = rolling.block_of[j];
+                 if (k < 0) return false;
+                 const JointChange d =
+                     update_joint_block(contacts[j], rolling, std::size_t(k), impulse, b1, b2);
+                 max_change2 = std::max(max_change2, d.impulse2);
+                 max_impulse2 = std::max(max_impulse2, impulse.squaredNorm());
+                 max_torque_change2 = std::max(max_torque_change2, d.torque2);
+                 max_torque2 = std::max(max_torque2, rolling.torques[std::size_t(k)].squaredNorm());
+                 return true;
+               });
+  if (failed) *failed = tally.failures;
   torque_change = std::sqrt(max_torque_change2) / std::max(std::sqrt(max_torque2), kTiny);
-  return residual;
+  return tally.relative_change();
 }
 
 }  // namespace
@@ -193,9 +279,21 @@ RelaxationResult relax(const RelaxationSettings& settings,
   const int every = std::max(1, settings.check_every);
   int next_check = 1, previous_check = 0;
   double previous_value = 0.0;
+  // The overlapped exchange (solver.exchange): not with torque blocks, whose sweep follows
+  // the impulses' and touches the boundary bodies after them.
+  OverlapOrder overlap;
+  bool overlapped = false;
+  if (settings.overlap_exchange && !rolls) {
+    std::vector<std::uint8_t> boundary(bodies.size(), 0);
+    overlapped = exchange.mark_boundary(boundary);
+    if (overlapped) overlap = overlap_order(contacts, order, boundary);
+  }
   while (result.sweeps < settings.max_sweeps) {
     const bool backward = order.alternate && result.sweeps % 2 == 1;
-    if (joint) {
+    if (overlapped) {
+      result.residual = overlapped_sweep(settings.model, contacts, impulses, bodies, overlap,
+                                         backward, exchange, &result.failed_contacts);
+    } else if (joint) {
       result.residual = joint_sweep(settings.model, contacts, impulses, bodies, order, backward,
                                     &result.failed_contacts, *rolling, torque_change);
     } else {
@@ -205,7 +303,7 @@ RelaxationResult relax(const RelaxationSettings& settings,
     }
     ++result.sweeps;
     fc3d_current = false;
-    exchange.exchange_corrections(bodies);
+    if (!overlapped) exchange.exchange_corrections(bodies);
     if (predicted ? result.sweeps < next_check : result.sweeps % every != 0) continue;
     ++result.checks;
     ConvergenceMeasure m;

@@ -223,8 +223,8 @@ solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
   const Parameters& p = parameters_;
   if (p.method == solver::Method::apgd) return relax_contacts_apgd();
   if (p.method == solver::Method::lemke) return relax_contacts_lemke(owned);
-  const solver::RelaxationSettings settings{p.model, p.max_sweeps, p.tolerance, p.convergence,
-                                            p.check_every};
+  const solver::RelaxationSettings settings{p.model,       p.max_sweeps,  p.tolerance,
+                                            p.convergence, p.check_every, p.overlap_exchange};
   solver::Exchange& exchange = this->exchange();
   // Before the warm start, so that the first exchange carries the warm impulses' ghost
   // corrections to the owners like any other increment.

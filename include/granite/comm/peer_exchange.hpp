@@ -33,6 +33,13 @@ public:
   void exchange_sized(const std::vector<std::vector<T>>& send, std::vector<std::vector<T>>& recv,
                       int tag);
 
+  /// exchange_sized in two halves around work that does not touch the buffers: start() posts
+  /// the messages, finish() waits for them. One exchange at a time is under way.
+  template <class T>
+  void start_sized(const std::vector<std::vector<T>>& send, std::vector<std::vector<T>>& recv,
+                   int tag);
+  void finish() { wait(); }
+
   /// Bytes this rank has sent since the last reset (payload, count messages included).
   std::uint64_t bytes_sent() const { return bytes_sent_; }
   void reset_bytes() { bytes_sent_ = 0; }
@@ -52,13 +59,19 @@ private:
 };
 
 template <class T>
-void PeerExchange::exchange_sized(const std::vector<std::vector<T>>& send,
-                                  std::vector<std::vector<T>>& recv, int tag) {
+void PeerExchange::start_sized(const std::vector<std::vector<T>>& send,
+                               std::vector<std::vector<T>>& recv, int tag) {
   static_assert(std::is_trivially_copyable_v<T>);
   requests_.clear();
   for (std::size_t k = 0; k < peers_.size(); ++k)
     post(k, send[k].data(), send[k].size() * sizeof(T), recv[k].data(), recv[k].size() * sizeof(T),
          tag);
+}
+
+template <class T>
+void PeerExchange::exchange_sized(const std::vector<std::vector<T>>& send,
+                                  std::vector<std::vector<T>>& recv, int tag) {
+  start_sized(send, recv, tag);
   wait();
 }
 

@@ -60,12 +60,16 @@ inline constexpr std::array<Named<int>, 6> kFaceNames{{
     {5, "z+"},
 }};
 
-/// Two-valued choices read into a flag: contact.locality_sort, contact.compatible_steps and a
-/// size distribution's `by`.
+/// Two-valued choices read into a flag: contact.locality_sort, contact.compatible_steps,
+/// solver.exchange and a size distribution's `by`.
 inline constexpr std::array<Named<bool>, 2> kLocalitySortNames{{{true, "morton"}, {false, "none"}}};
 inline constexpr std::array<Named<bool>, 2> kCompatibleStepsNames{{
     {false, "snapshots"},
     {true, "every_step"},
+}};
+inline constexpr std::array<Named<bool>, 2> kExchangeNames{{
+    {true, "overlapped"},
+    {false, "after_sweep"},
 }};
 inline constexpr std::array<Named<bool>, 2> kSizeByMassNames{{{false, "number"}, {true, "mass"}}};
 
@@ -99,7 +103,8 @@ struct SolverSettings {
   int max_sweeps = 0;
   double tolerance = 0.0;
   double relaxation_weight = 0.0;
-  int check_every = 0;  // sweeps
+  int check_every = 0;            // sweeps
+  bool overlap_exchange = false;  // solver.exchange: overlapped (true) or after_sweep
   solver::Convergence convergence{};
   solver::Ordering ordering{};
   double warm_start = 0.0;  // in [0, 1]

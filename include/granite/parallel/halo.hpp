@@ -46,6 +46,21 @@ public:
   void exchange_corrections(std::vector<solver::BodyState>& states, std::size_t owned,
                             comm::PeerExchange& exchange);
 
+  /// exchange_corrections in three calls, so that a sweep can relax the contacts that touch
+  /// neither a ghost nor an owned body sent to a peer (mark_boundary) while the messages
+  /// travel: send_increments once the ghosts' corrections are final for the sweep; then
+  /// return_totals (the owners add the increments and send their totals back); then
+  /// receive_totals (the ghosts take them). Between the calls nothing may change a boundary
+  /// body's dv, dw.
+  void send_increments(const std::vector<solver::BodyState>& states, std::size_t owned,
+                       comm::PeerExchange& exchange);
+  void return_totals(std::vector<solver::BodyState>& states, comm::PeerExchange& exchange);
+  void receive_totals(std::vector<solver::BodyState>& states, std::size_t owned,
+                      comm::PeerExchange& exchange);
+  /// Sets boundary[i] = 1 for every body whose corrections the exchange carries: the owned
+  /// bodies sent to a peer and the ghosts at [owned, owned + ghost_count()).
+  void mark_boundary(std::vector<std::uint8_t>& boundary, std::size_t owned) const;
+
   /// Call before the first sweep: records the ghosts' starting corrections (zero).
   void reset_corrections(const std::vector<solver::BodyState>& states, std::size_t owned);
 

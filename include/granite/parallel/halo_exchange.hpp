@@ -24,6 +24,10 @@ public:
 
   void reset_corrections(const std::vector<solver::BodyState>& bodies) override;
   void exchange_corrections(std::vector<solver::BodyState>& bodies) override;
+  bool mark_boundary(std::vector<std::uint8_t>& boundary) const override;
+  void send_increments(std::vector<solver::BodyState>& bodies) override;
+  void return_totals(std::vector<solver::BodyState>& bodies) override;
+  void receive_totals(std::vector<solver::BodyState>& bodies) override;
   void exchange_sums(std::vector<solver::BodyState>& bodies) override;
   void sum(double* values, std::size_t count) override;
   void max(double* values, std::size_t count) override;

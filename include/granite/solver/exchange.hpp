@@ -8,6 +8,7 @@
 #include "granite/solver/body_state.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace granite::solver {
@@ -21,6 +22,17 @@ public:
   /// After each sweep (and each APGD product): the ghosts' correction increments are summed
   /// into their owners and the owners' totals sent back to every ghost.
   virtual void exchange_corrections(std::vector<BodyState>& bodies) = 0;
+  /// exchange_corrections overlapped with a sweep's interior (solver.exchange: overlapped):
+  /// mark_boundary sets boundary[i] = 1 (`boundary` zeroed, one entry per body) for every body
+  /// whose corrections travel to another rank (owned bodies that have ghosts elsewhere, and
+  /// ghosts) and returns true; false if none travel (one rank: the sweep then runs whole).
+  /// After the contacts that touch a boundary body, send_increments; after part of the others,
+  /// return_totals; after the rest, receive_totals. The three together are one
+  /// exchange_corrections: between them only bodies not marked may change.
+  virtual bool mark_boundary(std::vector<std::uint8_t>& boundary) const = 0;
+  virtual void send_increments(std::vector<BodyState>& bodies) = 0;
+  virtual void return_totals(std::vector<BodyState>& bodies) = 0;
+  virtual void receive_totals(std::vector<BodyState>& bodies) = 0;
   /// The compatible pass on scratch bodies: the ghosts' dv, dw, taken as sums over zero, are
   /// added into their owners and the owners' totals sent back (no increment bookkeeping).
   virtual void exchange_sums(std::vector<BodyState>& bodies) = 0;
@@ -36,6 +48,10 @@ class LocalExchange final : public Exchange {
 public:
   void reset_corrections(const std::vector<BodyState>&) override {}
   void exchange_corrections(std::vector<BodyState>&) override {}
+  bool mark_boundary(std::vector<std::uint8_t>&) const override { return false; }
+  void send_increments(std::vector<BodyState>&) override {}
+  void return_totals(std::vector<BodyState>&) override {}
+  void receive_totals(std::vector<BodyState>&) override {}
   void exchange_sums(std::vector<BodyState>&) override {}
   void sum(double*, std::size_t) override {}
   void max(double*, std::size_t) override {}

@@ -50,6 +50,11 @@ struct RelaxationSettings {
   /// Sweeps between convergence tests (each test is one reduction over the ranks); 0: for the
   /// fc3d measure at the sweeps next_check_sweep predicts, for the impulse change every sweep.
   int check_every = 1;
+  /// Across ranks (solver.exchange: overlapped): each sweep relaxes the contacts touching a
+  /// body whose corrections travel first, then the others while the exchange is under way
+  /// (Exchange::mark_boundary). The same exchange, in another Gauss–Seidel order; on one
+  /// rank nothing changes.
+  bool overlap_exchange = false;
 };
 
 struct RelaxationResult {

@@ -68,6 +68,9 @@ struct Parameters {
   double tolerance = 1e-4;         // value of the convergence measure that ends the relaxation
   solver::Convergence convergence = solver::Convergence::fc3d;
   int check_every = 0;  // sweeps between convergence tests (one reduction each); 0: predicted
+  // Across ranks, each sweep's exchange under way while the interior contacts are relaxed
+  // (solver::RelaxationSettings::overlap_exchange).
+  bool overlap_exchange = true;
   solver::Ordering ordering = solver::Ordering::detection;  // solver/sweep_order.hpp
   std::uint64_t ordering_seed = 1;                          // for Ordering::random (run.seed)
   // Warm start: each contact starts from this fraction ([0, 1]) of its previous impulse
