@@ -2,6 +2,7 @@
 // (see config.hpp: restart_differences).
 #include "granite/core/error.hpp"
 #include "granite/config/config.hpp"
+#include "granite/config/scenario_schema.hpp"
 
 #include <map>
 
@@ -34,11 +35,21 @@ bool may_change(const std::string& path) {
 std::vector<std::string> restart_differences(const std::string& saved_text, const YAML::Node& now,
                                              const std::function<bool(const std::string&)>& also) {
   std::map<std::string, std::string> saved, present;
+  YAML::Node stored;
   try {
-    flatten(YAML::Load(saved_text), "", saved);
+    stored = YAML::Load(saved_text);
   } catch (const YAML::Exception&) {
     return {"the configuration stored in the checkpoint is not readable YAML"};
   }
+  // A key added since the checkpoint's version was written takes its default there too, as
+  // it does in a configuration that leaves it out; a stored configuration this schema no
+  // longer reads is compared as it is.
+  try {
+    stored = resolve(stored, scenario_schema(), "checkpoint");
+  } catch (const InputError&) {
+  } catch (const YAML::Exception&) {
+  }
+  flatten(stored, "", saved);
   flatten(now, "", present);
   std::vector<std::string> differences;
   const auto value = [](const std::map<std::string, std::string>& m, const std::string& key) {

@@ -116,14 +116,6 @@ namespace {
 
 constexpr int kHistoryTag = 300;
 
-// A warm-start history entry as it travels (Eigen vectors are not trivially copyable).
-struct HistoryWire {
-  std::int64_t first, second;
-  std::uint32_t ordinal;
-  double impulse[3];
-  double torque[3];
-};
-
 }  // namespace
 
 void DistributedDomain::hand_over_history(solver::ContactHistory& history,
@@ -131,26 +123,17 @@ void DistributedDomain::hand_over_history(solver::ContactHistory& history,
                                           const body::Particles& particles, std::size_t owned) {
   if (exchange_.peers().empty()) return;  // no neighbour to take or give any
   const std::vector<solver::HistoryEntry> entries = history.unclaimed(keys, particles, owned);
-  std::vector<HistoryWire> wire(entries.size());
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const solver::HistoryEntry& e = entries[i];
-    wire[i] = {e.key.first,
-               e.key.second,
-               e.key.ordinal,
-               {e.impulse[0], e.impulse[1], e.impulse[2]},
-               {e.torque[0], e.torque[1], e.torque[2]}};
-  }
+  std::vector<solver::HistoryRecord> wire;
+  wire.reserve(entries.size());
+  for (const solver::HistoryEntry& e : entries) wire.push_back(solver::record_of(e));
   // Every neighbour gets all of them: the process that now relaxes a contact is the owner of
   // one of its bodies, which at most one migration step ago was a neighbour's.
-  const std::vector<std::vector<HistoryWire>> send(exchange_.peers().size(), wire);
-  std::vector<std::vector<HistoryWire>> recv;
+  const std::vector<std::vector<solver::HistoryRecord>> send(exchange_.peers().size(), wire);
+  std::vector<std::vector<solver::HistoryRecord>> recv;
   exchange_.exchange(send, recv, kHistoryTag);
   std::vector<solver::HistoryEntry> received;
   for (const auto& from : recv)
-    for (const HistoryWire& w : from)
-      received.push_back({{w.first, w.second, w.ordinal},
-                          Vec3(w.impulse[0], w.impulse[1], w.impulse[2]),
-                          Vec3(w.torque[0], w.torque[1], w.torque[2])});
+    for (const solver::HistoryRecord& r : from) received.push_back(solver::entry_of(r));
   history.insert(received);
 }
 

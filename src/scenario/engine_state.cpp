@@ -78,24 +78,6 @@ std::vector<solver::HistoryEntry> history_from_text(const std::string& text,
   return entries;
 }
 
-io::HistoryRow row_of(const solver::HistoryEntry& e) {
-  io::HistoryRow r;
-  r.first = e.key.first;
-  r.second = e.key.second;
-  r.ordinal = e.key.ordinal;
-  for (int k = 0; k < 3; ++k) {
-    r.impulse[k] = e.impulse[k];
-    r.torque[k] = e.torque[k];
-  }
-  return r;
-}
-
-solver::HistoryEntry entry_of(const io::HistoryRow& r) {
-  return {{r.first, r.second, r.ordinal},
-          Vec3(r.impulse[0], r.impulse[1], r.impulse[2]),
-          Vec3(r.torque[0], r.torque[1], r.torque[2])};
-}
-
 // Collective: the rows this rank read (its share of another decomposition's) sent to the ranks
 // that own their particles, once to each; returns the entries this rank receives, sorted by
 // key (the order the old text gave them in).
@@ -119,10 +101,12 @@ std::vector<solver::HistoryEntry> route_to_owners(const std::vector<io::HistoryR
       send[std::size_t(b->second)].push_back(r);
   }
   std::vector<solver::HistoryEntry> entries;
-  for (const io::HistoryRow& r : comm::all_to_all(send, comm)) entries.push_back(entry_of(r));
-  std::sort(
-      entries.begin(), entries.end(),
-      [](const solver::HistoryEntry& x, const solver::HistoryEntry& y) { return x.key < y.key; });
+  for (const io::HistoryRow& r : comm::all_to_all(send, comm))
+    entries.push_back(solver::entry_of(r));
+  std::sort(entries.begin(), entries.end(),
+            [](const solver::HistoryEntry& x, const solver::HistoryEntry& y) {
+              return solver::by_key(x, y);
+            });
   return entries;
 }
 
@@ -137,12 +121,10 @@ void save_engine_state(const timestep::Simulation& sim, const comm::Communicator
     const std::vector<solver::HistoryEntry>& entries = sim.contact_history().recorded();
     state.history.clear();
     state.history.reserve(entries.size());
-    for (const solver::HistoryEntry& e : entries) state.history.push_back(row_of(e));
-    std::sort(state.history.begin(), state.history.end(),
-              [](const io::HistoryRow& a, const io::HistoryRow& b) {
-                return std::tie(a.first, a.second, a.ordinal) <
-                       std::tie(b.first, b.second, b.ordinal);
-              });
+    for (const solver::HistoryEntry& e : entries) state.history.push_back(solver::record_of(e));
+    std::sort(
+        state.history.begin(), state.history.end(),
+        [](const io::HistoryRow& a, const io::HistoryRow& b) { return solver::by_key(a, b); });
   }
   if (sim.parameters().skin > 0.0) state.engine[kNeighbourLists] = neighbour_lists_text(sim, comm);
 }
@@ -152,7 +134,7 @@ void restore_contact_history(const io::CheckpointState& state, timestep::Simulat
   std::vector<solver::HistoryEntry> entries;
   if (state.has_history) {
     if (state.history_as_written)
-      for (const io::HistoryRow& r : state.history) entries.push_back(entry_of(r));
+      for (const io::HistoryRow& r : state.history) entries.push_back(solver::entry_of(r));
     else
       entries = route_to_owners(state.history, sim.particles(), comm);
   } else {

@@ -15,6 +15,28 @@ bool ContactKey::operator<(const ContactKey& o) const {
   return std::tie(first, second, ordinal) < std::tie(o.first, o.second, o.ordinal);
 }
 
+HistoryRecord record_of(const HistoryEntry& e) {
+  HistoryRecord r;
+  r.first = e.key.first;
+  r.second = e.key.second;
+  r.ordinal = e.key.ordinal;
+  for (int k = 0; k < 3; ++k) {
+    r.impulse[k] = e.impulse[k];
+    r.torque[k] = e.torque[k];
+  }
+  return r;
+}
+
+HistoryEntry entry_of(const HistoryRecord& r) {
+  return {{r.first, r.second, r.ordinal},
+          Vec3(r.impulse[0], r.impulse[1], r.impulse[2]),
+          Vec3(r.torque[0], r.torque[1], r.torque[2])};
+}
+
+bool by_key(const HistoryRecord& a, const HistoryRecord& b) {
+  return std::tie(a.first, a.second, a.ordinal) < std::tie(b.first, b.second, b.ordinal);
+}
+
 std::size_t ContactKeyHash::operator()(const ContactKey& k) const {
   // splitmix64-style mixing of the three fields.
   std::uint64_t h = std::uint64_t(k.first) * 0x9e3779b97f4a7c15ULL;
@@ -183,7 +205,7 @@ std::size_t ContactHistory::warm_start(const collision::ContactList& contacts,
 std::vector<HistoryEntry> ContactHistory::entries() const {
   std::vector<HistoryEntry> out = entries_;
   std::sort(out.begin(), out.end(),
-            [](const HistoryEntry& a, const HistoryEntry& b) { return a.key < b.key; });
+            [](const HistoryEntry& a, const HistoryEntry& b) { return by_key(a, b); });
   return out;
 }
 
@@ -215,7 +237,7 @@ std::vector<HistoryEntry> ContactHistory::unclaimed(const ContactKeys& keys,
     if (!stays) out.push_back(entries_[e]);
   }
   std::sort(out.begin(), out.end(),
-            [](const HistoryEntry& a, const HistoryEntry& b) { return a.key < b.key; });
+            [](const HistoryEntry& a, const HistoryEntry& b) { return by_key(a, b); });
   return out;
 }
 

@@ -86,9 +86,8 @@ TEST(HistoryRestore, RowsReadOnAnotherRankCountReachTheOwnersOfTheirParticlesOnc
   std::vector<io::HistoryRow> expected;
   for (const io::HistoryRow& r : all)
     if (mine(r.first) || mine(r.second)) expected.push_back(r);
-  std::sort(expected.begin(), expected.end(), [](const io::HistoryRow& x, const io::HistoryRow& y) {
-    return std::tie(x.first, x.second, x.ordinal) < std::tie(y.first, y.second, y.ordinal);
-  });
+  std::sort(expected.begin(), expected.end(),
+            [](const io::HistoryRow& x, const io::HistoryRow& y) { return solver::by_key(x, y); });
   const std::vector<solver::HistoryEntry> got = sim.contact_history().entries();  // sorted
   ASSERT_EQ(got.size(), expected.size());
   for (std::size_t i = 0; i < got.size(); ++i) {

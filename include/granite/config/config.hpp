@@ -22,7 +22,8 @@ struct ScenarioConfig {
 ScenarioConfig load_scenario(const std::string& path, const std::vector<std::string>& overrides);
 
 /// What differs between the resolved configuration text stored in a checkpoint and `now`,
-/// one "key: old in the checkpoint, new now" per key, in key order; empty if they agree.
+/// one "key: old in the checkpoint, new now" per key, in key order; empty if they agree. Keys
+/// added to the schema since the checkpoint was written count with their defaults.
 /// run.end_time, run.thermo_every and output.* may change on a restart and are not listed, nor
 /// the keys (paths like "materials[0].youngs_modulus") for which `also` is true.
 std::vector<std::string>

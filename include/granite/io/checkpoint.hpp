@@ -24,6 +24,7 @@
 #include "granite/body/particles.hpp"
 #include "granite/comm/communicator.hpp"
 #include "granite/core/types.hpp"
+#include "granite/solver/contact_history.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -35,12 +36,7 @@ namespace granite::io {
 
 /// One warm-start history entry as a row of /contact_history (solver::HistoryEntry's fields:
 /// the contact's key, its impulse and torque impulse in the world frame).
-struct HistoryRow {
-  std::int64_t first = 0, second = 0;
-  std::uint32_t ordinal = 0;
-  double impulse[3] = {0, 0, 0};
-  double torque[3] = {0, 0, 0};
-};
+using HistoryRow = solver::HistoryRecord;
 
 /// Run state stored with a checkpoint (must be identical on every rank when writing, but the
 /// history rows, which are each rank's own).

@@ -41,6 +41,22 @@ struct HistoryEntry {
   Vec3 torque = Vec3::Zero();  // world frame, on body `first` (rolling/spinning resistance)
 };
 
+/// Entries in key order (first, second, ordinal): how they are handed over and restored.
+inline bool by_key(const HistoryEntry& a, const HistoryEntry& b) { return a.key < b.key; }
+
+/// A history entry as plain data (Eigen vectors are not trivially copyable): how it travels
+/// between ranks and how a checkpoint stores it (io::HistoryRow).
+struct HistoryRecord {
+  std::int64_t first = 0, second = 0;
+  std::uint32_t ordinal = 0;
+  double impulse[3] = {0, 0, 0};
+  double torque[3] = {0, 0, 0};
+};
+HistoryRecord record_of(const HistoryEntry& e);
+HistoryEntry entry_of(const HistoryRecord& r);
+/// Records in key order, as by_key.
+bool by_key(const HistoryRecord& a, const HistoryRecord& b);
+
 /// The identities of a contact list's contacts (contact_keys), formed once per step and shared
 /// by the history's hand-over, warm start and record.
 struct ContactKeys {

@@ -246,6 +246,32 @@ TEST(Config, MissingFile) {
 }
 
 // docs/config.md is generated from the schema; the two must agree.
+// A checkpoint written before a key existed (its stored configuration, resolved by that
+// version, lacks the key) restarts under a configuration that leaves the key at its default:
+// the key counts with its default on both sides. A changed value is still a difference, and
+// so is an entry added to a list.
+TEST(Config, RestartOfACheckpointWrittenBeforeAKeyExistedTakesTheKeysDefault) {
+  const auto cfg = load_scenario(write_temp("restart_now", kValid), {});
+  YAML::Node older = YAML::Clone(cfg.resolved);
+  older["solver"].remove("exchange");
+  const std::string saved = granite::config::to_text(older);
+  EXPECT_TRUE(granite::config::restart_differences(saved, cfg.resolved).empty());
+
+  const auto explicit_value =
+      load_scenario(write_temp("restart_exchange", kValid), {"solver.exchange=after_sweep"});
+  const auto differences = granite::config::restart_differences(saved, explicit_value.resolved);
+  ASSERT_EQ(differences.size(), 1u);
+  EXPECT_EQ(differences[0], "solver.exchange: overlapped in the checkpoint, after_sweep now");
+
+  const auto added = load_scenario(write_temp("restart_added", std::string(kValid) +
+                                                                   "  - type: sphere\n"
+                                                                   "    position: [0.2, 0.5, 0.5]\n"
+                                                                   "    radius: 0.01\n"
+                                                                   "    material: glass\n"),
+                                   {});
+  EXPECT_FALSE(granite::config::restart_differences(saved, added.resolved).empty());
+}
+
 TEST(Config, ReferenceDocumentMatchesSchema) {
   std::ifstream in(std::string(GRANITE_SOURCE_DIR) + "/docs/config.md");
   ASSERT_TRUE(in) << "docs/config.md is missing (granite check --schema > docs/config.md)";
