@@ -411,8 +411,9 @@ SchemaPtr build() {
               opt("balance", choice(names_of(kBalanceModeNames)), "none", "",
                   "load balance (docs/load_balance.md): none keeps equally spaced cuts; static "
                   "moves the cuts of every cut axis once, before the first step, so that each "
-                  "slab holds an equal share of the particles (weight 1 + contacts); dynamic "
-                  "also measures the load every balance_every steps and moves the cuts when "
+                  "slab holds an equal share of the particles; dynamic also measures the load "
+                  "every balance_every steps (each particle's work in the step, predicted from "
+                  "its contacts' visits and updates) and moves the cuts when "
                   "max/mean exceeds imbalance_threshold. Every subdomain stays at least the "
                   "ghost width wide"),
               opt("balance_every", integer(1), "100", "steps",

@@ -109,12 +109,18 @@ std::vector<std::uint64_t> loads_by_rank(std::uint64_t load, const comm::Communi
   return loads;
 }
 
-std::vector<std::uint64_t> contact_weights(const collision::ContactList& contacts,
-                                           std::size_t owned) {
-  std::vector<std::uint64_t> w(owned, 1);
+std::vector<std::uint64_t> work_weights(const collision::ContactList& contacts,
+                                        const std::vector<Vec3>& impulses, int sweeps,
+                                        std::size_t owned) {
+  std::vector<std::uint64_t> w(owned, kParticleNs);
+  const std::uint64_t n = std::uint64_t(std::max(sweeps, 0));
   for (std::size_t j = 0; j < contacts.size(); ++j) {
-    if (contacts.body1[j] < owned) ++w[contacts.body1[j]];
-    if (contacts.body2[j] < owned) ++w[contacts.body2[j]];
+    const std::uint64_t work = n * (kVisitNs + (impulses[j].isZero(0.0) ? 0 : kClosedNs));
+    const std::uint32_t a = contacts.body1[j], b = contacts.body2[j];
+    const bool two_particles = a < contacts.num_particles && b < contacts.num_particles;
+    const std::uint64_t share = two_particles ? work / 2 : work;  // work is even
+    if (a < owned) w[a] += share;
+    if (b < owned) w[b] += share;
   }
   return w;
 }

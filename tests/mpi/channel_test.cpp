@@ -58,7 +58,7 @@ struct ChannelRun {
 
 // Runs channel_ci on `comm`; with `checks`, verifies the invariants after every step. With a
 // `skin` (m), neighbour lists; with `audit`, the contacts are compared with a full search;
-// with `balance_every` > 0, dynamic load balance (weights 1 + contacts) every that many steps,
+// with `balance_every` > 0, dynamic load balance (work weights) every that many steps,
 // moving the cuts whenever that lowers the imbalance (domain.imbalance_threshold 1).
 ChannelRun run_channel(MPI_Comm comm, bool checks, double skin = 0.0, bool audit = false,
                        int balance_every = 0) {
@@ -103,7 +103,8 @@ ChannelRun run_channel(MPI_Comm comm, bool checks, double skin = 0.0, bool audit
     if (balance_every > 0 && (n + 1) % balance_every == 0 &&
         distributed
             .rebalance(sim.particles().position,
-                       parallel::contact_weights(sim.contacts(), sim.particles().size()))
+                       parallel::work_weights(sim.contacts(), sim.impulses(), stats.sweeps,
+                                              sim.particles().size()))
             .moved) {
       sim.request_rebuild();
       ++result.rebalances;

@@ -222,7 +222,7 @@ private:
 // A periodic gas with an outflow face: bodies conserved, ghosts equal to their owners. With a
 // `skin`, neighbour lists (ghosts refreshed by their plan between rebuilds, deleted bodies'
 // ghosts removed on the peers).
-// With `balance_every` > 0, dynamic load balance every that many steps (weights 1 + contacts,
+// With `balance_every` > 0, dynamic load balance every that many steps (work weights,
 // the cuts moved whenever that lowers the imbalance): bodies migrate to the moved cuts.
 // With `clumps`, the bodies are spinning tetrahedral clumps, capsules, boxes, convex grains
 // and ellipsoids (in turn; up to 0.2 rad per step) and every step's contacts are audited against a full
@@ -268,8 +268,8 @@ void check_conservation_and_ghosts(double skin, int balance_every = 0, bool clum
     migrated += domain.last_migrated();
     if (balance_every > 0 && (step + 1) % balance_every == 0 &&
         domain
-            .rebalance(sim.particles().position,
-                       contact_weights(sim.contacts(), sim.particles().size()))
+            .rebalance(sim.particles().position, work_weights(sim.contacts(), sim.impulses(),
+                                                              stats.sweeps, sim.particles().size()))
             .moved) {
       sim.request_rebuild();
       ++rebalances;

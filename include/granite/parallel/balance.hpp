@@ -1,6 +1,6 @@
 #pragma once
 // Load balance (domain.balance): the cuts of the decomposition moved so that every rank
-// carries an equal share of the particles' weight (1 + the particle's contacts), as nested
+// carries an equal share of the particles' weight (1 each, or their work: work_weights), as nested
 // slabs (recursive bisection along fixed axes, "multi-jagged"): the x-cuts split the whole
 // weight into px equal shares, the y-cuts of each x-slab split that slab's weight into py
 // equal shares, the z-cuts of each column split its weight into pz. Any load is balanced up to
@@ -44,10 +44,21 @@ std::vector<std::uint64_t> loads_under(const Decomposition& decomposition,
 /// Collective: every rank's own load (its `load`), indexed by rank.
 std::vector<std::uint64_t> loads_by_rank(std::uint64_t load, const comm::Communicator& comm);
 
-/// The load balance's particle weights: 1 + the contacts of `contacts` each of the first
-/// `owned` particles takes part in (the step's contacts this rank relaxed).
-std::vector<std::uint64_t> contact_weights(const collision::ContactList& contacts,
-                                           std::size_t owned);
+/// The step's work in ns, as a fit of channel_small's relaxation time at 1 and 2 ranks to
+/// the counts of contact visits and of closed contacts' updates (docs/load_balance.md): a
+/// sweep's visit of a contact, the update of a closed one (λ ≠ 0) on top of its visit, and a
+/// particle's work outside the relaxation (detection, setup, integration) per step.
+inline constexpr std::uint64_t kVisitNs = 10, kClosedNs = 26, kParticleNs = 130;
+
+/// The load balance's particle weights (domain.balance dynamic): each of the first `owned`
+/// particles weighs kParticleNs plus its share of the work of each of the step's contacts it
+/// takes part in (`contacts` with their `impulses`, the contacts this rank relaxed in `sweeps`
+/// sweeps): sweeps × (kVisitNs, + kClosedNs if the impulse is not zero), half of it for a
+/// contact of two particles, all of it for a contact with a global body. Counts, not
+/// timers: the same state gives the same weights, and a restart the same cuts.
+std::vector<std::uint64_t> work_weights(const collision::ContactList& contacts,
+                                        const std::vector<Vec3>& impulses, int sweeps,
+                                        std::size_t owned);
 
 /// max / mean of `loads` (1 for an even load; 1 when all are zero).
 double max_over_mean(const std::vector<std::uint64_t>& loads);

@@ -2,7 +2,8 @@
 // that every rank carries an equal share of the load (parallel/balance.hpp), and reports the
 // load imbalance on the thermo lines, at the end of the log and in run.json.
 //   static:  once, in start() (not after a restart that restored cuts), weight 1 per particle;
-//   dynamic: also every balance_every steps, weight 1 + the particle's contacts of the step:
+//   dynamic: also every balance_every steps, weight the particle's predicted work in the step
+//            (parallel::work_weights: its contacts' visits and closed contacts' updates):
 //            when the largest rank load over the mean exceeds imbalance_threshold and the new
 //            cuts would lower it.
 // It only moves the cuts; the next step's synchronise() migrates the bodies. It runs first
@@ -73,8 +74,8 @@ public:
       break;
     }
     return "cuts balanced before the first step and, every " + std::to_string(every_) +
-           " steps, when max/mean load > " + ratio(threshold_) + " (weight 1 + contacts); " +
-           report;
+           " steps, when max/mean load > " + ratio(threshold_) +
+           " (weight: the particle's work in the step, from its contacts); " + report;
   }
   Phase phase() const override { return Phase::other; }
 
@@ -90,7 +91,9 @@ public:
     if (run.comm.size() == 1) return;
     if (thermo_.due(stats.step, end.last)) report_on_thermo_line(run);
     if (mode_ != BalanceMode::dynamic || stats.step % every_ != 0) return;
-    rebalance(run, parallel::contact_weights(run.sim.contacts(), run.sim.particles().size()),
+    rebalance(run,
+              parallel::work_weights(run.sim.contacts(), run.sim.impulses(), stats.sweeps,
+                                     run.sim.particles().size()),
               threshold_, "at step " + std::to_string(stats.step));
   }
 

@@ -142,13 +142,23 @@ TEST(MaxOverMean, IsOneForAnEvenLoadAndRanksForOneLoadedRank) {
   EXPECT_DOUBLE_EQ(max_over_mean({0, 0}), 1.0);
 }
 
-TEST(ContactWeights, OnePlusTheOwnedParticlesContacts) {
+// Over 3 sweeps an open contact's work is 3 kVisitNs = 30 ns, a closed one's 3 (kVisitNs +
+// kClosedNs) = 108 ns; a contact of two particles gives each half (the ghost's half stays
+// with the ghost's owner, which relaxes none of it), one with a global body gives all.
+TEST(WorkWeights, EachParticlesShareOfItsContactsVisitsAndClosedUpdates) {
   collision::ContactList c;
   c.num_particles = 4;  // owned 0-2, one ghost (3); global bodies from index 4
   c.body1 = {0, 0, 1, 2};
   c.body2 = {1, 3, 4, 5};
   c.gap.assign(4, 0.0);
-  EXPECT_EQ(contact_weights(c, 3), (std::vector<std::uint64_t>{3, 3, 2}));
+  const std::vector<Vec3> impulses = {Vec3(1e-6, 0, 0), Vec3::Zero(), Vec3(0, 0, 2e-7),
+                                      Vec3::Zero()};
+  ASSERT_EQ(kVisitNs, 10u);
+  ASSERT_EQ(kClosedNs, 26u);
+  const std::uint64_t p = kParticleNs;
+  EXPECT_EQ(work_weights(c, impulses, 3, 3),
+            (std::vector<std::uint64_t>{p + 54 + 15, p + 54 + 108, p + 30}));
+  EXPECT_EQ(work_weights(c, impulses, 0, 3), (std::vector<std::uint64_t>{p, p, p}));
 }
 
 }  // namespace
