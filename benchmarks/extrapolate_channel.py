@@ -20,6 +20,15 @@ With a SNAPSHOT the particle term becomes (N / P) * I * c_particle, I the larges
 particles over the mean: the ranks wait for the most loaded one. I is computed from the
 snapshot's positions for equal cuts and for the cuts of domain.balance (docs/load_balance.md:
 each axis's quantiles, every slab at least one halo width thick).
+
+With solver.exchange: overlapped (docs/solvers.md) each phase's transit runs while the rank
+relaxes half of its interior contacts (those touching no body within a halo width of a
+subdomain face: a fraction 1 - 2 * shell / volume of the rank's contacts, the owned bodies
+near a face and as many ghosts being boundary bodies). What the CPU spends inside the MPI
+calls, t_call = 0.3 us per neighbour message and phase (assumed; 0.6 us for one neighbour on
+this machine's shared memory, benchmarks/bench_exchange.cpp), is never hidden:
+    per phase: t_call + max(0, t_exchange + V / bandwidth - t_call - interior / 2)
+with `interior` the interior contacts' share of a sweep's relaxation on the most loaded rank.
 """
 import os
 import sys
@@ -36,6 +45,8 @@ PAPER_STEPS = 1.0e6
 SWEEPS = 10
 T_EXCHANGE = 20e-6
 T_SYNC = 100e-6
+T_CALL_PER_MESSAGE = 0.3e-6
+RANKS = (16, 64, 256, 640, 1024)
 BYTES_PER_GHOST_PHASE = 48.0
 BANDWIDTH = 5e9
 CHANNEL = (0.15, 0.065, 0.02)
@@ -59,12 +70,26 @@ def best_dims(ranks):
 
 
 def ghosts_per_rank(ranks):
-    """Particles within one halo width of a subdomain's faces (uniform density)."""
+    """(particles within one halo width of a subdomain's faces (uniform density), the grid,
+    the fraction of a rank's contacts touching no boundary body)."""
     p = best_dims(ranks)
     edge = [CHANNEL[k] / p[k] for k in range(3)]
     volume = edge[0] * edge[1] * edge[2]
-    shell = 2 * (edge[0] * edge[1] + edge[1] * edge[2] + edge[0] * edge[2]) * HALO
-    return PAPER_PARTICLES / ranks * min(1.0, shell / volume), p
+    # Only the faces towards another subdomain carry a halo.
+    shell = sum((p[k] > 1) * 2 * edge[(k + 1) % 3] * edge[(k + 2) % 3] for k in range(3)) * HALO
+    fraction = min(1.0, shell / volume)
+    return PAPER_PARTICLES / ranks * fraction, p, max(0.0, 1.0 - 2.0 * fraction)
+
+
+def exchange_per_step(volume, dims, relaxation_per_sweep, interior, overlapped):
+    """Seconds of a step's 2 S exchange phases that the rank does not spend relaxing."""
+    transit = T_EXCHANGE + volume / BANDWIDTH
+    if not overlapped:
+        return SWEEPS * 2 * transit
+    neighbours = 3 ** sum(d > 1 for d in dims) - 1
+    calls = T_CALL_PER_MESSAGE * neighbours
+    hidden = 0.5 * interior * relaxation_per_sweep
+    return SWEEPS * 2 * (calls + max(0.0, transit - calls - hidden))
 
 
 def phases(run_path):
@@ -97,6 +122,9 @@ def main(argv):
     c_contact = (t1["setup"] + t1["relaxation"]) / steps1 / particles
     c_rest = (t1["detection"] + t1["integration"] + t1["other"]) / steps1 / particles
     c_paper = c_contact * PAPER_CONTACTS_PER_PARTICLE / max(contacts_pp, 1e-9) + c_rest
+    # The relaxation's part of c_paper, per sweep: what an overlapped exchange can hide behind.
+    c_relax_sweep = (t1["relaxation"] / steps1 / particles * PAPER_CONTACTS_PER_PARTICLE
+                     / max(contacts_pp, 1e-9) / SWEEPS)
     print(f"channel_small: {particles:.0f} particles on average, {contacts_pp:.2f} contacts/particle")
     print(f"1 rank : {per_step1 * 1e3:.3f} ms/step, {per_step1 / particles * 1e6:.3f} us per particle-step")
     print(f"2 ranks: {per_step2 * 1e3:.3f} ms/step, {per_step2 / particles * 2 * 1e6:.3f} us per particle-step per core,"
@@ -110,20 +138,29 @@ def main(argv):
             return granite_io.print_error(e)
         positions = np.asarray(snapshot["position"], dtype=float)
         print(f"imbalance from {argv[4]}: {len(positions)} particles")
-    for ranks in (640, 6400):
-        ghosts, dims = ghosts_per_rank(ranks)
+    print(f"channel_paper, {PAPER_STEPS:.0e} steps ({T_EXCHANGE * 1e6:.0f} us per exchange phase, "
+          f"{T_CALL_PER_MESSAGE * 1e6:.1f} us per message in the MPI calls, {T_SYNC * 1e6:.0f} us "
+          "per step of synchronisation):")
+    print(f"{'ranks':>6} {'grid':>9} {'ghosts':>7} {'interior':>8} {'load':>14} {'max/mean':>8} "
+          f"{'after_sweep':>14} {'overlapped':>14}")
+    for ranks in RANKS:
+        ghosts, dims, interior = ghosts_per_rank(ranks)
         volume = ghosts * BYTES_PER_GHOST_PHASE
-        comm = SWEEPS * 2 * (T_EXCHANGE + volume / BANDWIDTH) + T_SYNC
-        cases = [("uniform load", 1.0)]
+        cases = [("uniform", 1.0)]
         if positions is not None:
             cases = [(label, imbalance(positions, dims, (0.0, 0.0, 0.0), CHANNEL, HALO, balanced))
                      for label, balanced in (("equal cuts", False), ("balanced cuts", True))]
         for label, factor in cases:
-            t = PAPER_PARTICLES / ranks * factor * c_paper + comm
-            print(f"channel_paper on {ranks} ranks ({dims[0]}x{dims[1]}x{dims[2]}, ~{ghosts:.0f} ghosts, "
-                  f"{volume / 1e3:.1f} kB per exchange), {label} (max/mean particles {factor:.2f}): "
-                  f"{t * 1e3:.3f} ms/step -> {t * PAPER_STEPS / 3600:.2f} h for 1e6 steps "
-                  f"({100 * comm / t:.0f} % communication)")
+            load = PAPER_PARTICLES / ranks * factor
+            columns = []
+            for overlapped in (False, True):
+                comm = exchange_per_step(volume, dims, load * c_relax_sweep, interior,
+                                         overlapped) + T_SYNC
+                t = load * c_paper + comm
+                columns.append(f"{t * PAPER_STEPS / 3600:6.2f} h {100 * comm / t:3.0f}%")
+            print(f"{ranks:>6} {'x'.join(map(str, dims)):>9} {ghosts:7.0f} {interior:8.2f} "
+                  f"{label:>14} {factor:8.2f} {columns[0]:>14} {columns[1]:>14}")
+    print("(h: wall time for 1e6 steps; %: exchange and synchronisation share of a step)")
     return 0
 
 
