@@ -9,7 +9,6 @@
 
 #include <cstdlib>
 #include <sstream>
-#include <tuple>
 #include <unordered_map>
 #include <vector>
 #include <algorithm>

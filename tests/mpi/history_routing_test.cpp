@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 #include <cstring>
 #include <string>
 #include <vector>

@@ -49,6 +49,7 @@ std::vector<std::uint64_t> loads_by_rank(std::uint64_t load, const comm::Communi
 /// sweep's visit of a contact, the update of a closed one (λ ≠ 0) on top of its visit, and a
 /// particle's work outside the relaxation (detection, setup, integration) per step.
 inline constexpr std::uint64_t kVisitNs = 10, kClosedNs = 26, kParticleNs = 130;
+static_assert(kVisitNs % 2 == 0 && kClosedNs % 2 == 0, "a pair's halves of a contact's work");
 
 /// The load balance's particle weights (domain.balance dynamic): each of the first `owned`
 /// particles weighs kParticleNs plus its share of the work of each of the step's contacts it
