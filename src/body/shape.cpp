@@ -128,4 +128,9 @@ double ShapeTable::max_bounding_radius() const {
   return largest;
 }
 
+bool ShapeTable::has_polyhedra() const {
+  return std::any_of(shapes_.begin(), shapes_.end(),
+                     [](const Shape& s) { return is_polyhedral(s.kind); });
+}
+
 }  // namespace granite::body

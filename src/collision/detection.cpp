@@ -12,14 +12,14 @@ namespace granite::collision {
 
 namespace {
 
-// The narrow phase of one particle pair i < j.
+// The narrow phase of one particle pair i < j; `apart` as shaped_pair_contacts'.
 void detect_pair(const body::Particles& particles, const body::MaterialTable& materials,
                  const body::ShapeTable& shapes, PolyhedronPlacements& placements, double threshold,
-                 std::uint32_t i, std::uint32_t j, ContactList& contacts) {
+                 std::uint32_t i, std::uint32_t j, ContactList& contacts, double* apart = nullptr) {
   const double mu = materials.pair_friction(particles.material[i], particles.material[j]);
   if (!shapes.empty() &&
       (particles.shape[i] != body::kSphere || particles.shape[j] != body::kSphere)) {
-    shaped_pair_contacts(particles, shapes, placements, threshold, i, j, mu, contacts);
+    shaped_pair_contacts(particles, shapes, placements, threshold, i, j, mu, contacts, apart);
     return;
   }
   const auto& x = particles.position;
@@ -109,9 +109,27 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
     within_reach_[hits] = std::uint32_t(c);
     hits += (x[i] - x[j]).squaredNorm() <= reach * reach ? 1 : 0;
   }
-  for (std::size_t h = 0; h < hits; ++h) {
-    const auto [i, j] = pairs[within_reach_[h]];
-    detect_pair(particles, materials, shapes, placements_, threshold, i, j, contacts);
+  if (!shapes.has_polyhedra()) {
+    for (std::size_t h = 0; h < hits; ++h) {
+      const auto [i, j] = pairs[within_reach_[h]];
+      detect_pair(particles, materials, shapes, placements_, threshold, i, j, contacts);
+    }
+  } else {
+    // Polyhedral particles: the pairs proven apart at an earlier step and still apart by the
+    // bodies' travel since are skipped (PairClearance), the others tested and recorded.
+    clearance_.advance(particles, list.generation(), pairs);
+    for (std::size_t h = 0; h < hits; ++h) {
+      const std::size_t c = within_reach_[h];
+      const auto [i, j] = pairs[c];
+      if (clearance_.apart(c, i, j)) {
+        ++skipped_;
+        continue;
+      }
+      ++tested_;
+      double apart;  // NaN unless a pair of polyhedra was proven apart
+      detect_pair(particles, materials, shapes, placements_, threshold, i, j, contacts, &apart);
+      clearance_.record(c, i, j, apart, threshold, particles);
+    }
   }
   // The bodies placed as at the build: their candidates; the others: every particle. Either
   // way in the order of a full search (by particle, then body).

@@ -117,9 +117,11 @@ void NeighbourList::adopt(const body::Particles& particles, std::size_t tracked,
   mesh_triangles_.clear();
   ids_.assign(particles.id.begin(), particles.id.begin() + std::ptrdiff_t(tracked));
   built_ = true;
+  ++generation_;
 }
 
 void NeighbourList::remap(const std::vector<std::int64_t>& map) {
+  ++generation_;
   std::size_t w = 0;
   for (const auto& [i, j] : pairs_)
     if (map[i] >= 0 && map[j] >= 0) pairs_[w++] = {std::uint32_t(map[i]), std::uint32_t(map[j])};

@@ -28,6 +28,12 @@ constexpr double kFaceCosine = 1e-9;
 // and the polyhedron's size: the rims are rounded by as much, and penetrations up to that
 // depth keep an exact normal (GJK measures the distance to the eroded solid).
 constexpr double kCylinderMargin = 0.05;
+// GJK stops with |v| within its relative tolerance (1e-12) of the distance; a lower bound of
+// the distance is |v| less this much.
+constexpr double kGjkRelativeError = 1e-9;
+// Two points whose distance exceeds a separating axis' separation by at most this fraction of
+// the bodies' sizes are their closest points (the accuracy GJK stops at).
+constexpr double kCertified = 1e-12;
 
 struct Point {
   Vec3 x;      // on the incident body
@@ -318,29 +324,54 @@ void PlacedPolyhedron::place(const body::Box& box) {
 }
 
 std::size_t polyhedron_polyhedron(const PlacedPolyhedron& a, const PlacedPolyhedron& b,
-                                  double threshold, ContactGeometry out[kManifoldPoints]) {
+                                  double threshold, ContactGeometry out[kManifoldPoints],
+                                  double* apart) {
+  double unused;
+  double& bound = apart != nullptr ? *apart : unused;
+  bound = std::numeric_limits<double>::quiet_NaN();
   // The world axes first: bounding boxes apart by more than threshold (3 comparisons; most
   // pairs of a pile's neighbour list whose bounding spheres overlap end here).
-  if (((a.lo - b.hi).array() > threshold).any() || ((b.lo - a.hi).array() > threshold).any())
+  if (((a.lo - b.hi).array() > threshold).any() || ((b.lo - a.hi).array() > threshold).any()) {
+    bound = std::max((a.lo - b.hi).maxCoeff(), (b.lo - a.hi).maxCoeff());
     return 0;
+  }
   SeparatingAxes axes;
   if (!(a.is_box() && b.is_box() ? box_axes(a, b, threshold, axes)
-                                 : general_axes(a, b, threshold, axes)))
+                                 : general_axes(a, b, threshold, axes))) {
+    bound = axes.apart;
     return 0;
+  }
   const double bias = kAxisBias * (a.size + b.size);
   const bool on_a = axes.face_a > axes.face_b + bias;
   const double face = on_a ? axes.face_a : axes.face_b;
   // Apart: the exact closest points (GJK), for an edge axis (the edge pair whose axis
   // separates most need not hold the closest features) and for a face whose clipped incident
   // face has no point within threshold (the closest features are edges or vertices beside it).
-  const auto closest = [&](std::size_t& count) {
+  const auto closest = [&](std::size_t& count, const Vec3& guess) {
     const GjkResult g = gjk_distance(PointSetSupport{a.vertices.data(), a.vertices.size()},
-                                     PointSetSupport{b.vertices.data(), b.vertices.size()},
-                                     Vec3(a.centre - b.centre));
+                                     PointSetSupport{b.vertices.data(), b.vertices.size()}, guess);
     if (g.overlap || !(g.distance > 0.0)) return false;
     count = 0;
     if (g.distance <= threshold)
       out[count++] = {g.point_b, Vec3((g.point_a - g.point_b) / g.distance), g.distance};
+    else if (g.converged)
+      bound = g.distance * (1.0 - kGjkRelativeError);  // |v| is within 1e-12 of the distance
+    return true;
+  };
+  // Apart along an edge axis, the closest points of the two edges are the bodies' when they
+  // are as far apart as the axis separates the bodies (a pair of points bounds the distance
+  // from above, an axis from below): that certificate spares GJK (to its accuracy, 1e-12).
+  const auto certified_edges = [&](std::size_t& count) {
+    const Vec3 d1 = axes.edge_a[1] - axes.edge_a[0], d2 = axes.edge_b[1] - axes.edge_b[0];
+    const auto [s, t] = closest_parameters(axes.edge_a[0], d1, axes.edge_b[0], d2);
+    const Vec3 pa = axes.edge_a[0] + s * d1, pb = axes.edge_b[0] + t * d2;
+    const double distance = (pa - pb).norm();
+    if (!(distance > 0.0 && distance - axes.edge <= kCertified * (a.size + b.size))) return false;
+    count = 0;
+    if (distance <= threshold)
+      out[count++] = {pb, Vec3((pa - pb) / distance), distance};
+    else
+      bound = axes.edge;
     return true;
   };
   // Every axis negative: no plane separates them, they overlap (GJK would find as much, at
@@ -348,7 +379,8 @@ std::size_t polyhedron_polyhedron(const PlacedPolyhedron& a, const PlacedPolyhed
   const bool overlap = std::max({axes.face_a, axes.face_b, axes.edge}) < 0.0;
   std::size_t count = 0;
   if (axes.edge > face + bias) {  // overlapping: the closest points of the two edges
-    if (!overlap && closest(count)) return count;
+    if (!overlap && certified_edges(count)) return count;
+    if (!overlap && closest(count, axes.edge_normal)) return count;
     return edge_contact(axes.edge_a, axes.edge_b, axes.edge_normal, 0.0, threshold, out[0]) ? 1 : 0;
   }
   const auto manifold = [&](bool deepest_if_none) {
@@ -356,7 +388,9 @@ std::size_t polyhedron_polyhedron(const PlacedPolyhedron& a, const PlacedPolyhed
                 : face_contacts(b, axes.fb, a, true, threshold, deepest_if_none, out);
   };
   if ((count = manifold(false)) > 0) return count;
-  if (!overlap && closest(count)) return count;
+  if (!overlap && closest(count, on_a ? Vec3(-a.normals[std::size_t(axes.fa)])
+                                      : b.normals[std::size_t(axes.fb)]))
+    return count;
   return manifold(true);  // overlapping at a face's rim: the incident body's deepest vertex
 }
 

@@ -19,7 +19,10 @@ bool face_axes(const PlacedPolyhedron& ref, const PlacedPolyhedron& other, doubl
     double least = kInfinity;
     for (const Vec3& v : other.vertices) least = std::min(least, ref.normals[f].dot(v));
     const double separation = least - ref.offsets[f];
-    if (separation > threshold) return false;
+    if (separation > threshold) {
+      best = separation;
+      return false;
+    }
     if (separation > best) {
       best = separation;
       face = int(f);
@@ -37,9 +40,14 @@ std::array<Vec3, 2> edge_ends(const PlacedPolyhedron& p, std::size_t e) {
 
 bool general_axes(const PlacedPolyhedron& a, const PlacedPolyhedron& b, double threshold,
                   SeparatingAxes& out) {
-  if (!face_axes(b, a, threshold, out.face_b, out.fb) ||
-      !face_axes(a, b, threshold, out.face_a, out.fa))
+  if (!face_axes(b, a, threshold, out.face_b, out.fb)) {
+    out.apart = out.face_b;
     return false;
+  }
+  if (!face_axes(a, b, threshold, out.face_a, out.fa)) {
+    out.apart = out.face_a;
+    return false;
+  }
   // Edge pairs: only those whose arcs on the Gauss map cross (they form a face of the
   // Minkowski difference A − B, the only edge pairs whose cross product can separate). A's
   // edge joins the faces of normals n1, n2 (its arc), B's those of m1, m2, negated for A − B.
@@ -78,7 +86,10 @@ bool general_axes(const PlacedPolyhedron& a, const PlacedPolyhedron& b, double t
       axis /= length;
       if (axis.dot(n1 + n2) < 0.0) axis = -axis;  // out of A: into the cone of its faces
       const double s = axis.dot(pb - pa);         // the gap from A's edge to B's
-      if (s > threshold) return false;
+      if (s > threshold) {
+        out.apart = s;
+        return false;
+      }
       if (s > out.edge) {
         out.edge = s;
         ea = i;
@@ -113,7 +124,10 @@ bool box_axes(const PlacedPolyhedron& a, const PlacedPolyhedron& b, double thres
     }
     const double tj = t.dot(v[j]);
     const double s = std::abs(tj) - g[j] - (h[0] * c[0][j] + h[1] * c[1][j] + h[2] * c[2][j]);
-    if (s > threshold) return false;
+    if (s > threshold) {
+      out.apart = s;
+      return false;
+    }
     if (s > out.face_b) {
       out.face_b = s;
       out.fb = 2 * j + (tj > 0.0 ? 1 : 0);  // +v_j faces a if a lies that way
@@ -125,7 +139,10 @@ bool box_axes(const PlacedPolyhedron& a, const PlacedPolyhedron& b, double thres
   for (int i = 0; i < 3; ++i) {
     T[i] = t.dot(u[i]);
     const double s = std::abs(T[i]) - h[i] - (g[0] * c[i][0] + g[1] * c[i][1] + g[2] * c[i][2]);
-    if (s > threshold) return false;
+    if (s > threshold) {
+      out.apart = s;
+      return false;
+    }
     if (s > out.face_a) {
       out.face_a = s;
       out.fa = 2 * i + (T[i] < 0.0 ? 1 : 0);
@@ -158,7 +175,10 @@ bool box_axes(const PlacedPolyhedron& a, const PlacedPolyhedron& b, double thres
           std::abs(ta) - h[i1] * c[i2][j] - h[i2] * c[i1][j] - g[j1] * c[i][j2] - g[j2] * c[i][j1];
       const bool beyond = threshold >= 0.0 ? m > 0.0 && m * m > threshold2 * l2
                                            : m > 0.0 || m * m < threshold2 * l2;
-      if (beyond) return false;
+      if (beyond) {
+        out.apart = m / std::sqrt(l2);
+        return false;
+      }
       if (beats(m, l2)) {
         best_m = m;
         best_l2 = l2;

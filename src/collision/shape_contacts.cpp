@@ -148,7 +148,8 @@ void polyhedron_against_rounded(const body::Particles& particles, const body::Sh
 
 void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
                           PolyhedronPlacements& placements, double threshold, BodyIndex i,
-                          BodyIndex j, double mu, ContactList& contacts) {
+                          BodyIndex j, double mu, ContactList& contacts, double* apart) {
+  if (apart != nullptr) *apart = std::numeric_limits<double>::quiet_NaN();
   // Bounding spheres (radius: the bounding radius) farther apart than the threshold: no contact.
   const double reach = particles.radius[i] + particles.radius[j] + threshold;
   if ((particles.position[i] - particles.position[j]).squaredNorm() > reach * reach) return;
@@ -160,8 +161,9 @@ void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTab
   }
   if (si == Surface::polyhedron && sj == Surface::polyhedron) {
     ContactGeometry found[kManifoldPoints];
-    const std::size_t count = polyhedron_polyhedron(
-        placements.of(particles, shapes, i), placements.of(particles, shapes, j), threshold, found);
+    const std::size_t count =
+        polyhedron_polyhedron(placements.of(particles, shapes, i),
+                              placements.of(particles, shapes, j), threshold, found, apart);
     for (std::size_t c = 0; c < count; ++c)
       contacts.push_back(i, j, found[c].point, found[c].normal, found[c].gap, mu);
     return;

@@ -72,6 +72,8 @@ public:
   ShapeIndex find(const std::string& name) const;
   /// The largest bounding radius of the table's shapes (0 if empty).
   double max_bounding_radius() const;
+  /// Whether a shape of the table is polyhedral (a box or a convex hull).
+  bool has_polyhedra() const;
 
 private:
   /// Appends `shape` (its name checked unique); returns its index.

@@ -11,6 +11,7 @@
 #include "granite/collision/contact.hpp"
 #include "granite/collision/linked_cells.hpp"
 #include "granite/collision/neighbour_list.hpp"
+#include "granite/collision/pair_clearance.hpp"
 #include "granite/collision/polyhedron_placements.hpp"
 
 namespace granite::collision {
@@ -30,11 +31,18 @@ public:
               const body::GlobalBodies& globals, const body::MaterialTable& materials,
               const body::ShapeTable& shapes, double threshold, ContactList& contacts);
 
+  /// Candidate pairs of polyhedra the list path skipped as proven apart (PairClearance) and
+  /// those it tested, since construction.
+  std::uint64_t pairs_skipped() const { return skipped_; }
+  std::uint64_t pairs_tested() const { return tested_; }
+
 private:
   LinkedCells cells_;
   std::vector<char> moved_;  // per global body: not covered by the list's candidates
   std::vector<std::uint32_t> within_reach_;  // the candidates the narrow phase tests
   PolyhedronPlacements placements_;          // the polyhedral particles, placed once each
+  PairClearance clearance_;                  // the candidate pairs proven apart
+  std::uint64_t skipped_ = 0, tested_ = 0;
 };
 
 }  // namespace granite::collision

@@ -70,7 +70,13 @@ public:
   void adopt(const body::Particles& particles, std::size_t tracked, double skin);
 
   bool built() const { return built_; }
-  void invalidate() { built_ = false; }
+  void invalidate() {
+    built_ = false;
+    ++generation_;
+  }
+  /// Changes whenever the pairs or the particles' indices may have: at every build, adopt,
+  /// remap and invalidate (PairClearance keys its state to it).
+  std::uint64_t generation() const { return generation_; }
   std::size_t size() const { return pairs_.size(); }
   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs() const { return pairs_; }
   /// Candidate (particle index, global body index) pairs, sorted by particle then body.
@@ -110,6 +116,7 @@ private:
   std::vector<BodyId> ids_;  // of the tracked particles
   double skin_ = 0.0;
   bool built_ = false;
+  std::uint64_t generation_ = 0;
 };
 
 }  // namespace granite::collision

@@ -62,8 +62,12 @@ constexpr std::size_t kManifoldPoints = 4;
 constexpr std::size_t kPolyhedronPrimitiveContacts = 8;
 
 /// Polyhedron a as body 1 against polyhedron b as body 2. Returns the number of contacts.
+/// With none, `apart` (if given) is a lower bound of the bodies' distance when one was proven
+/// beyond the threshold (the bounding boxes', a separating axis', GJK's), else NaN
+/// (PairClearance).
 std::size_t polyhedron_polyhedron(const PlacedPolyhedron& a, const PlacedPolyhedron& b,
-                                  double threshold, ContactGeometry out[kManifoldPoints]);
+                                  double threshold, ContactGeometry out[kManifoldPoints],
+                                  double* apart = nullptr);
 
 /// The rounded segment (a, b, r) as body 1 against polyhedron p as body 2 (a == b: a sphere).
 /// Returns the number of contacts (0 to 2).

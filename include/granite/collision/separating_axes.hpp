@@ -29,10 +29,11 @@ struct SeparatingAxes {
   double edge = 0.0;  // the largest along an edge pair's axis (−inf: none), and the edges
   std::array<Vec3, 2> edge_a{}, edge_b{};
   Vec3 edge_normal = Vec3::Zero();  // unit, from b to a
+  double apart = 0.0;               // on a false return: the separation beyond the threshold
 };
 
 /// The separating axes of a (body 1) and b (body 2). False as soon as one separates them by
-/// more than threshold (no contact); else every field set.
+/// more than threshold (no contact; `apart` holds that separation); else every field set.
 bool general_axes(const PlacedPolyhedron& a, const PlacedPolyhedron& b, double threshold,
                   SeparatingAxes& out);
 

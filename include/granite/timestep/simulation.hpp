@@ -156,6 +156,8 @@ public:
   }
   /// Neighbour-list builds so far (with a skin; every step without).
   std::uint64_t rebuilds() const { return neighbours_.rebuilds(); }
+  /// The contact detection (its counters).
+  const collision::ContactDetection& detection() const { return detection_; }
 
   /// Statistics of the last step (zeros before the first).
   const StepStatistics& statistics() const { return stats_; }
