@@ -5,6 +5,7 @@
 #include "granite/collision/shape_contacts.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <span>
 
@@ -126,7 +127,7 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
         continue;
       }
       ++tested_;
-      double apart;  // NaN unless a pair of polyhedra was proven apart
+      double apart = std::numeric_limits<double>::quiet_NaN();  // unless a polyhedra pair is
       detect_pair(particles, materials, shapes, placements_, threshold, i, j, contacts, &apart);
       clearance_.record(c, i, j, apart, threshold, particles);
     }

@@ -31,8 +31,8 @@ public:
               const body::GlobalBodies& globals, const body::MaterialTable& materials,
               const body::ShapeTable& shapes, double threshold, ContactList& contacts);
 
-  /// Candidate pairs of polyhedra the list path skipped as proven apart (PairClearance) and
-  /// those it tested, since construction.
+  /// With polyhedra in the shape table: the candidate pairs within reach the list path skipped
+  /// as proven apart (PairClearance) and those it tested (of any shapes), since construction.
   std::uint64_t pairs_skipped() const { return skipped_; }
   std::uint64_t pairs_tested() const { return tested_; }
 
