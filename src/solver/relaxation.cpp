@@ -142,10 +142,10 @@ double relaxation_sweep(const contact::ModelSettings& model,
 namespace {
 
 // The sweep order with the contacts that touch a boundary body (Exchange::mark_boundary)
-// first, each part in the order's own sequence (backwards: each part reversed), and where the
-// boundary part ends. Without boundary bodies the order is the given one.
+// first, each part in the order's own sequence, and where the boundary part ends. A backward
+// sweep walks each part in reverse. Without boundary bodies the order is the given one.
 struct OverlapOrder {
-  std::vector<std::uint32_t> forward, backward;
+  std::vector<std::uint32_t> indices;
   std::size_t boundary = 0;  // contacts in the first part
 };
 
@@ -154,21 +154,17 @@ OverlapOrder overlap_order(const std::vector<SolverContact>& contacts, const Swe
   OverlapOrder o;
   const std::size_t m = contacts.size();
   const Visit visit = visit_of(order, m, false);
-  o.forward.reserve(m);
+  o.indices.reserve(m);
   std::vector<std::uint32_t> interior;
   interior.reserve(m);
   for (std::size_t k = 0; k < m; ++k) {
     const std::uint32_t j = std::uint32_t(visit(k));
     const SolverContact& c = contacts[j];
     const bool touches = boundary_body[c.body1] != 0 || boundary_body[c.body2] != 0;
-    (touches ? o.forward : interior).push_back(j);
+    (touches ? o.indices : interior).push_back(j);
   }
-  o.boundary = o.forward.size();
-  o.forward.insert(o.forward.end(), interior.begin(), interior.end());
-  if (order.alternate) {
-    o.backward.assign(o.forward.rbegin() + std::ptrdiff_t(m - o.boundary), o.forward.rend());
-    o.backward.insert(o.backward.end(), interior.rbegin(), interior.rend());
-  }
+  o.boundary = o.indices.size();
+  o.indices.insert(o.indices.end(), interior.begin(), interior.end());
   return o;
 }
 
@@ -179,14 +175,14 @@ double overlapped_sweep(const contact::ModelSettings& model,
                         std::vector<BodyState>& bodies, const OverlapOrder& order, bool backward,
                         Exchange& exchange, std::size_t* failed) {
   Tally tally;
-  const std::size_t m = contacts.size();
-  const Visit visit{backward ? order.backward.data() : order.forward.data(), m, false};
-  const std::size_t middle = order.boundary + (m - order.boundary) / 2;
-  sweep_range(model, contacts, impulses, bodies, visit, 0, order.boundary, tally);
+  const std::size_t m = contacts.size(), b = order.boundary, half = (m - b) / 2;
+  const Visit boundary{order.indices.data(), b, backward};
+  const Visit interior{order.indices.data() + b, m - b, backward};
+  sweep_range(model, contacts, impulses, bodies, boundary, 0, b, tally);
   exchange.send_increments(bodies);
-  sweep_range(model, contacts, impulses, bodies, visit, order.boundary, middle, tally);
+  sweep_range(model, contacts, impulses, bodies, interior, 0, half, tally);
   exchange.return_totals(bodies);
-  sweep_range(model, contacts, impulses, bodies, visit, middle, m, tally);
+  sweep_range(model, contacts, impulses, bodies, interior, half, m - b, tally);
   exchange.receive_totals(bodies);
   if (failed) *failed = tally.failures;
   return tally.relative_change();
