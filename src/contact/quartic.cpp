@@ -144,6 +144,11 @@ constexpr double kUnitTolerance = 0.05;
 // stationary along the boundary there and changes by the square of that error.
 constexpr double kConverged = 1e-12;
 constexpr double kQuadratic = 1e-7;
+// trig_poly_newton_root's half-angle steps: at most 0.25 (about 0.5 rad of α, polish's clamp),
+// and a root at most tan(β/2) = 3 from the start (β within ±143°; beyond, the caller searches
+// every root).
+constexpr double kMaxHalfTurn = 0.25;
+constexpr double kMaxT = 3.0;
 
 // u turned by atan(δ): (u + δ u⊥)/√(1 + δ²). For |δ| < 2⁻⁶ (the steps near a root) the
 // factor is its series 1 − δ²/2 + 3δ⁴/8 − 5δ⁶/16 + 35δ⁸/128, whose remainder 63δ¹⁰/256 < 3e-19
@@ -251,7 +256,56 @@ int trig_poly_unit_roots(const TrigPoly2& T, double c[4], double s[4]) {
 }
 
 bool trig_poly_newton_root(const TrigPoly2& T, double& c, double& s, int iterations) {
-  return polish(T, c, s, iterations);
+  // T(α0 + β) in the start's frame u0 = (c, s): k1 turned by −α0, k2 by −2α0. With
+  // t = tan(β/2), cos β = (1 − t²)/(1 + t²), sin β = 2t/(1 + t²), and (1 + t²)² T is the quartic
+  // P(t) = Σ a_k t^k below, whose real roots are T's: Newton on it needs no root or division
+  // but the step's, and the start is t = 0.
+  const double c2 = c * c - s * s, s2 = 2.0 * c * s;
+  const double k1c = T.k1c * c + T.k1s * s, k1s = T.k1s * c - T.k1c * s;
+  const double k2c = T.k2c * c2 + T.k2s * s2, k2s = T.k2s * c2 - T.k2c * s2;
+  const double a0 = T.k0 + k1c + k2c, a1 = 2.0 * k1s + 4.0 * k2s, a2 = 2.0 * T.k0 - 6.0 * k2c,
+               a3 = 2.0 * k1s - 4.0 * k2s, a4 = T.k0 - k1c + k2c;
+  const auto P = [&](double t) { return a0 + t * (a1 + t * (a2 + t * (a3 + t * a4))); };
+  const auto dP = [&](double t) { return a1 + t * (2.0 * a2 + t * (3.0 * a3 + t * (4.0 * a4))); };
+  double t = 0.0, value = a0;
+  bool converged = value == 0.0;
+  for (int it = 0; it < iterations && !converged; ++it) {
+    const double slope = dP(t);
+    if (slope == 0.0) return false;
+    double delta = -value / slope;
+    if (std::abs(delta) < kQuadratic) {  // dβ = 2 dt/(1 + t²): quadratic regime, as in polish
+      t += delta;
+      converged = true;
+      break;
+    }
+    delta = std::clamp(delta, -kMaxHalfTurn, kMaxHalfTurn);
+    bool improved = false;
+    for (int halving = 0; halving < 3; ++halving) {
+      const double nt = t + delta;
+      const double nvalue = P(nt);
+      // |T| = |P|/(1 + t²)²: the safeguard compares T, as polish does.
+      const double w = 1.0 + t * t, nw = 1.0 + nt * nt;
+      if (std::abs(nvalue) * (w * w) < std::abs(value) * (nw * nw)) {
+        t = nt;
+        value = nvalue;
+        improved = true;
+        break;
+      }
+      delta *= 0.5;
+    }
+    if (!improved) {
+      converged = std::abs(value / slope) < kConverged;
+      if (!converged) return false;
+    }
+    converged = converged || value == 0.0;
+  }
+  if (!converged || !(std::abs(t) <= kMaxT)) return false;
+  const double w = 1.0 / (1.0 + t * t);
+  const double cb = (1.0 - t * t) * w, sb = 2.0 * t * w;
+  const double nc = c * cb - s * sb, ns = s * cb + c * sb;
+  c = nc;
+  s = ns;
+  return true;
 }
 
 }  // namespace granite::contact

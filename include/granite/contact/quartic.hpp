@@ -50,9 +50,10 @@ struct TrigPoly2 {
 /// treat all directions as candidates and decide by their objective.
 int trig_poly_unit_roots(const TrigPoly2& T, double c[4], double s[4]);
 
-/// Safeguarded Newton on T(α) from the unit direction u = (c, s), as the polishing above, for at
-/// most `iterations` steps. True if it converged (a last Newton step below 1e-7 rad, taken, or T
-/// at rounding level): u is then a root to about 1e-14 rad.
+/// Safeguarded Newton from the unit direction u = (c, s) for at most `iterations` steps, on T's
+/// quartic in t = tan(β/2), β the turn from u ((1 + t²)² T(α + β): the same roots, no root or
+/// normalisation per step). True if it converged (a last step below 1e-7, taken, or T at
+/// rounding level) within ±143° of the start: u is then a root to about 1e-14 rad.
 bool trig_poly_newton_root(const TrigPoly2& T, double& c, double& s, int iterations);
 
 }  // namespace granite::contact
