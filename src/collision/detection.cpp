@@ -110,7 +110,11 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
     within_reach_[hits] = std::uint32_t(c);
     hits += (x[i] - x[j]).squaredNorm() <= reach * reach ? 1 : 0;
   }
-  if (!shapes.has_polyhedra()) {
+  const auto polyhedral = [&](body::ShapeIndex k) {
+    return k != body::kSphere && body::is_polyhedral(shapes[k].kind);
+  };
+  if (!shapes.has_polyhedra() ||
+      std::none_of(particles.shape.begin(), particles.shape.end(), polyhedral)) {
     for (std::size_t h = 0; h < hits; ++h) {
       const auto [i, j] = pairs[within_reach_[h]];
       detect_pair(particles, materials, shapes, placements_, threshold, i, j, contacts);
