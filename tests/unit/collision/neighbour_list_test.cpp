@@ -9,6 +9,8 @@
 #include "granite/collision/neighbour_list.hpp"
 #include "granite/timestep/simulation.hpp"
 
+#include "../../support/full_search_audit.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -21,20 +23,8 @@ using namespace granite::collision;
 
 namespace {
 
-// (body1 id, body2 id or -1 - global index) -> gap, independent of index order.
-using ContactKey = std::tuple<BodyId, BodyId, int>;
-std::map<ContactKey, double> keyed(const ContactList& c, const body::Particles& p) {
-  std::map<ContactKey, double> out;
-  std::map<BodyId, int> seen;  // a drum or a union may give several contacts per pair
-  for (std::size_t j = 0; j < c.size(); ++j) {
-    BodyId a = p.id[c.body1[j]];
-    BodyId b = c.involves_global(j) ? -1 - BodyId(c.global_index(j)) : p.id[c.body2[j]];
-    if (b >= 0 && b < a) std::swap(a, b);
-    const int k = seen[a * 1000003 + b]++;
-    out[{a, b, k}] = c.gap[j];
-  }
-  return out;
-}
+using test_support::FullSearchAudit;
+constexpr auto keyed = test_support::keyed_gaps;
 
 body::Particles random_spheres(std::size_t n, double box, double rmin, double rmax,
                                std::mt19937& rng, body::MaterialTable& materials) {
@@ -239,25 +229,6 @@ timestep::Simulation falling_gas(double skin, double piston = 0.0, bool meshed_f
             Vec3(u(rng), u(rng), u(rng)));
   return sim;
 }
-
-// Compares every step's contacts of `sim` with a full search's (after the contact setup the
-// particles are still where detection saw them), counting the steps that differ, the contacts,
-// and those with global body `wall`.
-struct FullSearchAudit {
-  std::size_t contacts = 0, mismatches = 0, wall_contacts = 0;
-  FullSearchAudit(timestep::Simulation& sim, std::size_t wall) {
-    sim.set_contact_problem_observer([this, &sim, wall](const auto&, const auto&) {
-      ContactDetection full;
-      ContactList all;
-      full.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(),
-                  sim.parameters().contact_threshold, all);
-      const auto ka = keyed(all, sim.particles()), kb = keyed(sim.contacts(), sim.particles());
-      mismatches += ka == kb ? 0 : 1;
-      contacts += kb.size();
-      for (const auto& [key, gap] : kb) wall_contacts += std::get<1>(key) == -1 - BodyId(wall);
-    });
-  }
-};
 
 }  // namespace
 

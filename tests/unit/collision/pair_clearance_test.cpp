@@ -8,35 +8,18 @@
 #include "granite/collision/neighbour_list.hpp"
 #include "granite/timestep/simulation.hpp"
 
+#include "../../support/full_search_audit.hpp"
 #include "../../support/random_rotation.hpp"
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <map>
 #include <numbers>
 #include <random>
-#include <tuple>
 
 using namespace granite;
 using namespace granite::collision;
 
-namespace {
-
-// (body1 id, body2 id or -1 - global index, k-th contact of the pair) -> gap.
-std::map<std::tuple<BodyId, BodyId, int>, double> keyed(const ContactList& c,
-                                                        const body::Particles& p) {
-  std::map<std::tuple<BodyId, BodyId, int>, double> out;
-  std::map<std::pair<BodyId, BodyId>, int> seen;
-  for (std::size_t j = 0; j < c.size(); ++j) {
-    BodyId a = p.id[c.body1[j]];
-    BodyId b = c.involves_global(j) ? -1 - BodyId(c.global_index(j)) : p.id[c.body2[j]];
-    if (b >= 0 && b < a) std::swap(a, b);
-    out[{a, b, seen[{a, b}]++}] = c.gap[j];
-  }
-  return out;
-}
-
-}  // namespace
+using test_support::keyed_gaps;
 
 TEST(PairClearance, ABoxTurningInPlaceTowardsAnotherIsTestedAgainBeforeTheyTouch) {
   // Box A (half extents 1, 0.2, 0.2) at the origin turns about z by 1° a step; box B lies
@@ -64,7 +47,7 @@ TEST(PairClearance, ABoxTurningInPlaceTowardsAnotherIsTestedAgainBeforeTheyTouch
     ASSERT_FALSE(list.stale(p, p.size()));
     candidates.detect(list, p, {}, materials, shapes, threshold, a);
     full.detect(p, {}, materials, shapes, threshold, b);
-    ASSERT_EQ(keyed(a, p), keyed(b, p)) << "step " << step;
+    ASSERT_EQ(keyed_gaps(a, p), keyed_gaps(b, p)) << "step " << step;
     if (first_contact < 0 && b.size() > 0) first_contact = step;
   }
   ASSERT_GT(expected, 60);
@@ -106,16 +89,8 @@ TEST(PairClearance, SpinningBricksAndSpheresWithASkinFindTheContactsOfAFullSearc
                                      Vec3(u(rng), u(rng), u(rng)));
         sim.particles().angular_velocity.back() = 100.0 * Vec3(u(rng), u(rng), u(rng));
       }
-  std::size_t mismatches = 0, contacts = 0, deleted = 0;
-  sim.set_contact_problem_observer([&](const auto&, const auto&) {
-    ContactDetection full;
-    ContactList all;
-    full.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(),
-                sim.parameters().contact_threshold, all);
-    const auto ka = keyed(all, sim.particles()), kb = keyed(sim.contacts(), sim.particles());
-    mismatches += ka == kb ? 0 : 1;
-    contacts += kb.size();
-  });
+  test_support::FullSearchAudit audit(sim);
+  std::size_t deleted = 0;
   const int steps = 200;
   for (int s = 0; s < steps; ++s) {
     sim.step();
@@ -124,8 +99,8 @@ TEST(PairClearance, SpinningBricksAndSpheresWithASkinFindTheContactsOfAFullSearc
           [s](const body::Particles& p, std::size_t i) { return i == std::size_t(s) % p.size(); });
   }
   EXPECT_EQ(deleted, std::size_t(steps / 5));
-  EXPECT_EQ(mismatches, 0u) << "steps whose contacts differ from a full search";
-  EXPECT_GT(contacts, std::size_t(steps) * 100) << "too few contacts: test too weak";
+  EXPECT_EQ(audit.mismatches, 0u) << "steps whose contacts differ from a full search";
+  EXPECT_GT(audit.contacts, std::size_t(steps) * 100) << "too few contacts: test too weak";
   EXPECT_GT(sim.rebuilds(), 3u) << "the records were never followed through a new list";
   const double skipped = double(sim.detection().pairs_skipped());
   // (tested: every candidate within reach, the spheres' pairs too, about a third of them)
