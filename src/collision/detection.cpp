@@ -131,7 +131,8 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
         continue;
       }
       ++tested_;
-      double apart = std::numeric_limits<double>::quiet_NaN();  // unless a polyhedra pair is
+      // A sphere pair leaves it NaN (nothing known); shaped pairs set it (shaped_pair_contacts).
+      double apart = std::numeric_limits<double>::quiet_NaN();
       detect_pair(particles, materials, shapes, placements_, threshold, i, j, contacts, &apart);
       clearance_.record(c, i, j, apart, threshold, particles);
     }

@@ -9,14 +9,14 @@
 // The motion bound: a point r from a body's centre of mass moves from x + R r to x' + R' r,
 // by at most |x' − x| + ‖R' − R‖ |r| = |x' − x| + 2 |sin(θ/2)| |r|, θ the angle of R'Rᵀ, and
 // |sin(θ/2)| is the norm of the vector part of q' q̄. With |r| <= the bounding radius, each
-// particle's travel since the neighbour list's build is the sum of these per detection.
+// particle's travel since it was first seen is the sum of these per detection.
 //
 // The records follow the particles by id: when the list is built anew (the locality sort
 // permutes the particles, a remap renames them, particles migrate), each particle's travel and
 // each pair's record move to their new indices, and the pairs the new list holds that the old
 // one did not are tested. An id found twice (a periodic image beside its particle) is not
-// followed: its pairs are tested. Nothing of it is checkpointed: a skipped pair has no contact either
-// way, so a restart that tests every pair once more finds the same contacts bit for bit.
+// followed: its pairs are tested. Nothing of it is checkpointed: a skipped pair has no contact
+// either way, so a restart that tests every pair once more finds the same contacts bit for bit.
 #include "granite/body/particles.hpp"
 
 #include <cstdint>
