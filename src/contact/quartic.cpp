@@ -267,10 +267,11 @@ bool trig_poly_newton_root(const TrigPoly2& T, double& c, double& s, int iterati
                a3 = 2.0 * k1s - 4.0 * k2s, a4 = T.k0 - k1c + k2c;
   const auto P = [&](double t) { return a0 + t * (a1 + t * (a2 + t * (a3 + t * a4))); };
   const auto dP = [&](double t) { return a1 + t * (2.0 * a2 + t * (3.0 * a3 + t * (4.0 * a4))); };
-  double t = 0.0, value = a0;
+  // The slope at a trial point is evaluated beside its value (two independent Horner chains,
+  // one chain's latency), so an accepted step starts the next with both.
+  double t = 0.0, value = a0, slope = a1;
   bool converged = value == 0.0;
   for (int it = 0; it < iterations && !converged; ++it) {
-    const double slope = dP(t);
     if (slope == 0.0) return false;
     double delta = -value / slope;
     if (std::abs(delta) < kQuadratic) {  // dβ = 2 dt/(1 + t²): quadratic regime, as in polish
@@ -282,12 +283,13 @@ bool trig_poly_newton_root(const TrigPoly2& T, double& c, double& s, int iterati
     bool improved = false;
     for (int halving = 0; halving < 3; ++halving) {
       const double nt = t + delta;
-      const double nvalue = P(nt);
+      const double nvalue = P(nt), nslope = dP(nt);
       // |T| = |P|/(1 + t²)²: the safeguard compares T, as polish does.
       const double w = 1.0 + t * t, nw = 1.0 + nt * nt;
       if (std::abs(nvalue) * (w * w) < std::abs(value) * (nw * nw)) {
         t = nt;
         value = nvalue;
+        slope = nslope;
         improved = true;
         break;
       }
