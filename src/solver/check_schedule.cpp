@@ -7,15 +7,19 @@
 namespace granite::solver {
 
 int next_check_sweep(int sweep, double value, int previous_sweep, double previous_value,
-                     double tolerance) {
+                     double tolerance, int max_sweeps) {
   if (previous_sweep <= 0 || previous_sweep >= sweep) return sweep + 1;
   const int last = sweep - previous_sweep;
-  const double cap = std::max(4, sweep);
+  const int cap = std::max(4, sweep);
   const double rate = std::pow(value / previous_value, 1.0 / last);  // decay per sweep
-  if (!(rate < 1.0) || !(rate > 0.0) || !(tolerance < value))
-    return sweep + static_cast<int>(std::min(2.0 * last, cap));
-  const double remaining = std::log(tolerance / value) / std::log(rate);
-  return sweep + static_cast<int>(std::clamp(std::ceil(remaining), 1.0, cap));
+  const bool decays = rate < 1.0 && rate > 0.0 && tolerance < value;
+  const double remaining =
+      decays ? std::ceil(std::log(tolerance / value) / std::log(rate)) : HUGE_VAL;
+  // Not predicted to converge by the last sweep, and that sweep at most two intervals away:
+  // its test, which ends every relaxation anyway, is the next.
+  if (sweep + remaining >= max_sweeps && max_sweeps - sweep <= 2 * cap) return max_sweeps;
+  if (!decays) return sweep + std::min(2 * last, cap);
+  return sweep + static_cast<int>(std::clamp(remaining, 1.0, double(cap)));
 }
 
 }  // namespace granite::solver

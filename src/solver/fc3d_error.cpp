@@ -11,15 +11,6 @@ namespace granite::solver {
 
 namespace {
 
-// ‖r − P_K(r − u − shift · μ‖u_T‖ e_N)‖²: shift = 1 is Siconos' Coulomb (fc3d) term, shift = 0
-// the natural map of the cone complementarity problem.
-double natural_map_residual2(const Vec3& r, const Vec3& u, double mu, double shift) {
-  Vec3 z = r - u;
-  z[0] -= shift * mu * u.tail<2>().norm();
-  const double zt = std::sqrt(z[1] * z[1] + z[2] * z[2]);
-  return (r - contact::project_onto_friction_cone(z, mu, zt)).squaredNorm();
-}
-
 double natural_map_error(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W,
                          const Eigen::VectorXd& q, const Eigen::VectorXd& mu,
                          const Eigen::VectorXd& r, double shift) {
@@ -34,14 +25,6 @@ double natural_map_error(const Eigen::SparseMatrix<double, Eigen::RowMajor>& W,
 }
 
 }  // namespace
-
-double fc3d_contact_residual2(const Vec3& r, const Vec3& u, double mu) {
-  return natural_map_residual2(r, u, mu, 1.0);
-}
-
-double ccp_contact_residual2(const Vec3& r, const Vec3& u, double mu) {
-  return natural_map_residual2(r, u, mu, 0.0);
-}
 
 double Fc3dSums::error() const {
   const double norm = std::sqrt(std::max({q2, r2, u2}));

@@ -221,7 +221,7 @@ double joint_sweep(const contact::ModelSettings& model, const std::vector<Solver
 
 Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,
                    const std::vector<BodyState>& bodies, bool cone_complementarity,
-                   const RollingBlocks* rolling) {
+                   const RollingBlocks* rolling, const double* known_q2) {
   Fc3dSums s;
   const bool joint = cone_complementarity && rolling != nullptr && !rolling->joint.empty();
   if (joint) add_joint_sums(contacts, impulses, *rolling, bodies, s);
@@ -235,7 +235,7 @@ Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector
     // orthonormal, so ‖Qᵀw + g e_n‖ = ‖w + g n‖: the norms need no frame.
     const Vec3& n = c.frame.col(0);
     const Vec3 velocity = relative_velocity(c, b1, b2);
-    s.q2 += (predicted_velocity(c, b1, b2) + c.gap_term * n).squaredNorm();
+    if (known_q2 == nullptr) s.q2 += (predicted_velocity(c, b1, b2) + c.gap_term * n).squaredNorm();
     s.u2 += (velocity + c.gap_term * n).squaredNorm();
     s.r2 += impulses[j].squaredNorm();
     // An open contact (r = 0) that does not approach (u_n ≥ 0) has no fc3d residual: r − u −
@@ -247,6 +247,7 @@ Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector
     s.residual2 += cone_complementarity ? ccp_contact_residual2(impulses[j], u, c.mu)
                                         : fc3d_contact_residual2(impulses[j], u, c.mu);
   }
+  if (known_q2 != nullptr) s.q2 = *known_q2;
   return s;
 }
 
@@ -275,6 +276,15 @@ RelaxationResult relax(const RelaxationSettings& settings,
   const int every = std::max(1, settings.check_every);
   int next_check = 1, previous_check = 0;
   double previous_value = 0.0;
+  // This rank's ‖q‖², from the relaxation's first fc3d pass on (fc3d_sums' known_q2).
+  double q2 = 0.0;
+  bool q2_known = false;
+  const auto sums = [&] {
+    Fc3dSums s = fc3d_sums(contacts, impulses, bodies, ccp, rolling, q2_known ? &q2 : nullptr);
+    q2 = s.q2;
+    q2_known = true;
+    return s;
+  };
   // The overlapped exchange (solver.exchange): not with torque blocks, whose sweep follows
   // the impulses' and touches the boundary bodies after them.
   OverlapOrder overlap;
@@ -305,7 +315,7 @@ RelaxationResult relax(const RelaxationSettings& settings,
     ConvergenceMeasure m;
     m.kind = settings.convergence;
     m.impulse_change = result.residual;
-    if (m.kind == Convergence::fc3d) m.fc3d = fc3d_sums(contacts, impulses, bodies, ccp, rolling);
+    if (m.kind == Convergence::fc3d) m.fc3d = sums();
     reduce(m, exchange);
     if (m.kind == Convergence::fc3d) {
       result.fc3d = m.fc3d.error();
@@ -323,14 +333,14 @@ RelaxationResult relax(const RelaxationSettings& settings,
     if (predicted) {
       const double value = std::max(m.value(), torque_change);
       next_check = next_check_sweep(result.sweeps, value, previous_check, previous_value,
-                                    settings.tolerance);
+                                    settings.tolerance, settings.max_sweeps);
       previous_check = result.sweeps;
       previous_value = value;
     }
   }
   if (!fc3d_current) {
     ConvergenceMeasure m;
-    m.fc3d = fc3d_sums(contacts, impulses, bodies, ccp, rolling);
+    m.fc3d = sums();
     reduce(m, exchange);
     result.fc3d = m.fc3d.error();
   }

@@ -12,15 +12,29 @@
 using namespace granite;
 
 TEST(CheckSchedule, PredictsTheSweepOfAnExactGeometricDecay) {
-  EXPECT_EQ(solver::next_check_sweep(1, 0.1, 0, 0.0, 1e-4), 2);  // no decay known yet
+  EXPECT_EQ(solver::next_check_sweep(1, 0.1, 0, 0.0, 1e-4, 1000), 2);  // no decay known yet
   // 10x per sweep from 1e-1 at sweep 1 to 1e-2 at sweep 2: 1e-4 two sweeps later.
-  EXPECT_EQ(solver::next_check_sweep(2, 1e-2, 1, 1e-1, 1e-4), 4);
+  EXPECT_EQ(solver::next_check_sweep(2, 1e-2, 1, 1e-1, 1e-4, 1000), 4);
   // 2x per sweep over an interval of 4: 1e-3 -> 1e-4 takes log2(10) = 3.32, so 4 sweeps.
-  EXPECT_EQ(solver::next_check_sweep(12, 1e-3, 8, 1.6e-2, 1e-4), 16);
+  EXPECT_EQ(solver::next_check_sweep(12, 1e-3, 8, 1.6e-2, 1e-4, 1000), 16);
   // Growth doubles the interval (4 -> 8); the interval never exceeds max(4, sweep).
-  EXPECT_EQ(solver::next_check_sweep(10, 2e-3, 6, 1e-3, 1e-4), 18);
-  EXPECT_EQ(solver::next_check_sweep(3, 1e-3, 2, 1e-3 * (1 + 1e-9), 1e-4), 7);
-  EXPECT_EQ(solver::next_check_sweep(100, 0.5, 99, 0.5000001, 1e-4), 200);
+  EXPECT_EQ(solver::next_check_sweep(10, 2e-3, 6, 1e-3, 1e-4, 1000), 18);
+  EXPECT_EQ(solver::next_check_sweep(3, 1e-3, 2, 1e-3 * (1 + 1e-9), 1e-4, 1000), 7);
+  EXPECT_EQ(solver::next_check_sweep(100, 0.5, 99, 0.5000001, 1e-4, 1000), 200);
+}
+
+TEST(CheckSchedule, GoesToTheLastSweepWhenNoConvergenceIsPredictedBeforeIt) {
+  // 1 -> 0.76 per sweep reaches 1e-4 only after ceil(log(1.3e-4) / log(0.76)) = 33 more sweeps:
+  // with at most 10 sweeps the next test is the last (8 sweeps away, two intervals of 4) ...
+  EXPECT_EQ(solver::next_check_sweep(2, 0.76, 1, 1.0, 1e-4, 10), 10);
+  // ... with 11 the last is three intervals away: the usual interval of 4.
+  EXPECT_EQ(solver::next_check_sweep(2, 0.76, 1, 1.0, 1e-4, 11), 6);
+  // A decay that meets the tolerance before the last sweep keeps its prediction.
+  EXPECT_EQ(solver::next_check_sweep(2, 1e-2, 1, 1e-1, 1e-4, 10), 4);
+  // Growth near the end: the last sweep (4 away, within two intervals of 6).
+  EXPECT_EQ(solver::next_check_sweep(6, 2e-3, 2, 1e-3, 1e-4, 10), 10);
+  // No decay known yet: the next sweep, as without a limit.
+  EXPECT_EQ(solver::next_check_sweep(1, 0.1, 0, 0.0, 1e-4, 3), 2);
 }
 
 namespace {

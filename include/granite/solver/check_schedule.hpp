@@ -11,8 +11,10 @@ namespace granite::solver {
 /// ⌈log(tolerance / value) / log ρ⌉ sweeps later; without a decay (a first test, a measure that
 /// grew or stagnated) it is one sweep later after a first test and twice the last interval
 /// otherwise. The interval is at most max(4, sweep), so a test never comes later than about
-/// twice the sweeps already done.
+/// twice the sweeps already done. When the decay predicts no convergence within `max_sweeps`
+/// and the last sweep is at most two such intervals away, the next test is the last sweep's
+/// (the relaxation ends with one in any case): at most three times the sweeps already done.
 int next_check_sweep(int sweep, double value, int previous_sweep, double previous_value,
-                     double tolerance);
+                     double tolerance, int max_sweeps);
 
 }  // namespace granite::solver

@@ -3,19 +3,36 @@
 // (FCLIB convention, contact frames (n, t1, t2)): Siconos' fc3d_compute_error, the measure the
 // FCLIB reference solutions, the matrix relaxation and (solver.convergence: fc3d) the time
 // step's relaxation use, and the cone complementarity (CCP) error of the same problem.
+#include "granite/contact/friction_cone.hpp"
 #include "granite/contact/single_contact.hpp"
 #include "granite/core/types.hpp"
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include <cmath>
+
 namespace granite::solver {
+
+/// ‖r − P_K(r − u − shift · μ‖u_T‖ e_N)‖²: shift = 1 is Siconos' Coulomb (fc3d) term, shift = 0
+/// the natural map of the cone complementarity problem. Inline: the relaxation's convergence
+/// test evaluates it for every contact.
+inline double natural_map_residual2(const Vec3& r, const Vec3& u, double mu, double shift) {
+  Vec3 z = r - u;
+  z[0] -= shift * mu * u.tail<2>().norm();
+  const double zt = std::sqrt(z[1] * z[1] + z[2] * z[2]);
+  return (r - contact::project_onto_friction_cone(z, mu, zt)).squaredNorm();
+}
 
 /// One contact's term of Siconos' natural-map residual:
 ///   ‖r − P_K(r − u − μ ‖u_T‖ e_N)‖²  (contact-frame impulse r, relative velocity u).
-double fc3d_contact_residual2(const Vec3& r, const Vec3& u, double mu);
+inline double fc3d_contact_residual2(const Vec3& r, const Vec3& u, double mu) {
+  return natural_map_residual2(r, u, mu, 1.0);
+}
 /// The same for the cone complementarity problem (no Coulomb shift): ‖r − P_K(r − u)‖².
-double ccp_contact_residual2(const Vec3& r, const Vec3& u, double mu);
+inline double ccp_contact_residual2(const Vec3& r, const Vec3& u, double mu) {
+  return natural_map_residual2(r, u, mu, 0.0);
+}
 
 /// The sums over contacts from which the error follows; summing them over processes gives the
 /// error of the whole (distributed) problem.

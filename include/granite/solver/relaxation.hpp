@@ -92,9 +92,12 @@ double relaxation_sweep(const contact::ModelSettings& model,
 /// With `cone_complementarity` the residual is the CCP natural map instead (the error of the
 /// ccp model's problem, whose solutions are not Coulomb solutions where contacts slide), and
 /// the contacts of `rolling`'s joint blocks count with their six rows (add_joint_sums).
+/// ‖q‖² does not change within a relaxation (the predicted velocities stay put; corrections
+/// go to dv, dw): with `known_q2`, the value an earlier pass of the same state computed, the
+/// pass takes it instead of forming every q_j again.
 Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector<Vec3>& impulses,
                    const std::vector<BodyState>& bodies, bool cone_complementarity = false,
-                   const RollingBlocks* rolling = nullptr);
+                   const RollingBlocks* rolling = nullptr, const double* known_q2 = nullptr);
 
 /// Combines a rank's convergence measure over all ranks: the impulse change by max, the fc3d
 /// sums by sum (one reduction).
