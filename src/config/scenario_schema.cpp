@@ -412,12 +412,19 @@ SchemaPtr build() {
                   "load balance (docs/load_balance.md): none keeps equally spaced cuts; static "
                   "moves the cuts of every cut axis once, before the first step, so that each "
                   "slab holds an equal share of the particles; dynamic also measures the load "
-                  "every balance_every steps (each particle's work in the step, predicted from "
+                  "as often as it changes (balance_every, balance_adaptive; each particle's work "
+                  "in the step, predicted from "
                   "its contacts' visits and updates) and moves the cuts when "
                   "max/mean exceeds imbalance_threshold. Every subdomain stays at least the "
                   "ghost width wide"),
               opt("balance_every", integer(1), "100", "steps",
-                  "dynamic balance: steps between load measurements"),
+                  "dynamic balance: steps before the first load measurement, and between "
+                  "measurements without balance_adaptive"),
+              opt("balance_adaptive", boolean(), "true", "",
+                  "dynamic balance: the next measurement when the load's drift since the last "
+                  "one predicts max/mean to reach imbalance_threshold, from balance_every/4 to "
+                  "4 x balance_every steps later (docs/load_balance.md); false: every "
+                  "balance_every steps"),
               opt("imbalance_threshold", real(1.0), "1.1", "",
                   "dynamic balance: new cuts when the largest rank load over the mean exceeds "
                   "this (and the new cuts lower it)"),

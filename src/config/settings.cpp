@@ -81,6 +81,7 @@ DomainSettings domain(const YAML::Node& d) {
   s.decomposition = array<int, 3>(d["decomposition"]);
   s.balance = named(d["balance"], kBalanceModeNames);
   s.balance_every = d["balance_every"].as<int>();
+  s.balance_adaptive = d["balance_adaptive"].as<bool>();
   s.imbalance_threshold = d["imbalance_threshold"].as<double>();
   return s;
 }

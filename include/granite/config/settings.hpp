@@ -81,6 +81,7 @@ struct DomainSettings {
   LostPolicy on_lost{};
   BalanceMode balance{};
   int balance_every = 0;             // steps between load measurements (dynamic)
+  bool balance_adaptive = true;      // the next measurement from the load's drift (dynamic)
   double imbalance_threshold = 0.0;  // rebalance when max/mean load exceeds it (dynamic)
 };
 

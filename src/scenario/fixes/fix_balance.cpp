@@ -2,19 +2,23 @@
 // that every rank carries an equal share of the load (parallel/balance.hpp), and reports the
 // load imbalance on the thermo lines, at the end of the log and in run.json.
 //   static:  once, in start() (not after a restart that restored cuts), weight 1 per particle;
-//   dynamic: also every balance_every steps, weight the particle's predicted work in the step
+//   dynamic: also after balance_every steps, weight the particle's predicted work in the step
 //            (parallel::work_weights: its contacts' visits and closed contacts' updates):
 //            when the largest rank load over the mean exceeds imbalance_threshold and the new
-//            cuts would lower it.
+//            cuts would lower it; the next measurement when the imbalance's drift predicts it
+//            to reach the threshold (parallel/balance_schedule.hpp), or every balance_every
+//            steps without domain.balance_adaptive.
 // It only moves the cuts; the next step's synchronise() migrates the bodies. It runs first
 // among the fixes, while the step's contacts still index the particles (outflow clears them),
-// and its checkpoint state is the cuts, so a restart continues with them bit for bit.
+// and its checkpoint state is the cuts and the measurements' schedule, so a restart continues with
+// them bit for bit.
 #include "fix_factories.hpp"
 
 #include "granite/comm/collectives.hpp"
 #include "granite/core/error.hpp"
 #include "granite/core/log.hpp"
 #include "granite/parallel/balance.hpp"
+#include "granite/parallel/balance_schedule.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/timestep/simulation.hpp"
 
@@ -59,8 +63,9 @@ std::string cuts_text(const parallel::Decomposition& d) {
 class BalanceFix final : public Fix {
 public:
   BalanceFix(const config::DomainSettings& domain, Cadence thermo, RunContext& run) :
-      run_(run), mode_(domain.balance), every_(domain.balance_every),
-      threshold_(domain.imbalance_threshold), thermo_(thermo) {}
+      run_(run), mode_(domain.balance), schedule_{domain.balance_every, domain.imbalance_threshold,
+                                                  domain.balance_adaptive},
+      thermo_(thermo) {}
 
   const char* name() const override { return "balance"; }
   std::string description() const override {
@@ -73,8 +78,14 @@ public:
     case BalanceMode::dynamic:
       break;
     }
-    return "cuts balanced before the first step and, every " + std::to_string(every_) +
-           " steps, when max/mean load > " + ratio(threshold_) +
+    const std::string when =
+        schedule_.adaptive
+            ? "when the load's drift predicts it (" + std::to_string(schedule_.shortest()) + "-" +
+                  std::to_string(schedule_.longest()) + " steps apart, the first after " +
+                  std::to_string(schedule_.every) + ")"
+            : "every " + std::to_string(schedule_.every) + " steps";
+    return "cuts balanced before the first step and, measured " + when + ", when max/mean load > " +
+           ratio(schedule_.threshold) +
            " (weight: the particle's work in the step, from its contacts); " + report;
   }
   Phase phase() const override { return Phase::other; }
@@ -90,11 +101,19 @@ public:
                    const StepEnd& end) override {
     if (run.comm.size() == 1) return;
     if (thermo_.due(stats.step, end.last)) report_on_thermo_line(run);
-    if (mode_ != BalanceMode::dynamic || stats.step % every_ != 0) return;
-    rebalance(run,
-              parallel::work_weights(run.sim.contacts(), run.sim.impulses(), stats.sweeps,
-                                     run.sim.particles().size()),
-              threshold_, "at step " + std::to_string(stats.step));
+    if (mode_ != BalanceMode::dynamic) return;
+    // A run that did not restore a schedule measures first at a multiple of balance_every.
+    if (next_ == 0) next_ = (stats.step + schedule_.every - 1) / schedule_.every * schedule_.every;
+    if (stats.step < next_) return;
+    const parallel::DistributedDomain::Rebalance r =
+        rebalance(run,
+                  parallel::work_weights(run.sim.contacts(), run.sim.impulses(), stats.sweeps,
+                                         run.sim.particles().size()),
+                  schedule_.threshold, "at step " + std::to_string(stats.step));
+    const int steps = last_step_ > 0 ? int(stats.step - last_step_) : 0;
+    next_ = stats.step + schedule_.next_interval(r.before, steps, left_, r.after);
+    last_step_ = stats.step;
+    left_ = r.after;
   }
 
   void finish(RunContext& run) override {
@@ -123,7 +142,8 @@ public:
   }
 
   bool has_state() const override { return mode_ != BalanceMode::none; }
-  // "ranks R rebalances N" and each axis's cuts (hexfloats): the same on every rank.
+  // "ranks R rebalances N", each axis's cuts (hexfloats) and "schedule NEXT LAST LEFT" (the
+  // next measurement's step, the last one's and the max/mean it left): the same on every rank.
   std::string state() const override {
     std::ostringstream os;
     os << std::hexfloat << "ranks " << run_.comm.size() << " rebalances " << rebalances_;
@@ -131,7 +151,7 @@ public:
       os << "\naxis " << axis.size();
       for (const double c : axis) os << ' ' << c;
     }
-    os << '\n';
+    os << "\nschedule " << next_ << ' ' << last_step_ << ' ' << left_ << '\n';
     return os.str();
   }
 
@@ -157,6 +177,16 @@ public:
     }
     if (!is || ranks_word != "ranks" || rebalances_word != "rebalances")
       throw InputError("checkpoint: the balance state is malformed");
+    // The schedule, if the checkpoint has one (older ones measure at multiples of
+    // balance_every), and only for as many ranks: other cuts start their own.
+    std::string schedule_word, left;
+    std::int64_t next = 0, last = 0;
+    if (is >> schedule_word >> next >> last >> left && schedule_word == "schedule" &&
+        ranks == run_.comm.size()) {
+      next_ = next;
+      last_step_ = last;
+      left_ = std::strtod(left.c_str(), nullptr);
+    }
     if (ranks != run_.comm.size()) return;
     try {
       run_.distributed->set_cuts(cuts);
@@ -171,21 +201,23 @@ private:
   std::string thermo_text_;  // this step's thermo column
   // New cuts for weights `w` of the owned particles when max/mean exceeds `threshold`, kept
   // only if they lower it; each attempt is logged.
-  void rebalance(RunContext& run, const std::vector<std::uint64_t>& w, double threshold,
-                 const std::string& when) {
+  parallel::DistributedDomain::Rebalance rebalance(RunContext& run,
+                                                   const std::vector<std::uint64_t>& w,
+                                                   double threshold, const std::string& when) {
     const parallel::DistributedDomain::Rebalance r =
         run.distributed->rebalance(run.sim.particles().position, w, threshold);
     last_load_ = r.before;
-    if (!r.tried) return;
+    if (!r.tried) return r;
     if (!r.moved) {
       log::info("balance " + when + ": load max/mean " + ratio(r.before) +
                 "; no cuts would lower it: cuts kept");
-      return;
+      return r;
     }
     run.sim.request_rebuild();
     ++rebalances_;
     log::info("balance " + when + ": load max/mean " + ratio(r.before) + " -> " + ratio(r.after) +
               ", " + cuts_text(run.distributed->decomposition()));
+    return r;
   }
 
   static double particle_imbalance(const RunContext& run) {
@@ -206,9 +238,12 @@ private:
 
   RunContext& run_;
   BalanceMode mode_;
-  int every_;
-  double threshold_;
+  parallel::BalanceSchedule schedule_;
   Cadence thermo_;
+  // The dynamic balance's measurements: the next one's step (0: at the first multiple of
+  // balance_every), the last one's (0: none yet) and the max/mean its cuts left.
+  std::int64_t next_ = 0, last_step_ = 0;
+  double left_ = 1.0;
   std::uint64_t rebalances_ = 0;
   bool restored_ = false;
   double relaxation_at_thermo_ = 0.0;
