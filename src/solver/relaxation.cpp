@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace granite::solver {
 
@@ -277,12 +278,10 @@ RelaxationResult relax(const RelaxationSettings& settings,
   int next_check = 1, previous_check = 0;
   double previous_value = 0.0;
   // This rank's ‖q‖², from the relaxation's first fc3d pass on (fc3d_sums' known_q2).
-  double q2 = 0.0;
-  bool q2_known = false;
+  std::optional<double> q2;
   const auto sums = [&] {
-    Fc3dSums s = fc3d_sums(contacts, impulses, bodies, ccp, rolling, q2_known ? &q2 : nullptr);
+    Fc3dSums s = fc3d_sums(contacts, impulses, bodies, ccp, rolling, q2 ? &*q2 : nullptr);
     q2 = s.q2;
-    q2_known = true;
     return s;
   };
   // The overlapped exchange (solver.exchange): not with torque blocks, whose sweep follows

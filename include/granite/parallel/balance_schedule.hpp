@@ -5,6 +5,8 @@
 // domain.imbalance_threshold after (threshold − now) / rate steps, and the next measurement
 // comes then, within [balance_every / 4, 4 · balance_every].
 
+#include <algorithm>
+
 namespace granite::parallel {
 
 struct BalanceSchedule {
@@ -12,7 +14,7 @@ struct BalanceSchedule {
   double threshold = 1.1;  // domain.imbalance_threshold
   bool adaptive = true;    // false: every `every` steps
 
-  int shortest() const { return every / 4 > 0 ? every / 4 : 1; }
+  int shortest() const { return std::max(1, every / 4); }
   int longest() const { return 4 * every; }
 
   /// The steps until the next measurement, after one that found the load max/mean `found`
