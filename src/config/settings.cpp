@@ -276,7 +276,7 @@ ParticleSource particle_source(const YAML::Node& p, const MaterialIndices& mater
   if (p["type"].as<std::string>() == "body") return shaped_body(p, materials, shapes);
   if (p["type"].as<std::string>() == "file")
     return FileSettings{p["path"].as<std::string>(), materials.at(p["material"].as<std::string>()),
-                        p["group"].as<int>()};
+                        p["group"].as<int>(), std::nullopt};
   SphereSettings s;
   s.position = vec3(p["position"]);
   s.radius = p["radius"].as<double>();

@@ -1,8 +1,10 @@
-// Particles from a CSV table or a Granite snapshot (see particle_file.hpp).
+// Particles from a CSV table or a Granite snapshot, read in shares (see particle_file.hpp).
 #include "granite/io/particle_file.hpp"
 
+#include "granite/comm/collectives.hpp"
 #include "granite/core/error.hpp"
 #include "granite/io/input_file.hpp"
+#include "granite/parallel/unique_ids.hpp"
 
 #include "hdf5_util.hpp"
 
@@ -10,8 +12,9 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
-#include <numeric>
 #include <sstream>
 
 namespace granite::io {
@@ -41,54 +44,44 @@ bool ends_with_csv(std::string path) {
 const char* const kColumns[] = {"x",  "y",  "z",  "radius", "vx",       "vy",
                                 "vz", "wx", "wy", "wz",     "material", "group"};
 
-std::vector<ParticleRow> read_csv(const std::string& path,
-                                  const std::vector<std::string>& materials) {
-  const std::string text = read_input_file(path, "particle file");
-  std::istringstream in(text);
-  std::map<std::string, std::size_t> column;  // name -> index in a row
-  std::size_t width = 0;
-  std::vector<ParticleRow> rows;
-  std::size_t number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    const std::string content = trimmed(line);
-    if (content.empty() || content[0] == '#') continue;
-    const std::string at = path + ":" + std::to_string(number) + ": ";
-    const std::vector<std::string> fields = fields_of(content);
-    if (column.empty()) {  // the header
-      for (std::size_t k = 0; k < fields.size(); ++k) {
-        if (std::find(std::begin(kColumns), std::end(kColumns), fields[k]) == std::end(kColumns))
-          throw InputError(at + "unknown column '" + shown(fields[k]) +
-                           "' (expected x, y, z, radius and optionally vx, vy, vz, wx, wy, wz, "
-                           "material, group)");
-        if (!column.emplace(fields[k], k).second)
-          throw InputError(at + "column '" + fields[k] + "' appears twice");
-      }
-      for (const char* required : {"x", "y", "z", "radius"})
-        if (!column.count(required))
-          throw InputError(at + "the header lacks the column '" + required + "'");
-      for (const char* v : {"v", "w"}) {
-        const int given = int(column.count(std::string(v) + "x")) +
-                          int(column.count(std::string(v) + "y")) +
-                          int(column.count(std::string(v) + "z"));
-        if (given != 0 && given != 3)
-          throw InputError(at + "give all of " + v + "x, " + v + "y, " + v + "z or none");
-      }
-      width = fields.size();
-      continue;
+// A CSV file's columns, from its header line `fields`; `at` ("PATH:LINE: ") names the line.
+class CsvColumns {
+public:
+  CsvColumns(const std::vector<std::string>& fields, const std::string& at) :
+      width_(fields.size()) {
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      if (std::find(std::begin(kColumns), std::end(kColumns), fields[k]) == std::end(kColumns))
+        throw InputError(at + "unknown column '" + shown(fields[k]) +
+                         "' (expected x, y, z, radius and optionally vx, vy, vz, wx, wy, wz, "
+                         "material, group)");
+      if (!column_.emplace(fields[k], k).second)
+        throw InputError(at + "column '" + fields[k] + "' appears twice");
     }
-    if (fields.size() != width)
-      throw InputError(at + "expected " + std::to_string(width) + " values, got " +
+    for (const char* required : {"x", "y", "z", "radius"})
+      if (!has(required)) throw InputError(at + "the header lacks the column '" + required + "'");
+    for (const char* v : {"v", "w"}) {
+      const int given = int(has((std::string(v) + "x").c_str())) +
+                        int(has((std::string(v) + "y").c_str())) +
+                        int(has((std::string(v) + "z").c_str()));
+      if (given != 0 && given != 3)
+        throw InputError(at + "give all of " + v + "x, " + v + "y, " + v + "z or none");
+    }
+  }
+
+  /// The row of a data line's `fields`.
+  ParticleRow row(const std::vector<std::string>& fields, const std::string& at,
+                  const std::vector<std::string>& materials) const {
+    if (fields.size() != width_)
+      throw InputError(at + "expected " + std::to_string(width_) + " values, got " +
                        std::to_string(fields.size()));
     auto number_of = [&](const char* name) {
-      const std::string& field = fields[column.at(name)];
+      const std::string& field = fields[column_.at(name)];
       char* end = nullptr;
       const double value = std::strtod(field.c_str(), &end);
       if (field.empty() || end != field.c_str() + field.size() || !std::isfinite(value))
         throw InputError(at + name + ": expected a finite number, got '" + shown(field) + "'");
       return value;
     };
-    auto has = [&](const char* name) { return column.count(name) > 0; };
     ParticleRow row;
     row.position = Vec3(number_of("x"), number_of("y"), number_of("z"));
     row.radius = number_of("radius");
@@ -96,7 +89,7 @@ std::vector<ParticleRow> read_csv(const std::string& path,
     if (has("vx")) row.velocity = Vec3(number_of("vx"), number_of("vy"), number_of("vz"));
     if (has("wx")) row.angular_velocity = Vec3(number_of("wx"), number_of("wy"), number_of("wz"));
     if (has("material")) {
-      const std::string& name = fields[column.at("material")];
+      const std::string& name = fields[column_.at("material")];
       const auto found = std::find(materials.begin(), materials.end(), name);
       if (found == materials.end())
         throw InputError(at + "material: unknown material '" + shown(name) + "'");
@@ -109,27 +102,143 @@ std::vector<ParticleRow> read_csv(const std::string& path,
       row.group = std::int32_t(g);
       row.has_group = true;
     }
-    rows.push_back(row);
+    return row;
   }
-  if (column.empty()) throw InputError(path + ": no header line (x, y, z, radius, ...)");
-  return rows;
+
+private:
+  bool has(const char* name) const { return column_.count(name) > 0; }
+  std::map<std::string, std::size_t> column_;  // name -> index in a row
+  std::size_t width_;
+};
+
+bool is_content(const std::string& content) { return !content.empty() && content[0] != '#'; }
+
+// A CSV file read by byte ranges: the header, then the data lines that start in this rank's
+// 1/P of the bytes after it.
+class CsvFile {
+public:
+  explicit CsvFile(const std::string& path) :
+      path_(path), in_(path, std::ios::binary), bytes_(size_of(path)) {
+    // The header: the first line that is neither blank nor a comment (read by every rank).
+    for (std::string line; std::getline(in_, line);) {
+      ++header_line_;
+      header_ = trimmed(line);
+      if (!is_content(header_)) continue;
+      data_begin_ = in_.eof() ? bytes_ : std::uint64_t(in_.tellg());
+      return;
+    }
+    throw InputError(path + ": no header line (x, y, z, radius, ...)");
+  }
+  const std::string& header() const { return header_; }
+  std::size_t header_line() const { return header_line_; }
+
+  /// The lines starting in [data_begin + D k/P, data_begin + D (k+1)/P), D the data's bytes.
+  std::string share(int k, int parts) {
+    const std::uint64_t data = bytes_ - data_begin_;
+    const std::uint64_t begin =
+        line_start(data_begin_ + data * std::uint64_t(k) / std::uint64_t(parts));
+    const std::uint64_t end =
+        line_start(data_begin_ + data * std::uint64_t(k + 1) / std::uint64_t(parts));
+    std::string text(end - begin, '\0');
+    in_.clear();
+    in_.seekg(std::streamoff(begin));
+    if (!in_.read(text.data(), std::streamsize(text.size())))
+      throw InputError(path_ + ": cannot read the particle file (a read error)");
+    return text;
+  }
+
+private:
+  static std::uint64_t size_of(const std::string& path) {
+    std::error_code error;
+    const std::uintmax_t bytes = std::filesystem::file_size(path, error);
+    if (error)
+      throw InputError(path + ": cannot read the particle file (" + error.message() +
+                       "; a CSV particle file must be a regular file)");
+    return bytes;
+  }
+  // The first line start at or after byte x of the data.
+  std::uint64_t line_start(std::uint64_t x) {
+    if (x <= data_begin_) return data_begin_;
+    if (x >= bytes_) return bytes_;
+    in_.clear();
+    in_.seekg(std::streamoff(x - 1));
+    if (in_.get() == '\n') return x;
+    std::string rest;
+    std::getline(in_, rest);
+    return in_.eof() ? bytes_ : std::uint64_t(in_.tellg());
+  }
+
+  std::string path_;
+  std::ifstream in_;
+  std::uint64_t bytes_;
+  std::string header_;
+  std::size_t header_line_ = 0;
+  std::uint64_t data_begin_ = 0;
+};
+
+ParticleShare read_csv(const std::string& path, const std::vector<std::string>& materials,
+                       const comm::Communicator& comm) {
+  check_input_file(path, "particle file");  // every rank alike, as the header's errors
+  CsvFile file(path);
+  const CsvColumns columns(fields_of(file.header()),
+                           path + ":" + std::to_string(file.header_line()) + ": ");
+  std::string message, text;
+  try {
+    text = file.share(comm.rank(), comm.size());
+  } catch (const InputError& e) {
+    message = e.what();
+  }
+  comm::throw_if_any_failed(message, comm);
+  // The line numbers: the lines of the lower ranks' shares come first.
+  const auto lines = std::int64_t(std::count(text.begin(), text.end(), '\n'));
+  std::size_t number = file.header_line() + std::size_t(comm::exclusive_prefix_sum(lines, comm));
+  ParticleShare share;
+  std::istringstream in(text);
+  try {
+    for (std::string line; std::getline(in, line);) {
+      ++number;
+      const std::string content = trimmed(line);
+      if (!is_content(content)) continue;
+      share.rows.push_back(
+          columns.row(fields_of(content), path + ":" + std::to_string(number) + ": ", materials));
+    }
+  } catch (const InputError& e) {
+    message = e.what();
+  }
+  // The lowest failing rank's line is the file's first bad one.
+  comm::throw_if_any_failed(message, comm);
+  const auto count = std::int64_t(share.rows.size());
+  const std::int64_t first = comm::exclusive_prefix_sum(count, comm);
+  for (std::int64_t k = 0; k < count; ++k) share.index.push_back(first + k);
+  share.total = comm::sum(count, comm);
+  share.rows_read = count;
+  return share;
 }
 
+// Rows [first, first + count) of /particles/NAME, an (N) or (N, columns) dataset; empty if it
+// is absent and not `required`.
 template <class T>
 std::vector<T> dataset(hid_t file, const char* name, hid_t type, hsize_t rows, hsize_t columns,
-                       bool required) {
+                       bool required, hsize_t first, hsize_t count) {
   const std::string path = std::string("/particles/") + name;
   std::vector<T> values;
   if (!required && H5Lexists(file, path.c_str(), H5P_DEFAULT) <= 0) return values;
   detail::Handle set = detail::open_dataset(file, path);
   detail::expect_shape(set.get(), path, rows, columns);
-  detail::read_rows(set.get(), path, type, columns, 0, rows, values);
+  detail::read_rows(set.get(), path, type, columns, first, count, values);
   return values;
 }
 
-std::vector<ParticleRow> read_hdf5(const std::string& path, std::size_t material_count,
-                                   std::size_t shape_count) {
+std::string cannot_read_snapshot(const std::string& path, const std::string& why) {
+  return path + ": cannot read particles from this Granite snapshot or checkpoint (" + why + ")";
+}
+
+ParticleShare read_hdf5(const std::string& path, std::size_t material_count,
+                        std::size_t shape_count, const comm::Communicator& comm) {
   detail::SilenceHdf5Errors silence;
+  ParticleShare share;
+  std::vector<std::int64_t> id;
+  std::string message;
   try {
     detail::Handle file = detail::open_file(path);
     const hid_t f = file.get();
@@ -137,21 +246,23 @@ std::vector<ParticleRow> read_hdf5(const std::string& path, std::size_t material
     const std::vector<hsize_t> dims = detail::shape_of(ids.get(), "/particles/id");
     if (dims.size() != 1) throw InputError("dataset /particles/id is not one-dimensional");
     const hsize_t n = dims[0];
-    const auto id = dataset<std::int64_t>(f, "id", H5T_NATIVE_INT64, n, 1, true);
-    const auto x = dataset<double>(f, "position", H5T_NATIVE_DOUBLE, n, 3, true);
-    const auto r = dataset<double>(f, "radius", H5T_NATIVE_DOUBLE, n, 1, true);
-    const auto v = dataset<double>(f, "velocity", H5T_NATIVE_DOUBLE, n, 3, false);
-    const auto w = dataset<double>(f, "angular_velocity", H5T_NATIVE_DOUBLE, n, 3, false);
-    const auto q = dataset<double>(f, "orientation", H5T_NATIVE_DOUBLE, n, 4, false);
-    const auto m = dataset<std::uint32_t>(f, "material", H5T_NATIVE_UINT32, n, 1, false);
-    const auto g = dataset<std::int32_t>(f, "group", H5T_NATIVE_INT32, n, 1, false);
-    const auto s = dataset<std::int32_t>(f, "shape", H5T_NATIVE_INT32, n, 1, false);
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), std::size_t(0));
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return id[a] < id[b]; });
-    std::vector<ParticleRow> rows;
-    for (const std::size_t i : order) {
+    const hsize_t first = n * hsize_t(comm.rank()) / hsize_t(comm.size());
+    const hsize_t count = n * hsize_t(comm.rank() + 1) / hsize_t(comm.size()) - first;
+    share.total = std::int64_t(n);
+    share.rows_read = std::int64_t(count);
+    auto read = [&]<class T>(const char* name, hid_t type, hsize_t columns, bool required, T) {
+      return dataset<T>(f, name, type, n, columns, required, first, count);
+    };
+    id = read("id", H5T_NATIVE_INT64, 1, true, std::int64_t());
+    const auto x = read("position", H5T_NATIVE_DOUBLE, 3, true, 0.0);
+    const auto r = read("radius", H5T_NATIVE_DOUBLE, 1, true, 0.0);
+    const auto v = read("velocity", H5T_NATIVE_DOUBLE, 3, false, 0.0);
+    const auto w = read("angular_velocity", H5T_NATIVE_DOUBLE, 3, false, 0.0);
+    const auto q = read("orientation", H5T_NATIVE_DOUBLE, 4, false, 0.0);
+    const auto m = read("material", H5T_NATIVE_UINT32, 1, false, std::uint32_t());
+    const auto g = read("group", H5T_NATIVE_INT32, 1, false, std::int32_t());
+    const auto s = read("shape", H5T_NATIVE_INT32, 1, false, std::int32_t());
+    for (std::size_t i = 0; i < std::size_t(count); ++i) {
       ParticleRow row;
       row.position = Vec3(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
       row.radius = r[i];
@@ -167,9 +278,7 @@ std::vector<ParticleRow> read_hdf5(const std::string& path, std::size_t material
       if (!m.empty()) {
         if (m[i] >= material_count)
           throw InputError(which + " has material " + std::to_string(m[i]) +
-                           " but the "
-                           "configuration defines " +
-                           std::to_string(material_count));
+                           " but the configuration defines " + std::to_string(material_count));
         row.material = int(m[i]);
       }
       if (!g.empty()) {
@@ -183,23 +292,28 @@ std::vector<ParticleRow> read_hdf5(const std::string& path, std::size_t material
                            " shapes (a shaped particle keeps its index into `shapes`)");
         row.shape = s[i];
       }
-      rows.push_back(row);
+      share.rows.push_back(row);
     }
-    return rows;
   } catch (const std::exception& e) {  // InputError, or an HDF5 failure (a wrong type, ...)
-    throw InputError(path + ": cannot read particles from this Granite snapshot or checkpoint (" +
-                     e.what() + ")");
+    message = cannot_read_snapshot(path, e.what());
+    id.clear();
   }
+  comm::throw_if_any_failed(message, comm);
+  parallel::IdOrder order = parallel::id_order(id, comm);
+  if (order.duplicate)
+    throw InputError(cannot_read_snapshot(path, "particle id " + std::to_string(*order.duplicate) +
+                                                    " appears twice"));
+  share.index = std::move(order.place);
+  return share;
 }
 
 }  // namespace
 
-std::vector<ParticleRow> read_particle_file(const std::string& path,
-                                            const std::vector<std::string>& materials,
-                                            std::size_t shape_count) {
-  if (ends_with_csv(path)) return read_csv(path, materials);
+ParticleShare read_particle_file(const std::string& path, const std::vector<std::string>& materials,
+                                 std::size_t shape_count, const comm::Communicator& comm) {
+  if (ends_with_csv(path)) return read_csv(path, materials, comm);
   check_input_file(path, "particle file");
-  return read_hdf5(path, materials.size(), shape_count);
+  return read_hdf5(path, materials.size(), shape_count, comm);
 }
 
 }  // namespace granite::io

@@ -4,11 +4,15 @@
 #include "granite/scenario/sources/random_fill.hpp"
 #include "granite/scenario/sources/source_particle.hpp"
 
+#include "granite/comm/collectives.hpp"
 #include "granite/core/counter_random.hpp"
+#include "granite/core/log.hpp"
 #include "granite/io/particle_file.hpp"
+#include "granite/parallel/body_record.hpp"
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 #include <type_traits>
 #include <variant>
 
@@ -55,23 +59,26 @@ std::vector<std::string> material_names(const config::Settings& s) {
   return names;
 }
 
-std::vector<io::ParticleRow> read_rows(const std::string& path, const config::Settings& s) {
-  return io::read_particle_file(path, material_names(s), s.shapes.size());
+io::ParticleShare read_share(const config::FileSettings& file, const config::Settings& s,
+                             const comm::Communicator& comm) {
+  return io::read_particle_file(file.path, material_names(s), s.shapes.size(), comm);
 }
 
-// The largest radius of a source: a sphere's, a distribution's largest, a file's (read again
-// by the build).
+const config::FileSettings::Measured& measured(const config::FileSettings& file) {
+  if (!file.measured)
+    throw std::logic_error("particle file " + file.path +
+                           " used before measure_particle_files read it");
+  return *file.measured;
+}
+
+// The largest radius of a source: a sphere's, a distribution's largest, a file's as measured.
 struct LargestRadius {
   const config::Settings& settings;
   double operator()(const config::SphereSettings& p) const { return p.radius; }
   double operator()(const config::BodySettings& p) const {
     return settings.shapes[p.shape].bounding_radius;
   }
-  double operator()(const config::FileSettings& p) const {
-    double r = 0.0;
-    for (const io::ParticleRow& row : read_rows(p.path, settings)) r = std::max(r, radius_of(row));
-    return r;
-  }
+  double operator()(const config::FileSettings& p) const { return measured(p).largest_radius; }
   // A row's radius, or its shape's bounding radius in this configuration.
   double radius_of(const io::ParticleRow& row) const {
     return row.shape < 0 ? row.radius : settings.shapes[row.shape].bounding_radius;
@@ -83,6 +90,21 @@ struct LargestRadius {
 };
 
 }  // namespace
+
+void measure_particle_files(config::Settings& s, const comm::Communicator& comm) {
+  for (config::ParticleSource& source : s.particles) {
+    auto* file = std::get_if<config::FileSettings>(&source);
+    if (!file) continue;
+    const io::ParticleShare share = read_share(*file, s, comm);
+    double largest = 0.0;
+    for (const io::ParticleRow& row : share.rows)
+      largest = std::max(largest, LargestRadius{s}.radius_of(row));
+    file->measured = config::FileSettings::Measured{share.total, comm::max(largest, comm)};
+    log::info("particle file " + file->path + ": " + std::to_string(share.total) +
+              " rows, at most " + std::to_string(comm::max(share.rows_read, comm)) +
+              " read by one of " + std::to_string(comm.size()) + " ranks");
+  }
+}
 
 double neighbour_skin(const config::Settings& s) {
   // The factor: benchmarks/neighbour_lists.sh on channel_small (docs/performance.md).
@@ -110,11 +132,11 @@ bool overlaps_global(const body::GlobalBodies& globals, const Vec3& x, double r)
 }
 
 // A homogeneous solid sphere (inertia 2/5 m r²) of mass `mass`, or (0) of its material's density.
-void add_solid_sphere(body::ParticleInit init, double mass, timestep::Simulation& sim) {
-  init.mass =
-      mass > 0.0 ? mass : body::sphere_mass(sim.materials()[init.material].density, init.radius);
+void add_solid_sphere(body::ParticleInit init, double mass, const body::MaterialTable& materials,
+                      body::Particles& into) {
+  init.mass = mass > 0.0 ? mass : body::sphere_mass(materials[init.material].density, init.radius);
   init.body_inertia = body::sphere_inertia(init.mass, init.radius);
-  sim.particles().add(init);
+  into.add(init);
 }
 
 // A sphere source: one particle, of the given mass or of the material's density.
@@ -128,14 +150,94 @@ void add_sphere(const config::SphereSettings& sphere, BodyId id, timestep::Simul
   init.material = sphere.material;
   init.group = sphere.group;
   init.fixed = sphere.fixed ? 1 : 0;
-  add_solid_sphere(init, sphere.mass, sim);
+  add_solid_sphere(init, sphere.mass, sim.materials(), sim.particles());
+}
+
+// The particle of a file's row, with id `id`, appended to `into`.
+void add_row(const io::ParticleRow& row, BodyId id, const config::FileSettings& file,
+             const timestep::Simulation& sim, body::Particles& into) {
+  const body::MaterialIndex material =
+      row.material >= 0 ? body::MaterialIndex(row.material) : file.material;
+  const std::int32_t group = row.has_group ? row.group : file.group;
+  if (row.shape >= 0) {  // its mass and inertia from this configuration's shape
+    into.add_shaped(sim.materials(), sim.shapes(), row.shape, material, row.position,
+                    row.orientation, row.velocity, id, group);
+    into.angular_velocity.back() = row.angular_velocity;
+    return;
+  }
+  body::ParticleInit init;
+  init.id = id;
+  init.position = row.position;
+  init.orientation = row.orientation;
+  init.velocity = row.velocity;
+  init.angular_velocity = row.angular_velocity;
+  init.radius = row.radius;
+  init.material = material;
+  init.group = group;
+  add_solid_sphere(init, 0.0, sim.materials(), into);
+}
+
+// A file's row as a later random fill must avoid it (POD, to be sent).
+struct RowSphere {
+  double centre[3], radius, orientation[4];
+  BodyId id;
+  body::MaterialIndex material;
+  body::ShapeIndex shape;
+};
+
+// A file source (ids from `first_id` in the file's order): each rank reads its share, makes
+// the particles and sends each to its owner, which adds what it receives in id order, as if it
+// had read the whole file. With `made`, every rank also gets every row's sphere (a later
+// random fill avoids them).
+void add_file(const config::FileSettings& file, const config::Settings& s, BodyId first_id,
+              const Placement& place, const comm::Communicator& comm, timestep::Simulation& sim,
+              std::vector<Sphere>* made) {
+  const io::ParticleShare share = read_share(file, s, comm);
+  const std::size_t ranks = std::size_t(comm.size());
+  if (place.create) {
+    body::Particles read;
+    for (std::size_t i = 0; i < share.rows.size(); ++i)
+      add_row(share.rows[i], first_id + share.index[i], file, sim, read);
+    std::vector<std::vector<parallel::BodyRecord>> send(ranks);
+    for (std::size_t i = 0; i < read.size(); ++i)
+      send.at(std::size_t(place.owner(read.position[i]))).push_back(parallel::pack(read, i));
+    std::vector<parallel::BodyRecord> mine = comm::all_to_all(send, comm);
+    std::sort(mine.begin(), mine.end(),
+              [](const parallel::BodyRecord& a, const parallel::BodyRecord& b) {
+                return a.get<&body::Particles::id>() < b.get<&body::Particles::id>();
+              });
+    for (const parallel::BodyRecord& record : mine) parallel::unpack(record, sim.particles());
+  }
+  if (!made) return;
+  std::vector<RowSphere> rows;
+  for (std::size_t i = 0; i < share.rows.size(); ++i) {
+    const io::ParticleRow& row = share.rows[i];
+    RowSphere r{
+        {row.position.x(), row.position.y(), row.position.z()},
+        LargestRadius{s}.radius_of(row),
+        {row.orientation.w(), row.orientation.x(), row.orientation.y(), row.orientation.z()},
+        first_id + share.index[i],
+        row.material >= 0 ? body::MaterialIndex(row.material) : file.material,
+        row.shape >= 0 ? body::ShapeIndex(row.shape) : body::kSphere};
+    rows.push_back(r);
+  }
+  std::vector<RowSphere> all =
+      comm::all_to_all(std::vector<std::vector<RowSphere>>(ranks, rows), comm);
+  std::sort(all.begin(), all.end(),
+            [](const RowSphere& a, const RowSphere& b) { return a.id < b.id; });
+  for (const RowSphere& r : all)
+    made->push_back({Vec3(r.centre[0], r.centre[1], r.centre[2]), r.radius, r.material, r.id,
+                     r.shape,
+                     Quat(r.orientation[0], r.orientation[1], r.orientation[2], r.orientation[3])});
 }
 
 }  // namespace
 
 BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, std::mt19937_64& rng,
-                        const OwnsPosition& owns, std::vector<SourceReport>* report) {
+                        const Placement& place, std::vector<SourceReport>* report) {
   set_parameters(s, sim.parameters());
+  const int rank = place.comm ? place.comm->rank() : 0;
+  const auto owns = [&](const Vec3& x) { return place.create && place.owner(x) == rank; };
 
   // Young's modulus absent (on every material, config check_consistency): all equal, 1 Pa
   // (only the ratios enter the compatible pass).
@@ -146,22 +248,28 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
   sim.shapes() = s.shapes;
 
   BodyId next_id = 0;
-  std::vector<Sphere> made;  // every source's spheres, on every rank (a random fill avoids them)
+  // Every source's spheres, on every rank, while a random fill, which avoids them, is to come.
+  std::vector<Sphere> made;
+  std::size_t last_fill = 0;  // one past the last random fill's source
+  for (std::size_t k = 0; k < s.particles.size(); ++k)
+    if (std::holds_alternative<config::RandomFillSettings>(s.particles[k])) last_fill = k + 1;
   // With shapes, random fills place by true geometry (shape_overlap.hpp).
   std::optional<ShapeOverlap> overlap;
   if (!s.shapes.empty()) overlap.emplace(sim.shapes(), sim.materials());
   for (std::size_t k = 0; k < s.particles.size(); ++k) {
     const config::ParticleSource& source = s.particles[k];
+    const bool fill_follows = k + 1 < last_fill;
     if (const auto* sphere = std::get_if<config::SphereSettings>(&source)) {
       const BodyId id = next_id++;
-      made.push_back({sphere->position, sphere->radius, sphere->material, id});
+      if (fill_follows) made.push_back({sphere->position, sphere->radius, sphere->material, id});
       if (owns(sphere->position)) add_sphere(*sphere, id, sim);
       continue;
     }
     if (const auto* shaped = std::get_if<config::BodySettings>(&source)) {
       const BodyId id = next_id++;
-      made.push_back({shaped->position, s.shapes[shaped->shape].bounding_radius, shaped->material,
-                      id, shaped->shape, shaped->orientation});
+      if (fill_follows)
+        made.push_back({shaped->position, s.shapes[shaped->shape].bounding_radius, shaped->material,
+                        id, shaped->shape, shaped->orientation});
       if (!owns(shaped->position)) continue;
       sim.particles().add_shaped(sim.materials(), sim.shapes(), shaped->shape, shaped->material,
                                  shaped->position, shaped->orientation, shaped->velocity, id,
@@ -184,37 +292,18 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
         report->push_back({k, result.requested, result.spheres.size(), result.requested_fraction,
                            result.reached_fraction, result.short_of_target,
                            fill->size.has_shapes()});
-      made.insert(made.end(), result.spheres.begin(), result.spheres.end());
+      if (fill_follows) made.insert(made.end(), result.spheres.begin(), result.spheres.end());
       continue;
     }
     if (std::holds_alternative<config::PourSettings>(source)) continue;  // the pour fix's
     if (const auto* file = std::get_if<config::FileSettings>(&source)) {
-      for (const io::ParticleRow& row : read_rows(file->path, s)) {
-        const BodyId id = next_id++;
-        const body::MaterialIndex material =
-            row.material >= 0 ? body::MaterialIndex(row.material) : file->material;
-        made.push_back({row.position, LargestRadius{s}.radius_of(row), material, id,
-                        row.shape >= 0 ? body::ShapeIndex(row.shape) : body::kSphere,
-                        row.orientation});
-        if (!owns(row.position)) continue;
-        const std::int32_t group = row.has_group ? row.group : file->group;
-        if (row.shape >= 0) {  // its mass and inertia from this configuration's shape
-          sim.particles().add_shaped(sim.materials(), sim.shapes(), row.shape, material,
-                                     row.position, row.orientation, row.velocity, id, group);
-          sim.particles().angular_velocity.back() = row.angular_velocity;
-          continue;
-        }
-        body::ParticleInit init;
-        init.id = id;
-        init.position = row.position;
-        init.orientation = row.orientation;
-        init.velocity = row.velocity;
-        init.angular_velocity = row.angular_velocity;
-        init.radius = row.radius;
-        init.material = material;
-        init.group = group;
-        add_solid_sphere(init, 0.0, sim);
+      if (place.create || fill_follows) {
+        // Made here, not above: a build without files needs no MPI (serial tests).
+        const comm::Communicator self(MPI_COMM_SELF);
+        add_file(*file, s, next_id, place, place.comm ? *place.comm : self, sim,
+                 fill_follows ? &made : nullptr);
       }
+      next_id += measured(*file).rows;
       continue;
     }
     const auto& lattice = std::get<config::LatticeSettings>(source);
@@ -229,11 +318,11 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
       const BodyId id = next_id++;
       const SizeDraw size = sizes.draw(s.run.seed, id);
       if (overlaps_global(sim.globals(), x, size.radius)) continue;
-      made.push_back({x, size.radius, size.material, id, size.shape,
-                      source_orientation(lattice.size, s.run.seed, id)});
+      const Sphere sphere{x,  size.radius, size.material,
+                          id, size.shape,  source_orientation(lattice.size, s.run.seed, id)};
+      if (fill_follows) made.push_back(sphere);
       if (owns(x))
-        add_source_particle(sim, lattice.size, s.run.seed, made.back(), v, lattice.group,
-                            lattice.fixed);
+        add_source_particle(sim, lattice.size, s.run.seed, sphere, v, lattice.group, lattice.fixed);
     }
   }
   return next_id;

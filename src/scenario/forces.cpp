@@ -36,9 +36,11 @@ bool forces_may_change(const std::string& key) {
          key.compare(key.size() - 15, 15, ".youngs_modulus") == 0;
 }
 
-ForcesSummary compute_forces(const config::ScenarioConfig& cfg, const ForcesRequest& request,
+ForcesSummary compute_forces(const config::ScenarioConfig& given, const ForcesRequest& request,
                              const comm::Communicator& comm) {
   const auto start = std::chrono::steady_clock::now();
+  config::ScenarioConfig cfg = given;
+  measure_particle_files(cfg.settings, comm);  // their radii count in the decomposition
   const config::Settings& settings = cfg.settings;
   const std::string& file = request.checkpoint;
   if (!settings.contact.compatible)  // every rank alike

@@ -415,6 +415,7 @@ void request_stop() { g_stop_requested = 1; }
 
 RunSummary run_scenario(config::ScenarioConfig cfg, const std::string& output_dir,
                         const comm::Communicator& comm, const RunStart& start) {
+  measure_particle_files(cfg.settings, comm);  // their radii count in the decomposition
   const config::Settings& settings = cfg.settings;
   const std::string& restart = start.restart;
   if (const std::string why = solver::rank_mismatch(settings.solver.method, comm.size());

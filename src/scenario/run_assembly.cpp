@@ -23,9 +23,11 @@ Run::Run(const config::ScenarioConfig& cfg, const comm::Communicator& comm,
                 },
             .distributed = &distributed} {
   std::mt19937_64 rng(cfg.settings.run.seed);
-  next_id = build_simulation(
-      cfg.settings, sim, rng,
-      build_particles ? context.owns : OwnsPosition([](const Vec3&) { return false; }), fills);
+  const Placement place{
+      .owner = [this](const Vec3& x) { return distributed.decomposition().owner_of(x); },
+      .comm = &context.comm,
+      .create = build_particles};
+  next_id = build_simulation(cfg.settings, sim, rng, place, fills);
   sim.parameters().skin = skin;
   sim.set_domain(&distributed);
 }

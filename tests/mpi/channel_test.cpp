@@ -80,7 +80,11 @@ ChannelRun run_channel(MPI_Comm comm, bool checks, double skin = 0.0, bool audit
   const scenario::OwnsPosition owns = [&](const Vec3& x) {
     return distributed.decomposition().owner_of(x) == rank;
   };
-  const BodyId first_new = scenario::build_simulation(s, sim, rng, owns);
+  const comm::Communicator communicator(comm);
+  const scenario::Placement place{
+      .owner = [&](const Vec3& x) { return distributed.decomposition().owner_of(x); },
+      .comm = &communicator};
+  const BodyId first_new = scenario::build_simulation(s, sim, rng, place);
   sim.parameters().skin = skin;
   sim.set_domain(&distributed);
   std::optional<ContactAudit> auditor;

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
+#include <limits>
 #include <vector>
 
 namespace {
@@ -56,6 +58,43 @@ TEST(UniqueIds, TheSmallestOfSeveralDuplicates) {
   const auto twice = parallel::first_duplicate_id(ids_of(comm.rank(), extra), comm);
   ASSERT_TRUE(twice);
   EXPECT_EQ(*twice, 3);
+}
+
+// id_order numbers the ids as one sort of all of them: rank r holds ids far apart (both ends
+// of the int64 range, so that the value ranges need the 128-bit arithmetic) and interleaved
+// with the other ranks'; every place is checked against the gathered, sorted ids.
+TEST(UniqueIds, IdOrderNumbersTheIdsAsASortOfAllOfThem) {
+  const comm::Communicator comm(MPI_COMM_WORLD);
+  const BodyId r = comm.rank(), p = comm.size();
+  std::vector<BodyId> mine;
+  for (BodyId k = 0; k < 40; ++k) mine.push_back((40 - k) * 7 * p + r * 3);  // descending
+  mine.push_back(std::numeric_limits<BodyId>::min() + r);
+  mine.push_back(std::numeric_limits<BodyId>::max() - r);
+  if (r == 0) mine.push_back(-5);
+  const parallel::IdOrder order = parallel::id_order(mine, comm);
+  ASSERT_FALSE(order.duplicate);
+  ASSERT_EQ(order.place.size(), mine.size());
+  std::vector<std::vector<BodyId>> to_all(std::size_t(comm.size()), mine);
+  std::vector<BodyId> all = comm::all_to_all(to_all, comm);
+  std::sort(all.begin(), all.end());
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    EXPECT_EQ(order.place[i], std::lower_bound(all.begin(), all.end(), mine[i]) - all.begin())
+        << "id " << mine[i];
+  // A rank without ids takes part.
+  const parallel::IdOrder none = parallel::id_order(r == 0 ? mine : std::vector<BodyId>{}, comm);
+  for (std::size_t i = 0; r == 0 && i < mine.size(); ++i)
+    EXPECT_EQ(none.place[i], std::int64_t(std::count_if(mine.begin(), mine.end(),
+                                                        [&](BodyId id) { return id < mine[i]; })));
+}
+
+TEST(UniqueIds, IdOrderReportsTheSmallestRepeatedId) {
+  const comm::Communicator comm(MPI_COMM_WORLD);
+  std::vector<BodyId> extra;
+  if (comm.rank() == comm.size() - 1) extra = {1005, 6};  // rank 1's 1005 (if any), rank 0's 6
+  const parallel::IdOrder order = parallel::id_order(ids_of(comm.rank(), extra), comm);
+  ASSERT_TRUE(order.duplicate);
+  EXPECT_EQ(*order.duplicate, 6);
+  EXPECT_TRUE(order.place.empty());
 }
 
 }  // namespace

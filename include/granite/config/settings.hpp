@@ -233,6 +233,14 @@ struct FileSettings {
   std::string path;
   body::MaterialIndex material = 0;  // rows without a material
   int group = 0;                     // rows without a group
+  /// What scenario::measure_particle_files found, reading the file in shares before the
+  /// decomposition is chosen: its rows and their largest radius (a shaped row's: its shape's
+  /// bounding radius). Not a key: a run's state, not the configuration's.
+  struct Measured {
+    std::int64_t rows = 0;
+    double largest_radius = 0.0;
+  };
+  std::optional<Measured> measured;
 };
 
 using ParticleSource = std::variant<LatticeSettings, SphereSettings, RandomFillSettings,

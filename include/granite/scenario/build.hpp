@@ -1,6 +1,7 @@
 #pragma once
 // Scenario assembly: turns the settings of a configuration (see docs/config.md) into a
 // Simulation with its parameters, materials, global bodies and initial particles.
+#include "granite/comm/communicator.hpp"
 #include "granite/config/settings.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/timestep/simulation.hpp"
@@ -25,12 +26,23 @@ struct Sphere {
 /// Decides whether this process creates the particle at a position (its owner does).
 using OwnsPosition = std::function<bool(const Vec3&)>;
 
+/// Where the build puts particles: each generated particle on the rank `owner` names for its
+/// position (every rank generates every source alike and keeps its own); a `file` source's
+/// rows are read in shares over `comm` (io::read_particle_file) and sent to their owners.
+/// The default: this process alone keeps everything.
+struct Placement {
+  std::function<int(const Vec3&)> owner = [](const Vec3&) { return 0; };
+  const comm::Communicator* comm = nullptr;  // nullptr: this process alone (MPI_COMM_SELF)
+  bool create = true;  // false: ids are counted, no particle is made (they come from a checkpoint)
+};
+
 /// Fills the new simulation `sim` (its materials get the indices of `settings.materials`) from
-/// `settings`, creating only the particles for which `owns` is true. Every process walks all
+/// `settings`, creating the particles `place` gives this rank. Every process walks all
 /// particle sources in the same order, so ids (0, 1, 2, ... in config order) and the random
 /// velocity perturbations drawn from `rng` are the same whatever the decomposition: the same
 /// seed gives the same particles. Returns the number of ids used (the next free id), the same
-/// on every process.
+/// on every process. Collective over `place.comm` when the sources include a file, whose
+/// `measured` must be set (measure_particle_files).
 ///
 /// A particle's radius and material come from its source's size distribution and a random
 /// fill's positions from run.seed and the particle's id (counter-based streams), also the same
@@ -42,10 +54,14 @@ struct SourceReport {
   bool short_of_target = false;
   bool shaped = false;  // particles of a shape, not spheres
 };
-BodyId build_simulation(
-    const config::Settings& settings, timestep::Simulation& sim, std::mt19937_64& rng,
-    const OwnsPosition& owns = [](const Vec3&) { return true; },
-    std::vector<SourceReport>* report = nullptr);
+BodyId build_simulation(const config::Settings& settings, timestep::Simulation& sim,
+                        std::mt19937_64& rng, const Placement& place = {},
+                        std::vector<SourceReport>* report = nullptr);
+
+/// Reads every `file` source in shares over `comm` (collective) and sets its `measured`: rows
+/// and largest radius, which largest_radius() and the build need. An unreadable or malformed
+/// file is an InputError on every rank.
+void measure_particle_files(config::Settings& settings, const comm::Communicator& comm);
 
 /// The axis-aligned domain box [min, max] of the configuration, its periodic axes and its
 /// outflow faces (index 2·axis for the lower face, 2·axis + 1 for the upper one).
@@ -66,8 +82,8 @@ struct Domain {
 };
 Domain domain_of(const config::DomainSettings& settings);
 
-/// The largest radius the configuration makes: its particle sources and the inflow layer
-/// (0 without particles). The decomposition is chosen to hold its ghost width.
+/// The largest radius the configuration makes: its particle sources (a file's as measured) and
+/// the inflow layer (0 without particles). The decomposition is chosen to hold its ghost width.
 double largest_radius(const config::Settings& settings);
 
 /// contact.skin, or if it is absent kAutoSkinRadii × largest_radius(settings): from the
