@@ -141,6 +141,10 @@ void Particles::clear() {
   for_each_particle_field([&](const auto& field) { (this->*field.array).clear(); });
 }
 
+void Particles::shrink_to_fit() {
+  for_each_particle_field([&](const auto& field) { (this->*field.array).shrink_to_fit(); });
+}
+
 void Particles::reserve(std::size_t n) {
   for_each_particle_field([&](const auto& field) { (this->*field.array).reserve(n); });
 }
@@ -163,7 +167,7 @@ Mat3 Particles::world_inertia(std::size_t i) const {
 
 Mat3 Particles::world_inverse_inertia(std::size_t i) const {
   const Mat3 R = orientation[i].toRotationMatrix();
-  return R * inverse_body_inertia[i] * R.transpose();
+  return R * inverse_body_inertia(i) * R.transpose();
 }
 
 double Particles::rotational_energy(std::size_t i) const {

@@ -9,4 +9,6 @@ Communicator::Communicator(MPI_Comm comm) : comm_(comm) {
 
 void Communicator::barrier() const { MPI_Barrier(comm_); }
 
+Communicator self() { return Communicator(MPI_COMM_SELF); }
+
 }  // namespace granite::comm

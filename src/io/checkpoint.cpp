@@ -70,7 +70,7 @@ void write_file(const std::string& file_name, const std::string& path,
   rank_counts.resize(std::size_t(ranks), 0);
   // What a --from on another decomposition needs before reading any row (0 without particles).
   const double largest_radius = comm::max(particles.max_radius(), comm);
-  Slab history_slab = detail::slab_of(state.history.size(), comm);
+  Slab history_slab = detail::slab_of(state.history_rows(), comm);
   std::vector<std::int64_t> history_counts = comm::gather(std::int64_t(history_slab.local), comm);
   history_counts.resize(std::size_t(ranks), 0);
 
@@ -120,13 +120,15 @@ void write_file(const std::string& file_name, const std::string& path,
       history_slab.checksum = true;
       history_slab.transfer = transfer.get();
       // One dataset at a time, each from a column of the rows made for it and freed after it.
-      const std::vector<HistoryRow>& rows = state.history;
+      const std::size_t rows = state.history_rows();
       const auto write_column = [&](const char* name, hid_t file_type, hid_t memory_type,
                                     hsize_t columns, auto field) {
-        using T = std::decay_t<decltype(*field(rows.front()))>;
-        std::vector<T> column(std::size_t(columns) * rows.size());
-        for (std::size_t i = 0; i < rows.size(); ++i)
-          std::copy(field(rows[i]), field(rows[i]) + columns, &column[std::size_t(columns) * i]);
+        using T = std::decay_t<decltype(*field(HistoryRow{}))>;
+        std::vector<T> column(std::size_t(columns) * rows);
+        for (std::size_t i = 0; i < rows; ++i) {
+          const HistoryRow row = state.history_row_at(i);
+          std::copy(field(row), field(row) + columns, &column[std::size_t(columns) * i]);
+        }
         detail::write_dataset(history.get(), "/contact_history", name, file_type, memory_type,
                               columns, column.data(), history_slab);
       };
@@ -451,7 +453,7 @@ void write_checkpoint(const std::string& path, const body::Particles& particles,
   std::uint64_t state_bytes = 0;
   for (const auto* named : {&state.fixes, &state.engine})
     for (const auto& [name, bytes] : *named) state_bytes += bytes.size();
-  state_bytes += 68 * std::uint64_t(comm::sum(std::int64_t(state.history.size()), comm));  // rows
+  state_bytes += 68 * std::uint64_t(comm::sum(std::int64_t(state.history_rows()), comm));  // rows
   detail::probe_destination(
       path, "checkpoint", comm,
       detail::expected_file_bytes(std::uint64_t(comm::sum(std::int64_t(particles.size()), comm)),

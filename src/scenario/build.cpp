@@ -299,7 +299,7 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
     if (const auto* file = std::get_if<config::FileSettings>(&source)) {
       if (place.create || fill_follows) {
         // Made here, not above: a build without files needs no MPI (serial tests).
-        const comm::Communicator self(MPI_COMM_SELF);
+        const comm::Communicator self = comm::self();
         add_file(*file, s, next_id, place, place.comm ? *place.comm : self, sim,
                  fill_follows ? &made : nullptr);
       }

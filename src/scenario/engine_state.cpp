@@ -7,11 +7,13 @@
 #include "granite/parallel/id_directory.hpp"
 #include "granite/core/error.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <memory>
+#include <numeric>
 #include <sstream>
 #include <unordered_map>
 #include <vector>
-#include <algorithm>
 
 namespace granite::scenario {
 
@@ -115,15 +117,20 @@ void save_engine_state(const timestep::Simulation& sim, const comm::Communicator
                        io::CheckpointState& state) {
   if (sim.parameters().warm_start > 0.0) {
     state.has_history = true;
-    // Rows sorted by key (a file that does not depend on the detection order), formed without
-    // a sorted copy of the entries: a checkpoint's transient memory is one row per entry.
+    // Rows sorted by key (a file that does not depend on the detection order), formed from the
+    // entries as the writer asks for them: a checkpoint's transient memory is the sorting
+    // permutation (4 bytes per entry) and one column, not a copy of the history.
     const std::vector<solver::HistoryEntry>& entries = sim.contact_history().recorded();
+    auto order = std::make_shared<std::vector<std::uint32_t>>(entries.size());
+    std::iota(order->begin(), order->end(), std::uint32_t(0));
+    std::sort(order->begin(), order->end(), [&](std::uint32_t a, std::uint32_t b) {
+      return solver::by_key(entries[a], entries[b]);
+    });
     state.history.clear();
-    state.history.reserve(entries.size());
-    for (const solver::HistoryEntry& e : entries) state.history.push_back(solver::record_of(e));
-    std::sort(
-        state.history.begin(), state.history.end(),
-        [](const io::HistoryRow& a, const io::HistoryRow& b) { return solver::by_key(a, b); });
+    state.history_count = entries.size();
+    state.history_row = [&entries, order](std::size_t i) {
+      return solver::record_of(entries[(*order)[i]]);
+    };
   }
   if (sim.parameters().skin > 0.0) state.engine[kNeighbourLists] = neighbour_lists_text(sim, comm);
 }

@@ -28,6 +28,7 @@ Run::Run(const config::ScenarioConfig& cfg, const comm::Communicator& comm,
       .comm = &context.comm,
       .create = build_particles};
   next_id = build_simulation(cfg.settings, sim, rng, place, fills);
+  sim.particles().shrink_to_fit();  // up to half of the arrays is the build's doubling
   sim.parameters().skin = skin;
   sim.set_domain(&distributed);
 }

@@ -1,5 +1,6 @@
 #include "granite/solver/body_state.hpp"
 
+#include "granite/core/capacity.hpp"
 #include "granite/solver/delassus.hpp"
 
 #include <Eigen/LU>
@@ -25,6 +26,7 @@ Vec3 implicit_gyroscopic_spin(const Mat3& I, const Vec3& omega, double dt) {
 void predict_velocities(const body::Particles& particles, const body::GlobalBodies& globals,
                         const Vec3& gravity, double dt, std::vector<BodyState>& states) {
   const std::size_t n = particles.size();
+  reserve_with_margin(states, n + globals.size());
   states.resize(n + globals.size());
   for (std::size_t i = 0; i < n; ++i) {
     BodyState& s = states[i];
@@ -38,7 +40,7 @@ void predict_velocities(const body::Particles& particles, const body::GlobalBodi
                                        ? Vec3(dt * (gravity + s.inverse_mass * particles.force[i]))
                                        : Vec3::Zero());
     const Mat3& I0 = particles.body_inertia[i];
-    const Mat3& I0_inverse = particles.inverse_body_inertia[i];
+    const Mat3 I0_inverse = particles.inverse_body_inertia(i);
     if (is_isotropic(I0) && is_isotropic(I0_inverse)) {
       // A sphere: R (kE) Rᵀ = kE in every orientation, and ω × (kω) = 0.
       s.inverse_inertia = I0_inverse;

@@ -1,6 +1,7 @@
 // Contact identities and the warm-start history (see include/granite/solver/contact_history.hpp).
 #include "granite/solver/contact_history.hpp"
 
+#include "granite/core/capacity.hpp"
 #include "granite/contact/friction_cone.hpp"
 #include "granite/solver/fc3d_error.hpp"
 
@@ -49,6 +50,7 @@ std::size_t ContactKeyHash::operator()(const ContactKey& k) const {
 void contact_keys(const collision::ContactList& contacts, const body::Particles& particles,
                   ContactKeys& keys) {
   const std::size_t m = contacts.size();
+  reserve_with_margin(keys.key, m);
   keys.key.resize(m);
   keys.swapped.assign(m, false);
   // A particle and a global body (a union's parts) can touch more than once, in any order:
@@ -90,6 +92,7 @@ void ContactHistory::clear() {
 }
 
 void ContactHistory::reserve(std::size_t entries) {
+  reserve_with_margin(entries_, entries);
   int bits = 4;
   while ((std::size_t(1) << bits) < 2 * entries) ++bits;
   if (index_.size() == (std::size_t(1) << bits)) return;

@@ -1,5 +1,6 @@
 #include "granite/solver/contact_setup.hpp"
 
+#include "granite/core/capacity.hpp"
 #include "granite/solver/delassus.hpp"
 
 namespace granite::solver {
@@ -9,6 +10,7 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
                     double dt, double epsilon, std::vector<SolverContact>& out) {
   const std::size_t m = contacts.size();
   const std::size_t n = particles.size();
+  reserve_with_margin(out, m);
   out.resize(m);
   for (std::size_t j = 0; j < m; ++j) {
     SolverContact& c = out[j];

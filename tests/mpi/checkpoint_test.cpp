@@ -114,7 +114,7 @@ bool same_body(const Particles& a, std::size_t i, const Particles& b, std::size_
          eq(a.angular_velocity[i], b.angular_velocity[j]) && eq(a.force[i], b.force[j]) &&
          eq(a.torque[i], b.torque[j]) && eq(a.mass[i], b.mass[j]) &&
          eq(a.inverse_mass[i], b.inverse_mass[j]) && eq(a.body_inertia[i], b.body_inertia[j]) &&
-         eq(a.inverse_body_inertia[i], b.inverse_body_inertia[j]) && eq(a.radius[i], b.radius[j]) &&
+         eq(a.fixed[i], b.fixed[j]) && eq(a.radius[i], b.radius[j]) &&
          eq(a.material[i], b.material[j]) && eq(a.group[i], b.group[j]) &&
          eq(a.shape[i], b.shape[j]);
 }
@@ -183,7 +183,7 @@ TEST_F(CheckpointTest, RoundTripOnTheSameRankCountIsBitIdentical) {
   EXPECT_TRUE(same_bits(read.mass, written.mass));
   EXPECT_TRUE(same_bits(read.inverse_mass, written.inverse_mass));
   EXPECT_TRUE(same_bits(read.body_inertia, written.body_inertia));
-  EXPECT_TRUE(same_bits(read.inverse_body_inertia, written.inverse_body_inertia));
+  EXPECT_TRUE(same_bits(read.fixed, written.fixed));
   EXPECT_TRUE(same_bits(read.radius, written.radius));
   EXPECT_TRUE(same_bits(read.material, written.material));
   EXPECT_TRUE(same_bits(read.group, written.group));

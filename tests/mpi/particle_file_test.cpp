@@ -192,7 +192,7 @@ TEST_F(ParticleFileTest, ASnapshotIdThatAppearsTwiceIsRefusedOnEveryRank) {
 void expect_build_matches_one_process(const std::string& config, const comm::Communicator& comm,
                                       timestep::Simulation& one) {
   config::ScenarioConfig cfg = config::load_scenario(config, {});
-  const comm::Communicator self(MPI_COMM_SELF);
+  const comm::Communicator self = comm::self();
   config::Settings whole = cfg.settings;
   scenario::measure_particle_files(whole, self);
   scenario::measure_particle_files(cfg.settings, comm);

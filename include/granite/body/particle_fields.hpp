@@ -12,8 +12,9 @@
 // from it. Adding a field is a row here, its array in Particles, its value in ParticleInit,
 // and the code that uses it.
 //
-// Derived fields (the inverses) are computed from the stored fields whenever a body is added
-// and are never written or sent, so every copy of a body computes them the same way.
+// Derived fields (the inverse mass) are computed from the stored fields whenever a body is added
+// and are never written or sent, so every copy of a body computes them the same way. (I0⁻¹ is
+// formed where it is used, Particles::inverse_body_inertia: 72 bytes per body not stored.)
 #include "granite/body/particles.hpp"
 
 #include <algorithm>
@@ -139,12 +140,6 @@ inline constexpr std::tuple kParticleFields{
         "1 / mass (0 if fixed)"),
     stored("body_inertia", &Particles::body_inertia, &ParticleInit::body_inertia, "kg m²",
            "body-frame inertia tensor I0, 9 columns, column-major", kCheckpointed | kMigrated),
-    derived(
-        "inverse_body_inertia", &Particles::inverse_body_inertia,
-        [](const ParticleInit& row) -> Mat3 {
-          return row.fixed != 0 ? Mat3::Zero() : Mat3(row.body_inertia.inverse());
-        },
-        "1/(kg m²)", "I0^-1 (0 if fixed)"),
     stored("radius", &Particles::radius, &ParticleInit::radius, "m",
            "contact sphere radius; a shaped body's bounding radius (from its centre of mass)",
            kEverywhere),

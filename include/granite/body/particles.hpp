@@ -80,6 +80,8 @@ public:
   void permute(const std::vector<std::uint32_t>& order);
   void clear();
   void reserve(std::size_t n);
+  /// Frees the arrays' unused capacity (after the initial build, whose arrays grew by doubling).
+  void shrink_to_fit();
 
   std::size_t size() const { return id.size(); }
   bool empty() const { return id.empty(); }
@@ -88,6 +90,11 @@ public:
   /// The largest radius currently stored (0 if empty).
   double max_radius() const;
 
+  /// I0^-1 (0 if fixed), formed on use rather than stored (72 bytes per body; the same bits
+  /// every time: Eigen's closed-form 3×3 inverse).
+  Mat3 inverse_body_inertia(std::size_t i) const {
+    return fixed[i] != 0 ? Mat3::Zero() : Mat3(body_inertia[i].inverse());
+  }
   /// World-frame inertia I = R I0 R^T and its inverse R I0^-1 R^T.
   Mat3 world_inertia(std::size_t i) const;
   Mat3 world_inverse_inertia(std::size_t i) const;
@@ -109,10 +116,9 @@ public:
   std::vector<Vec3> torque;            // constant external torque (N m, world frame), user-set
   std::vector<double> mass;
   std::vector<double> inverse_mass;
-  std::vector<Mat3> body_inertia;          // I0
-  std::vector<Mat3> inverse_body_inertia;  // I0^-1
-  std::vector<double> radius;              // a shaped body's bounding radius
-  std::vector<ShapeIndex> shape;           // kSphere, or an index into the ShapeTable
+  std::vector<Mat3> body_inertia;  // I0
+  std::vector<double> radius;      // a shaped body's bounding radius
+  std::vector<ShapeIndex> shape;   // kSphere, or an index into the ShapeTable
   std::vector<MaterialIndex> material;
   std::vector<std::int32_t> group;  // user tag
   std::vector<std::int32_t> fixed;  // 1: zero inverse mass and inertia, never moves

@@ -26,4 +26,7 @@ private:
   int size_ = 1;
 };
 
+/// This process alone (MPI_COMM_SELF): collectives over it are local.
+Communicator self();
+
 }  // namespace granite::comm

@@ -52,6 +52,15 @@ struct CheckpointState {
   // otherwise its share of about 1/P of them, which their particles' owners still need).
   bool has_history = false;
   std::vector<HistoryRow> history;
+  // Writing may give the rows instead as `history_row(i)`, i < history_count, in key order,
+  // formed as the writer needs them (one column at a time: no copy of the whole history).
+  std::size_t history_count = 0;
+  std::function<HistoryRow(std::size_t)> history_row;
+  /// The rows to write: history_count if history_row is set, else history.size().
+  std::size_t history_rows() const { return history_row ? history_count : history.size(); }
+  HistoryRow history_row_at(std::size_t i) const {
+    return history_row ? history_row(i) : history[i];
+  }
   bool history_as_written = false;
   // read_checkpoint(): the /particles and /contact_history rows this rank read (not stored).
   std::int64_t rows_read = 0;

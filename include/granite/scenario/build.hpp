@@ -32,7 +32,7 @@ using OwnsPosition = std::function<bool(const Vec3&)>;
 /// The default: this process alone keeps everything.
 struct Placement {
   std::function<int(const Vec3&)> owner = [](const Vec3&) { return 0; };
-  const comm::Communicator* comm = nullptr;  // nullptr: this process alone (MPI_COMM_SELF)
+  const comm::Communicator* comm = nullptr;  // nullptr: this process alone (comm::self())
   bool create = true;  // false: ids are counted, no particle is made (they come from a checkpoint)
 };
 

@@ -101,7 +101,7 @@ TEST(ParticleFields, AddExactKeepsTheBitsAndDerivesTheInverses) {
   });
   EXPECT_EQ(p.orientation[0].coeffs(), row.orientation.coeffs());
   EXPECT_EQ(p.inverse_mass[0], 1.0 / 3.0);
-  EXPECT_EQ(p.inverse_body_inertia[0], Mat3(row.body_inertia.inverse()));
+  EXPECT_EQ(p.inverse_body_inertia(0), Mat3(row.body_inertia.inverse()));
   // add() renormalises and assigns ids after the largest seen.
   EXPECT_EQ(p.add(row), 7);
   EXPECT_NEAR(p.orientation[1].norm(), 1.0, 1e-15);
