@@ -153,11 +153,15 @@ void add_sphere(const config::SphereSettings& sphere, BodyId id, timestep::Simul
   add_solid_sphere(init, sphere.mass, sim.materials(), sim.particles());
 }
 
+// A file row's material: its own, or the source's.
+body::MaterialIndex material_of(const io::ParticleRow& row, const config::FileSettings& file) {
+  return row.material >= 0 ? body::MaterialIndex(row.material) : file.material;
+}
+
 // The particle of a file's row, with id `id`, appended to `into`.
 void add_row(const io::ParticleRow& row, BodyId id, const config::FileSettings& file,
              const timestep::Simulation& sim, body::Particles& into) {
-  const body::MaterialIndex material =
-      row.material >= 0 ? body::MaterialIndex(row.material) : file.material;
+  const body::MaterialIndex material = material_of(row, file);
   const std::int32_t group = row.has_group ? row.group : file.group;
   if (row.shape >= 0) {  // its mass and inertia from this configuration's shape
     into.add_shaped(sim.materials(), sim.shapes(), row.shape, material, row.position,
@@ -217,7 +221,7 @@ void add_file(const config::FileSettings& file, const config::Settings& s, BodyI
         LargestRadius{s}.radius_of(row),
         {row.orientation.w(), row.orientation.x(), row.orientation.y(), row.orientation.z()},
         first_id + share.index[i],
-        row.material >= 0 ? body::MaterialIndex(row.material) : file.material,
+        material_of(row, file),
         row.shape >= 0 ? body::ShapeIndex(row.shape) : body::kSphere};
     rows.push_back(r);
   }

@@ -111,9 +111,19 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
   }
   run.last_checkpoint = restart + " (step " + std::to_string(state.step) + ")";
   run.checkpoint = {restart, state.step, run.sim.time(), file_written_unix(restart)};
+  // What the busiest rank read (about 1/P of the rows on another rank count).
+  const std::int64_t rows = comm::max(state.rows_read, run.comm);
+  const std::int64_t history_rows = comm::max(state.history_rows_read, run.comm);
+  const std::uint64_t particles = comm::sum(std::uint64_t(run.sim.particles().size()), run.comm);
+  const char* how = state.history_as_written ? "each rank its own rows" : "each rank a share";
   log::info("restarted from " + restart + " at step " + std::to_string(state.step) +
-            ", t = " + std::to_string(run.sim.time()) + " s");
-  return {{"from", restart}, {"step", state.step}, {"time", run.sim.time()}};
+            ", t = " + std::to_string(run.sim.time()) + " s (" + how + "; at most " +
+            std::to_string(rows) + " of " + std::to_string(particles) + " particle rows and " +
+            std::to_string(history_rows) + " history rows read by one rank)");
+  return {{"from", restart},
+          {"step", state.step},
+          {"time", run.sim.time()},
+          {"rows_read_max", {{"particles", rows}, {"history", history_rows}}}};
 }
 
 // --from: the particles of another run's checkpoint, with their full state, on the ranks of
