@@ -17,20 +17,9 @@ build=${1:-build}; n=${2:-216}; steps=${3:-10}
 work=${WORK:-$(mktemp -d)}; [ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
 py() { /usr/bin/python3 -c "print($1)"; }
+source "$(dirname "$0")/lib.sh"
 
-side=$(py "$n * 2e-3")
-cat > "$work/lattice.yaml" <<YAML
-run: {dt: 1.0e-4, end_time: $(py "$steps * 1e-4"), thermo_every: 1000000}
-domain: {min: [0, 0, 0], max: [$side, $side, $(py "$side + 0.01")]}
-gravity: [0, 0, -9.81]
-contact: {threshold: 1.0e-8}
-solver: {max_sweeps: 10}
-materials: [{name: glass, density: 2500, friction: 0.5}]
-bodies: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1], material: glass}]
-particles:
-  - {type: lattice, min: [0, 0, 0], max: [$side, $side, $side], spacing: 0.002, radius: 0.001, material: glass}
-output: {snapshot_interval: 0, snapshot_initial: false, thermo_file: false}
-YAML
+lattice_deck "$n" "$steps" "$work/lattice.yaml"
 
 row() {  # LABEL RANKS OUT [CHECKPOINT]
   /usr/bin/python3 - "$3/run.json" "$1" "$2" "${4:-}" <<'PY'

@@ -22,6 +22,7 @@ build=${1:-build}; sides=${2:-"10 22 46 100"}; steps=${3:-30}
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 py() { /usr/bin/python3 -c "print($1)"; }
+source "$(dirname "$0")/lib.sh"
 
 if [ "${LAMMPS:-1}" = 1 ] && ! command -v lmp > /dev/null; then
   echo "== installing the Debian package lammps"
@@ -45,19 +46,7 @@ PY
 echo "== the dense lattice deck, $steps steps, 1 rank"
 printf "%-10s %9s %10s %10s %9s\n" run N "us/p-step" "KB/part." contacts
 for n in $sides; do
-  side=$(py "$n * 2e-3")
-  cat > "$tmp/lattice.yaml" <<YAML
-run: {dt: 1.0e-4, end_time: $(py "$steps * 1e-4"), thermo_every: 1000000}
-domain: {min: [0, 0, 0], max: [$side, $side, $(py "$side + 0.01")]}
-gravity: [0, 0, -9.81]
-contact: {threshold: 1.0e-8}
-solver: {max_sweeps: 10}
-materials: [{name: glass, density: 2500, friction: 0.5}]
-bodies: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1], material: glass}]
-particles:
-  - {type: lattice, min: [0, 0, 0], max: [$side, $side, $side], spacing: 0.002, radius: 0.001, material: glass}
-output: {snapshot_interval: 0, snapshot_initial: false, thermo_file: false}
-YAML
+  lattice_deck "$n" "$steps" "$tmp/lattice.yaml"
   for setting in defaults lean; do
     args=(); [ $setting = lean ] && args=(--set solver.warm_start=0 --set solver.convergence=impulse_change)
     out=$tmp/$setting-$n

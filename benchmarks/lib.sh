@@ -37,3 +37,25 @@ print(f\"{1e6 / r['steps_per_second'] / max(r['particles']['final'], 1):.2f}\")"
     "$(awk '/^angle of repose:/ {print $4}' "$out.angle")" "$(awk 'NR == 1 {print $6}' "$out.angle")" \
     "$wall" "$cost"
 }
+
+# lattice_deck N STEPS FILE: writes issue 44's dense lattice deck to FILE: touching spheres of
+#   radius 1 mm, simple cubic with spacing 2 mm, an N x N x N block on a floor, gravity, glass,
+#   dt 1e-4 s, STEPS steps, at most 10 sweeps per step, contact.threshold 1e-8 m (side
+#   neighbours touch), no snapshots.
+lattice_deck() {
+  local side steps=$2
+  side=$(/usr/bin/python3 -c "print($1 * 2e-3)")
+  py() { /usr/bin/python3 -c "print($1)"; }
+  cat > "$3" <<YAML
+run: {dt: 1.0e-4, end_time: $(py "$steps * 1e-4"), thermo_every: 1000000}
+domain: {min: [0, 0, 0], max: [$side, $side, $(py "$side + 0.01")]}
+gravity: [0, 0, -9.81]
+contact: {threshold: 1.0e-8}
+solver: {max_sweeps: 10}
+materials: [{name: glass, density: 2500, friction: 0.5}]
+bodies: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1], material: glass}]
+particles:
+  - {type: lattice, min: [0, 0, 0], max: [$side, $side, $side], spacing: 0.002, radius: 0.001, material: glass}
+output: {snapshot_interval: 0, snapshot_initial: false, thermo_file: false}
+YAML
+}
