@@ -1,6 +1,8 @@
 #include "granite/comm/collectives.hpp"
 
+#include <algorithm>
 #include <climits>
+#include <cstring>
 #include <stdexcept>
 
 namespace granite::comm {
@@ -119,29 +121,63 @@ void throw_if_any_failed(const std::string& message, const Communicator& comm) {
   if (!text.empty()) throw InputError(text);
 }
 
-std::vector<unsigned char> all_to_all_bytes(const std::vector<std::size_t>& send_bytes,
-                                            const unsigned char* send, const Communicator& comm) {
-  const int size = comm.size();
-  if (int(send_bytes.size()) != size)
+std::vector<std::size_t> all_to_all_counts(const std::vector<std::size_t>& send_bytes,
+                                           const Communicator& comm) {
+  if (int(send_bytes.size()) != comm.size())
     throw std::logic_error("all_to_all: one part per rank expected");
-  std::vector<int> send_counts(size), recv_counts(size), send_displs(size, 0), recv_displs(size, 0);
-  std::size_t total = 0;
-  for (int r = 0; r < size; ++r) {
-    total += send_bytes[std::size_t(r)];
-    if (total > std::size_t(INT_MAX)) throw std::overflow_error("all_to_all: more than 2 GB");
-    send_counts[r] = int(send_bytes[std::size_t(r)]);
+  const std::vector<std::uint64_t> send(send_bytes.begin(), send_bytes.end());
+  std::vector<std::uint64_t> receive(send.size());
+  MPI_Alltoall(send.data(), 1, MPI_UINT64_T, receive.data(), 1, MPI_UINT64_T, comm.native());
+  return {receive.begin(), receive.end()};
+}
+
+void all_to_all_bytes(const std::vector<std::span<const unsigned char>>& send,
+                      const std::vector<std::size_t>& receive_bytes, unsigned char* receive,
+                      const Communicator& comm, std::size_t round_bytes) {
+  const std::size_t size = std::size_t(comm.size());
+  if (send.size() != size || receive_bytes.size() != size || round_bytes == 0)
+    throw std::logic_error("all_to_all: one part per rank expected");
+  // Round k moves bytes [k·pair, (k+1)·pair) of every pair's part: at most round_bytes, and
+  // never more than INT_MAX, staged on each side; sender and receiver agree on every piece.
+  const std::size_t pair =
+      std::max<std::size_t>(1, std::min<std::size_t>(round_bytes, INT_MAX) / size);
+  std::size_t most = 0;
+  std::vector<std::size_t> receive_at(size, 0);
+  for (std::size_t r = 0; r < size; ++r) {
+    most = std::max({most, send[r].size(), receive_bytes[r]});
+    if (r > 0) receive_at[r] = receive_at[r - 1] + receive_bytes[r - 1];
   }
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm.native());
-  for (int r = 1; r < size; ++r) {
-    send_displs[r] = send_displs[r - 1] + send_counts[r - 1];
-    recv_displs[r] = recv_displs[r - 1] + recv_counts[r - 1];
+  const std::int64_t rounds = max(std::int64_t((most + pair - 1) / pair), comm);
+  std::vector<int> send_counts(size), receive_counts(size), send_displs(size), receive_displs(size);
+  std::vector<unsigned char> send_stage, receive_stage;
+  for (std::int64_t k = 0; k < rounds; ++k) {
+    const std::size_t from = std::size_t(k) * pair;
+    const auto piece = [&](std::size_t bytes) {
+      return bytes > from ? std::min(pair, bytes - from) : 0;
+    };
+    int sent = 0, received = 0;
+    for (std::size_t r = 0; r < size; ++r) {
+      send_displs[r] = sent;
+      receive_displs[r] = received;
+      sent += send_counts[r] = int(piece(send[r].size()));
+      received += receive_counts[r] = int(piece(receive_bytes[r]));
+    }
+    send_stage.resize(std::size_t(sent));
+    for (std::size_t r = 0; r < size; ++r)
+      if (send_counts[r] > 0)
+        std::memcpy(send_stage.data() + send_displs[r], send[r].data() + from,
+                    std::size_t(send_counts[r]));
+    // One round: the pieces land where they belong, in rank order, without a staging copy.
+    unsigned char* landing =
+        rounds == 1 ? receive : (receive_stage.resize(std::size_t(received)), receive_stage.data());
+    MPI_Alltoallv(send_stage.data(), send_counts.data(), send_displs.data(), MPI_BYTE, landing,
+                  receive_counts.data(), receive_displs.data(), MPI_BYTE, comm.native());
+    if (rounds == 1) continue;
+    for (std::size_t r = 0; r < size; ++r)
+      if (receive_counts[r] > 0)
+        std::memcpy(receive + receive_at[r] + from, receive_stage.data() + receive_displs[r],
+                    std::size_t(receive_counts[r]));
   }
-  const std::size_t received_bytes =
-      std::size_t(recv_displs[size - 1]) + std::size_t(recv_counts[size - 1]);
-  std::vector<unsigned char> received(received_bytes);
-  MPI_Alltoallv(send, send_counts.data(), send_displs.data(), MPI_BYTE, received.data(),
-                recv_counts.data(), recv_displs.data(), MPI_BYTE, comm.native());
-  return received;
 }
 
 }  // namespace granite::comm

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -64,26 +65,40 @@ void broadcast_container(Container& values, const Communicator& comm, int root =
                   root);
 }
 
-/// All-to-all of bytes: `send_bytes[r]` bytes of `send` (consecutive, in rank order) go to
-/// rank r; returns what every rank sent to this one, in rank order.
-std::vector<unsigned char> all_to_all_bytes(const std::vector<std::size_t>& send_bytes,
-                                            const unsigned char* send, const Communicator& comm);
+/// The bytes an all-to-all stages per rank and round (sent and received each). A larger
+/// exchange goes in rounds, so no MPI count or displacement passes the int limit.
+inline constexpr std::size_t kAllToAllRoundBytes = std::size_t(1) << 30;
+
+/// The byte counts of an all-to-all: `send_bytes[r]` go to rank r; returns, for every rank s,
+/// the bytes s sends to this one.
+std::vector<std::size_t> all_to_all_counts(const std::vector<std::size_t>& send_bytes,
+                                           const Communicator& comm);
+
+/// All-to-all of bytes: `send[r]` goes to rank r; what every rank sends to this one
+/// (`receive_bytes`, from all_to_all_counts) is written, in rank order, to `receive`. When any
+/// rank moves more than `round_bytes`, the pairs move in rounds of round_bytes / P bytes each.
+void all_to_all_bytes(const std::vector<std::span<const unsigned char>>& send,
+                      const std::vector<std::size_t>& receive_bytes, unsigned char* receive,
+                      const Communicator& comm, std::size_t round_bytes = kAllToAllRoundBytes);
 
 /// All-to-all: `send[r]` goes to rank r (send.size() == comm.size()); returns what every rank
-/// sent to this one, in rank order (MPI_Alltoallv). Each rank sends at most 2 GB.
+/// sent to this one, in rank order (MPI_Alltoallv, in rounds beyond `round_bytes`).
 template <class T>
-std::vector<T> all_to_all(const std::vector<std::vector<T>>& send, const Communicator& comm) {
+std::vector<T> all_to_all(const std::vector<std::vector<T>>& send, const Communicator& comm,
+                          std::size_t round_bytes = kAllToAllRoundBytes) {
   static_assert(std::is_trivially_copyable_v<T>);
+  std::vector<std::span<const unsigned char>> parts;
   std::vector<std::size_t> bytes;
-  std::vector<unsigned char> flat;
   for (const std::vector<T>& part : send) {
     bytes.push_back(part.size() * sizeof(T));
-    const auto* first = reinterpret_cast<const unsigned char*>(part.data());
-    flat.insert(flat.end(), first, first + bytes.back());
+    parts.emplace_back(reinterpret_cast<const unsigned char*>(part.data()), bytes.back());
   }
-  const std::vector<unsigned char> received = all_to_all_bytes(bytes, flat.data(), comm);
-  std::vector<T> out(received.size() / sizeof(T));
-  if (!out.empty()) std::memcpy(out.data(), received.data(), received.size());
+  const std::vector<std::size_t> receive_bytes = all_to_all_counts(bytes, comm);
+  std::size_t total = 0;
+  for (const std::size_t b : receive_bytes) total += b;
+  std::vector<T> out(total / sizeof(T));
+  all_to_all_bytes(parts, receive_bytes, reinterpret_cast<unsigned char*>(out.data()), comm,
+                   round_bytes);
   return out;
 }
 
