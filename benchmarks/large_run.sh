@@ -58,7 +58,8 @@ for ranks in 1 3; do
   mpirun --oversubscribe -n $ranks "$build/granite" run "$work/lattice.yaml" \
     --output "$work/restart$ranks" --restart "$work/restart$ranks/checkpoint.h5" \
     --set "run.end_time=$(py "2 * $steps * 1e-4")" --quiet > "$work/restart$ranks.log" 2>&1 \
-    || { echo "restart on $ranks failed: $(tail -2 "$work/restart$ranks.log")"; exit 1; }
+    || { echo "restart on $ranks stopped: $(grep -m1 '^error' "$work/restart$ranks.log" \
+           || tail -2 "$work/restart$ranks.log")"; rm -rf "$work/restart$ranks"; continue; }
   row "restart on $ranks" $ranks "$work/restart$ranks" "$work/first/checkpoint.h5"
   rm -rf "$work/restart$ranks"
 done

@@ -30,6 +30,23 @@ bool may_change(const std::string& path) {
   return path == "run.end_time" || path == "run.thermo_every" || path.rfind("output.", 0) == 0;
 }
 
+// Defaults that changed: a checkpoint written before holds the old default in its resolved
+// configuration, and its restart is told which key to set to continue it.
+struct ChangedDefault {
+  const char* key;
+  const char* before;
+  const char* now;
+};
+constexpr ChangedDefault kChangedDefaults[] = {{"domain.balance", "none", "auto"}};
+
+std::string hint(const std::string& key, const std::string& before, const std::string& after) {
+  for (const ChangedDefault& c : kChangedDefaults)
+    if (key == c.key && before == c.before && after == c.now)
+      return std::string(" (its default is now ") + c.now + ": set " + c.key + ": " + c.before +
+             " to continue this run)";
+  return "";
+}
+
 }  // namespace
 
 std::vector<std::string> restart_differences(const std::string& saved_text, const YAML::Node& now,
@@ -62,7 +79,8 @@ std::vector<std::string> restart_differences(const std::string& saved_text, cons
     if (may_change(key) || (also && also(key))) continue;
     const std::string before = value(saved, key), after = value(present, key);
     if (before != after)
-      differences.push_back(key + ": " + before + " in the checkpoint, " + after + " now");
+      differences.push_back(key + ": " + before + " in the checkpoint, " + after + " now" +
+                            hint(key, before, after));
   }
   return differences;
 }

@@ -408,15 +408,20 @@ SchemaPtr build() {
                   "must be at least the ghost width 2 × largest radius + contact.threshold "
                   "wide: Granite chooses no thinner one, and refuses a run whose decomposition "
                   "is thinner (exit 2), or stops it if the largest radius grows past it"),
-              opt("balance", choice(names_of(kBalanceModeNames)), "none", "",
-                  "load balance (docs/load_balance.md): none keeps equally spaced cuts; static "
-                  "moves the cuts of every cut axis once, before the first step, so that each "
-                  "slab holds an equal share of the particles; dynamic also measures the load "
-                  "as often as it changes (balance_every, balance_adaptive; each particle's work "
-                  "in the step, predicted from "
-                  "its contacts' visits and updates) and moves the cuts when "
-                  "max/mean exceeds imbalance_threshold. Every subdomain stays at least the "
-                  "ghost width wide"),
+              opt("balance", choice(names_of(kBalanceModeNames)), "auto", "",
+                  "load balance (docs/load_balance.md): auto is dynamic, or none when mesh walls "
+                  "hold more than " +
+                      std::to_string(kAutoBalanceMeshTriangles) +
+                      " triangles (equal cuts split them among the ranks); none keeps equally "
+                      "spaced cuts; static "
+                      "moves the cuts of every cut axis once, before the first step, so that each "
+                      "slab holds an equal share of the particles; dynamic also measures the load "
+                      "as often as it changes (balance_every, balance_adaptive; each particle's "
+                      "work "
+                      "in the step, predicted from "
+                      "its contacts' visits and updates) and moves the cuts when "
+                      "max/mean exceeds imbalance_threshold. Every subdomain stays at least the "
+                      "ghost width wide"),
               opt("balance_every", integer(1), "100", "steps",
                   "dynamic balance: steps before the first load measurement, and between "
                   "measurements without balance_adaptive"),

@@ -358,6 +358,15 @@ double RegionSettings::volume() const {
   return (max - min).prod();
 }
 
+BalanceMode automatic_balance(const std::vector<body::GlobalBody>& bodies) {
+  std::size_t triangles = 0;
+  for (const body::GlobalBody& b : bodies)
+    for (const body::Primitive& part : b.parts)
+      if (const auto* wall = std::get_if<body::Mesh>(&part))
+        triangles += wall->mesh->triangle_count();
+  return triangles > kAutoBalanceMeshTriangles ? BalanceMode::none : BalanceMode::dynamic;
+}
+
 Settings settings_of(const YAML::Node& r) {
   Settings s;
   const YAML::Node run = r["run"];
@@ -389,6 +398,10 @@ Settings settings_of(const YAML::Node& r) {
   for (const auto& b : r["bodies"]) {
     s.bodies.push_back(global_body(b, indices));
     s.motions.push_back(motion(b));
+  }
+  if (s.domain.balance == BalanceMode::automatic) {
+    s.domain.balance = automatic_balance(s.bodies);
+    s.domain.balance_auto = true;
   }
   for (const auto& shape : r["shapes"]) {  // load_scenario has checked the names unique
     const std::string type = shape["type"].as<std::string>(),

@@ -315,19 +315,23 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
     // Lattice points whose sphere would overlap a global body (an obstacle, a wall) are
     // left empty; their ids and random numbers are still consumed, so they do not shift.
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    for (const Vec3& x : lattice_centres(lattice.min, lattice.max, lattice.spacing)) {
+    // Every rank walks every point (the draws are sequential) but keeps none it does not own,
+    // unless a random fill follows and must avoid them all.
+    LatticeGrid(lattice.min, lattice.max, lattice.spacing).for_each([&](const Vec3& x) {
       // Drawn on every process, whether it creates the particle or not.
       Vec3 v = lattice.velocity;
       for (int a = 0; a < 3; ++a) v[a] += lattice.perturbation[a] * unit(rng);
       const BodyId id = next_id++;
+      const bool mine = owns(x);
+      if (!mine && !fill_follows) return;
       const SizeDraw size = sizes.draw(s.run.seed, id);
-      if (overlaps_global(sim.globals(), x, size.radius)) continue;
+      if (overlaps_global(sim.globals(), x, size.radius)) return;
       const Sphere sphere{x,  size.radius, size.material,
                           id, size.shape,  source_orientation(lattice.size, s.run.seed, id)};
       if (fill_follows) made.push_back(sphere);
-      if (owns(x))
+      if (mine)
         add_source_particle(sim, lattice.size, s.run.seed, sphere, v, lattice.group, lattice.fixed);
-    }
+    });
   }
   return next_id;
 }

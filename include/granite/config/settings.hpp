@@ -43,12 +43,19 @@ inline constexpr std::array<Named<LostPolicy>, 3> kLostPolicyNames{{
 
 /// domain.balance: the decomposition's cuts equal (none), moved once before the first step to
 /// balance the particles (static), or also during the run (dynamic); parallel/balance.hpp.
-enum class BalanceMode { none, static_cuts, dynamic };
-inline constexpr std::array<Named<BalanceMode>, 3> kBalanceModeNames{{
+/// automatic ("auto", the default) is resolved by settings_of (automatic_balance) and never
+/// reaches the run.
+enum class BalanceMode { none, static_cuts, dynamic, automatic };
+inline constexpr std::array<Named<BalanceMode>, 4> kBalanceModeNames{{
     {BalanceMode::none, "none"},
     {BalanceMode::static_cuts, "static"},
     {BalanceMode::dynamic, "dynamic"},
+    {BalanceMode::automatic, "auto"},
 }};
+/// domain.balance auto keeps equal cuts beyond this many mesh-wall triangles: a mesh wall is
+/// split among the ranks only under equal cuts (scenario/local_meshes.hpp); with moving cuts
+/// every rank keeps the whole mesh, about 470 B per triangle.
+inline constexpr std::size_t kAutoBalanceMeshTriangles = 100000;
 
 /// domain.outflow's face names: face 2·axis is the lower, 2·axis + 1 the upper.
 inline constexpr std::array<Named<int>, 6> kFaceNames{{
@@ -80,6 +87,7 @@ struct DomainSettings {
   std::array<int, 3> decomposition{};  // subdomains per axis; 0: chosen by Granite
   LostPolicy on_lost{};
   BalanceMode balance{};
+  bool balance_auto = false;         // balance was chosen by domain.balance auto
   int balance_every = 0;             // steps between load measurements (dynamic)
   bool balance_adaptive = true;      // the next measurement from the load's drift (dynamic)
   double imbalance_threshold = 0.0;  // rebalance when max/mean load exceeds it (dynamic)
@@ -329,5 +337,10 @@ struct Settings {
 /// Reads a configuration resolved by config::resolve against the scenario schema and checked
 /// by config::load_scenario (every material name refers to an entry of `materials`).
 Settings settings_of(const YAML::Node& resolved);
+
+/// What domain.balance auto means for these global bodies: dynamic, unless their mesh walls
+/// hold more than kAutoBalanceMeshTriangles triangles in all (then none, so that each rank
+/// keeps only its part of them). On one rank either is equal cuts.
+BalanceMode automatic_balance(const std::vector<body::GlobalBody>& bodies);
 
 }  // namespace granite::config

@@ -63,8 +63,9 @@ std::string cuts_text(const parallel::Decomposition& d) {
 class BalanceFix final : public Fix {
 public:
   BalanceFix(const config::DomainSettings& domain, Cadence thermo, RunContext& run) :
-      run_(run), mode_(domain.balance), schedule_{domain.balance_every, domain.imbalance_threshold,
-                                                  domain.balance_adaptive},
+      run_(run), mode_(domain.balance),
+      auto_(domain.balance_auto), schedule_{domain.balance_every, domain.imbalance_threshold,
+                                            domain.balance_adaptive},
       thermo_(thermo) {}
 
   const char* name() const override { return "balance"; }
@@ -72,10 +73,13 @@ public:
     const std::string report = "load imbalance (max/mean per rank) on the thermo lines";
     switch (mode_) {
     case BalanceMode::none:
-      return report + "; equal cuts (domain.balance none)";
+      return report + (auto_ ? "; equal cuts (domain.balance auto: they split the mesh walls' "
+                               "triangles among the ranks)"
+                             : "; equal cuts (domain.balance none)");
     case BalanceMode::static_cuts:
       return "cuts balanced once before the first step (weight 1 per particle); " + report;
     case BalanceMode::dynamic:
+    case BalanceMode::automatic:  // settings_of resolves it
       break;
     }
     const std::string when =
@@ -86,7 +90,8 @@ public:
             : "every " + std::to_string(schedule_.every) + " steps";
     return "cuts balanced before the first step and, measured " + when + ", when max/mean load > " +
            ratio(schedule_.threshold) +
-           " (weight: the particle's work in the step, from its contacts); " + report;
+           " (weight: the particle's work in the step, from its contacts" +
+           (auto_ ? "; domain.balance auto" : "") + "); " + report;
   }
   Phase phase() const override { return Phase::other; }
 
@@ -134,6 +139,7 @@ public:
     for (const auto& axis : run_.distributed->decomposition().cuts()) cuts.push_back(axis);
     return {{"balance",
              {{"mode", mode_name(mode_)},
+              {"auto", auto_},
               {"rebalances", rebalances_},
               {"particles_max_over_mean", particles_},
               {"relaxation_max_over_mean", relaxation_},
@@ -238,6 +244,7 @@ private:
 
   RunContext& run_;
   BalanceMode mode_;
+  bool auto_;  // chosen by domain.balance auto
   parallel::BalanceSchedule schedule_;
   Cadence thermo_;
   // The dynamic balance's measurements: the next one's step (0: at the first multiple of

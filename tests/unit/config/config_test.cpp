@@ -3,6 +3,9 @@
 #include "granite/core/error.hpp"
 #include "granite/config/config.hpp"
 #include "granite/config/scenario_schema.hpp"
+#include "granite/config/settings.hpp"
+#include "granite/body/global_body.hpp"
+#include "granite/body/triangle_mesh.hpp"
 
 #include <gtest/gtest.h>
 
@@ -270,6 +273,58 @@ TEST(Config, RestartOfACheckpointWrittenBeforeAKeyExistedTakesTheKeysDefault) {
                                                                    "    material: glass\n"),
                                    {});
   EXPECT_FALSE(granite::config::restart_differences(saved, added.resolved).empty());
+}
+
+// domain.balance auto (the default) is dynamic; beside mesh walls of more than
+// kAutoBalanceMeshTriangles triangles in all it keeps equal cuts, which split them among the
+// ranks. An explicit mode is kept as given.
+TEST(Config, BalanceAutoIsDynamicUnlessLargeMeshWallsNeedEqualCuts) {
+  using granite::config::BalanceMode;
+  const auto cfg = load_scenario(write_temp("balance_auto", kValid), {});
+  EXPECT_EQ(cfg.resolved["domain"]["balance"].as<std::string>(), "auto");
+  EXPECT_EQ(cfg.settings.domain.balance, BalanceMode::dynamic);
+  EXPECT_TRUE(cfg.settings.domain.balance_auto);
+  const auto given = load_scenario(write_temp("balance_none", kValid), {"domain.balance=none"});
+  EXPECT_EQ(given.settings.domain.balance, BalanceMode::none);
+  EXPECT_FALSE(given.settings.domain.balance_auto);
+
+  // Walls of n triangles each (a strip of n triangles over n + 2 vertices).
+  const auto walls = [](std::vector<std::size_t> sizes) {
+    std::vector<granite::body::GlobalBody> bodies(1);
+    for (const std::size_t n : sizes) {
+      std::vector<granite::Vec3> vertices;
+      std::vector<granite::body::MeshTriangle> triangles;
+      for (std::size_t k = 0; k < n + 2; ++k)
+        vertices.emplace_back(double(k / 2), double(k % 2), 0.0);
+      for (std::int32_t k = 0; k < std::int32_t(n); ++k) triangles.push_back({k, k + 1, k + 2});
+      bodies[0].parts.push_back(granite::body::Mesh{
+          std::make_shared<const granite::body::TriangleMesh>(vertices, triangles, 0.01),
+          granite::Vec3::Zero(), granite::Quat::Identity()});
+    }
+    return bodies;
+  };
+  const std::size_t limit = granite::config::kAutoBalanceMeshTriangles;
+  EXPECT_EQ(granite::config::automatic_balance({}), BalanceMode::dynamic);
+  EXPECT_EQ(granite::config::automatic_balance(walls({limit / 2, limit / 2})),
+            BalanceMode::dynamic);
+  EXPECT_EQ(granite::config::automatic_balance(walls({limit / 2, limit / 2 + 1})),
+            BalanceMode::none);
+}
+
+// A checkpoint written when domain.balance defaulted to none restarts only with none: the
+// difference names the key and says what to set.
+TEST(Config, RestartAcrossTheChangedBalanceDefaultNamesTheKeyToSet) {
+  const auto cfg = load_scenario(write_temp("restart_balance", kValid), {});
+  YAML::Node older = YAML::Clone(cfg.resolved);
+  older["domain"]["balance"] = "none";
+  const auto differences =
+      granite::config::restart_differences(granite::config::to_text(older), cfg.resolved);
+  ASSERT_EQ(differences.size(), 1u);
+  EXPECT_EQ(differences[0], "domain.balance: none in the checkpoint, auto now (its default is now "
+                            "auto: set domain.balance: none to continue this run)");
+  const auto none = load_scenario(write_temp("restart_none", kValid), {"domain.balance=none"});
+  EXPECT_TRUE(
+      granite::config::restart_differences(granite::config::to_text(older), none.resolved).empty());
 }
 
 TEST(Config, ReferenceDocumentMatchesSchema) {
