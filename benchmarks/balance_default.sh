@@ -2,7 +2,7 @@
 # Issue 42: is domain.balance auto (the default: dynamic, balance_every 100, threshold 1.1,
 # adaptive) ever slower than equal cuts (none)? Each deck on 2 ranks, the two settings
 # alternated REPEATS times in this one invocation (the machine is shared: compare within a
-# row). Per row: the median wall time (run.json timings.total, the slowest rank) of each, their
+# row). Per row: the median wall time (run.json wall_seconds: the time loop, rank 0) of each, their
 # ratio, and the relaxation time's max/mean over the ranks and rebalances of the auto runs.
 # usage: benchmarks/balance_default.sh [BUILD_DIR] [REPEATS]   (default: build 2)
 set -euo pipefail
@@ -44,7 +44,7 @@ import json, statistics, sys
 tmp, repeats, label = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 runs = {m: [json.load(open(f"{tmp}/run-{m}-{k}/run.json")) for k in range(repeats)]
         for m in ("none", "auto")}
-wall = {m: statistics.median(r["timings"]["total"]["max"] for r in runs[m]) for m in runs}
+wall = {m: statistics.median(r["wall_seconds"] for r in runs[m]) for m in runs}
 balance = runs["auto"][-1]["balance"]
 print(f"{label:<20} {wall['none']:9.2f} {wall['auto']:9.2f} {wall['auto'] / wall['none']:7.3f} "
       f"{balance['relaxation_max_over_mean']:14.3f} {balance['rebalances']:10d}")
