@@ -53,7 +53,8 @@ std::string too_thin(const Vec3& extent, const Int3& dims, const std::array<bool
 }
 
 Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested, const GhostWidth& ghost,
-                 const std::array<bool, 3>& periodic) {
+                 const std::array<bool, 3>& periodic, const Vec3& load_given) {
+  const Vec3 load = load_given == Vec3::Zero() ? extent : load_given;
   Int3 best{0, 0, 0}, best_thin{0, 0, 0};
   double best_surface = std::numeric_limits<double>::infinity();
   double best_thin_surface = best_surface;
@@ -63,9 +64,10 @@ Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested, const Gho
       if ((ranks / px) % py || (requested[1] > 0 && py != requested[1])) continue;
       const int pz = ranks / px / py;
       if (requested[2] > 0 && pz != requested[2]) continue;
-      // Total cut area: (p_a − 1) internal planes across axis a, each of the other two extents.
-      const double surface = (px - 1) * extent[1] * extent[2] + (py - 1) * extent[0] * extent[2] +
-                             (pz - 1) * extent[0] * extent[1];
+      // Total cut area of the load: (p_a − 1) planes across axis a, each of the other two
+      // extents.
+      const double surface = (px - 1) * load[1] * load[2] + (py - 1) * load[0] * load[2] +
+                             (pz - 1) * load[0] * load[1];
       const bool holds = too_thin(extent, {px, py, pz}, periodic, ghost).empty();
       Int3& chosen = holds ? best : best_thin;
       double& chosen_surface = holds ? best_surface : best_thin_surface;

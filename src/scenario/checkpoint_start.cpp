@@ -4,12 +4,15 @@
 
 #include "granite/comm/collectives.hpp"
 #include "granite/core/error.hpp"
+#include "granite/core/log.hpp"
+#include "granite/scenario/settled_bed.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/parallel/unique_ids.hpp"
 #include "granite/timestep/finite_state.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 namespace granite::scenario::detail {
@@ -20,8 +23,25 @@ parallel::Decomposition decomposition_of(const config::Settings& settings, const
   const parallel::GhostWidth ghost{std::max(largest_radius(settings), carried_radius),
                                    settings.contact.threshold,
                                    automatic ? 0.0 : settings.contact.skin};
-  const parallel::Int3 dims = parallel::choose_dims(
-      ranks, domain.max - domain.min, settings.domain.decomposition, ghost, domain.periodic);
+  // The load's extent from the configuration's sources: the same on a restart as in the run
+  // it continues. Particles carried from a checkpoint (--from, forces) take the domain's.
+  const Vec3 extent = domain.max - domain.min;
+  const Vec3 load = load_extent(settings, extent, carried_radius <= 0.0);
+  const parallel::Int3 dims = parallel::choose_dims(ranks, extent, settings.domain.decomposition,
+                                                    ghost, domain.periodic, load);
+  if (ranks > 1 && load != extent &&
+      dims != parallel::choose_dims(ranks, extent, settings.domain.decomposition, ghost,
+                                    domain.periodic)) {
+    int axis = 0;
+    (extent - load).maxCoeff(&axis);
+    char depth[64];
+    std::snprintf(depth, sizeof depth, "%.3g m", load[axis]);
+    log::info("subdomains " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
+              std::to_string(dims[2]) + " for the bed the particles settle into, about " + depth +
+              " deep along " + std::string(1, "xyz"[axis]) + " (their volume over " +
+              std::to_string(kBedPacking).substr(0, 3) +
+              " of the domain's cross-section; docs/load_balance.md)");
+  }
   skin = neighbour_skin(settings);
   if (automatic)
     for (int a = 0; a < 3; ++a) {

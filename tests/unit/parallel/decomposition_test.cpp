@@ -32,6 +32,20 @@ TEST(ChooseDims, MinimisesCutSurface) {
   EXPECT_LE(surface(d), surface({16, 10, 4}) + 1e-15);
 }
 
+// With the load's extent (a settled bed 4.6 mm deep in configs/brick_pile.yaml's 25 x 25 x
+// 80 mm box), the cut area is the load's: 2 ranks cut across the bed (1 x 25 x 4.6 mm^2)
+// instead of the domain's long z (625 mm^2). The ghost width is still judged on the domain.
+TEST(ChooseDims, MinimisesTheLoadsCutAreaUnderTheDomainsGhostRule) {
+  const Vec3 box(0.025, 0.025, 0.08), bed(0.025, 0.025, 0.0046);
+  EXPECT_EQ(choose_dims(2, box), (Int3{1, 1, 2}));
+  EXPECT_EQ(choose_dims(2, box, {0, 0, 0}, {}, {}, bed), (Int3{1, 2, 1}));
+  EXPECT_EQ(choose_dims(8, box, {0, 0, 0}, {}, {}, bed), (Int3{2, 4, 1}));
+  // Columns 12.5 mm wide cannot hold a 13 mm ghost width: the bed's counts give way to z.
+  EXPECT_EQ(choose_dims(2, box, {0, 0, 0}, GhostWidth{0.0065, 0.0}, {}, bed), (Int3{1, 1, 2}));
+  // The load's extent equal to the domain's changes nothing.
+  EXPECT_EQ(choose_dims(12, box, {0, 0, 0}, {}, {}, box), choose_dims(12, box));
+}
+
 TEST(ChooseDims, HonoursRequestedCountsOrRejectsThem) {
   EXPECT_EQ(choose_dims(12, Vec3(2, 1, 1), {0, 0, 1}), (Int3{4, 3, 1}));
   EXPECT_THROW(choose_dims(6, Vec3(1, 1, 1), {4, 0, 0}), InputError);
