@@ -402,9 +402,11 @@ SchemaPtr build() {
                   "face): error stops the run at that step naming it (exit 2), warn logs the "
                   "losses and continues, ignore only counts them (run.json particles.lost)"),
               opt("decomposition", int3(0), "[0, 0, 0]", "",
-                  "MPI subdomains per axis; 0 on an axis lets Granite choose (minimum cut "
-                  "surface); the product must equal the rank count. Ghosts come from the "
-                  "nearest subdomains only, so along every cut or periodic axis a subdomain "
+                  "MPI subdomains per axis; 0 on an axis lets Granite choose (the least cut "
+                  "area of the load: under gravity, of the bed the particles settle into; "
+                  "docs/load_balance.md); the product must equal the rank count. Ghosts "
+                  "come from the nearest subdomains only, so along every cut or periodic axis a "
+                  "subdomain "
                   "must be at least the ghost width 2 × largest radius + contact.threshold "
                   "wide: Granite chooses no thinner one, and refuses a run whose decomposition "
                   "is thinner (exit 2), or stops it if the largest radius grows past it"),
