@@ -34,13 +34,13 @@ parallel::Decomposition decomposition_of(const config::Settings& settings, const
                                     domain.periodic)) {
     int axis = 0;
     (extent - load).maxCoeff(&axis);
-    char depth[64];
-    std::snprintf(depth, sizeof depth, "%.3g m", load[axis]);
-    log::info("subdomains " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
-              std::to_string(dims[2]) + " for the bed the particles settle into, about " + depth +
-              " deep along " + std::string(1, "xyz"[axis]) + " (their volume over " +
-              std::to_string(kBedPacking).substr(0, 3) +
-              " of the domain's cross-section; docs/load_balance.md)");
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "subdomains %dx%dx%d for the bed the particles settle into, about %.3g m deep "
+                  "along %c (their volume over %.2g of the domain's cross-section; "
+                  "docs/load_balance.md)",
+                  dims[0], dims[1], dims[2], load[axis], "xyz"[axis], kBedPacking);
+    log::info(text);
   }
   skin = neighbour_skin(settings);
   if (automatic)

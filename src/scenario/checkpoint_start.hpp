@@ -17,7 +17,8 @@ namespace granite::scenario::detail {
 /// Subdomains at least as wide as the ghost layer of the largest particle the configuration
 /// makes or `carried_radius` (the largest radius of particles that do not come from the
 /// configuration, e.g. a checkpoint's), or an InputError before anything is written
-/// (parallel::choose_dims). `skin` (out): the neighbour-list skin of the run: contact.skin
+/// (parallel::choose_dims, for the load's extent: scenario/settled_bed.hpp, predicted from the
+/// configuration's sources unless particles are carried, carried_radius > 0). `skin` (out): the neighbour-list skin of the run: contact.skin
 /// (which counts in the ghost width, and so may make the choice fail), or if it is absent
 /// neighbour_skin() reduced as far as needed, down to 0, for the subdomains of the ghost
 /// width without a skin to hold it.
