@@ -35,7 +35,9 @@ struct SourceVolume {
     return double(p.count) * largest_volume(p.size);
   }
   std::optional<double> operator()(const config::PourSettings& p) const {
-    const double duration = std::max(0.0, std::min(p.end, s.run.end_time) - p.start);
+    // Its whole window, not cut at run.end_time, which a restart may change: the counts must
+    // not (a restart keeps its run's decomposition).
+    const double duration = std::max(0.0, p.end - p.start);
     if (p.rate > 0.0) return p.rate * duration * largest_volume(p.size);
     return p.mass_rate * duration / s.materials[p.material].density;
   }
