@@ -149,16 +149,25 @@ MemoryLimit memory_limit(const comm::Communicator& comm) {
   return best;
 }
 
+std::optional<std::int64_t> ranks_that_fit(double data, double process, double limit) {
+  if (!(limit > process)) return std::nullopt;
+  return std::max<std::int64_t>(1, std::int64_t(std::ceil(data / (limit - process))));
+}
+
 void check_memory_fits(const MemoryEstimate& local, const comm::Communicator& comm) {
   const MemoryLimit limit = memory_limit(comm);
-  const double total = comm::sum(local.total(), comm);
+  // The run's data divides among the ranks; each rank's process before its particles does not.
+  const double data = comm::sum(local.total() - local.process, comm);
+  const double process = comm::max(local.process, comm);
   std::string failure;
   if (local.total() > limit.bytes) {
-    const double ranks = std::ceil(total / limit.bytes);
+    const std::optional<std::int64_t> ranks = ranks_that_fit(data, process, limit.bytes);
+    const std::string fit =
+        ranks ? "about " + std::to_string(*ranks) + " ranks would fit"
+              : "the process alone holds " + format_bytes(process) + " before its particles";
     failure = "the run needs an estimated " + format_bytes(local.total()) + " on rank " +
               std::to_string(comm.rank()) + " but a rank may use " + format_bytes(limit.bytes) +
-              " (" + limit.source + "); about " + std::to_string(std::int64_t(ranks)) +
-              " ranks would fit (docs/performance.md, memory)";
+              " (" + limit.source + "); " + fit + " (docs/performance.md, memory)";
   }
   comm::throw_if_any_failed(failure, comm);
 }
@@ -175,14 +184,16 @@ std::string format_bytes(double bytes) {
 }
 
 std::string memory_estimate_line(const MemoryEstimate& local, const comm::Communicator& comm) {
-  std::vector<double> parts{local.particles, local.contacts, local.ghosts, local.total()};
+  std::vector<double> parts{local.particles, local.contacts, local.ghosts,
+                            local.total(),   local.meshes,   local.process};
   comm::max_in_place(parts, comm);
-  const double meshes = comm::max(local.meshes, comm);
   return "estimated memory per rank (largest rank): " + format_bytes(parts[3]) + " = particles " +
          format_bytes(parts[0]) + " + contacts " + format_bytes(parts[1]) +
          " (6 per particle) + ghosts " + format_bytes(parts[2]) +
-         (meshes > 0.0 ? " + mesh walls " + format_bytes(meshes) : std::string()) + " (" +
-         std::to_string(bytes_per_particle()) + " B per particle, " +
+         (parts[4] > 0.0 ? " + mesh walls " + format_bytes(parts[4]) : std::string()) +
+         (parts[5] > 0.0 ? " + the process before its particles " + format_bytes(parts[5])
+                         : std::string()) +
+         " (" + std::to_string(bytes_per_particle()) + " B per particle, " +
          std::to_string(local.bytes_per_contact) + " B per contact)";
 }
 

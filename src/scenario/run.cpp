@@ -288,10 +288,20 @@ void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const 
   log_meshes(run.sim.globals(), meshes, run.comm);
 }
 
+// The bytes of the whole mesh walls of `bodies` (body::TriangleMesh::bytes).
+double mesh_bytes(const std::vector<body::GlobalBody>& bodies) {
+  double bytes = 0.0;
+  for (const body::GlobalBody& body : bodies)
+    for (const body::Primitive& part : body.parts)
+      if (const auto* wall = std::get_if<body::Mesh>(&part)) bytes += double(wall->mesh->bytes());
+  return bytes;
+}
+
 // This rank's memory estimate at the start: its particles, their contacts, and the ghosts
-// within the halo width (2 r_max + contact threshold) of its subdomain, and its mesh walls.
+// within the halo width (2 r_max + contact threshold) of its subdomain, its mesh walls, and
+// `process`, what it held before it made its particles.
 MemoryEstimate estimate_of(const RunContext& run, const parallel::Decomposition& decomposition,
-                           double threshold, bool warm_start) {
+                           double threshold, bool warm_start, double process) {
   const auto& radius = run.sim.particles().radius;
   const double local_max = radius.empty() ? 0.0 : *std::max_element(radius.begin(), radius.end());
   const double r_max = comm::max(local_max, run.comm);
@@ -303,6 +313,7 @@ MemoryEstimate estimate_of(const RunContext& run, const parallel::Decomposition&
     for (const body::Primitive& part : globals[b].parts)
       if (const auto* wall = std::get_if<body::Mesh>(&part))
         estimate.meshes += double(wall->mesh->bytes());
+  estimate.process = process;
   return estimate;
 }
 
@@ -425,6 +436,8 @@ void request_stop() { g_stop_requested = 1; }
 
 RunSummary run_scenario(config::ScenarioConfig cfg, const std::string& output_dir,
                         const comm::Communicator& comm, const RunStart& start) {
+  // Resident before the particles, less the whole mesh walls (counted in their parts below).
+  const double process = std::max(0.0, resident_bytes() - mesh_bytes(cfg.settings.bodies));
   measure_particle_files(cfg.settings, comm);  // their radii count in the decomposition
   const config::Settings& settings = cfg.settings;
   const std::string& restart = start.restart;
@@ -470,7 +483,7 @@ RunSummary run_scenario(config::ScenarioConfig cfg, const std::string& output_di
       particles_from_file ? nlohmann::ordered_json::array() : report_fills(fills);
   const MemoryEstimate memory =
       estimate_of(run, distributed.decomposition(), settings.contact.threshold,
-                  settings.solver.warm_start > 0.0);
+                  settings.solver.warm_start > 0.0, process);
   log::info(memory_estimate_line(memory, comm));
   check_memory_fits(memory, comm);
   nlohmann::ordered_json record = begin_record(cfg, run, fixes, restarted, carried);

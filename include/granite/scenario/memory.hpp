@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace granite::scenario {
@@ -29,8 +30,11 @@ std::size_t bytes_per_contact(bool warm_start = true);
 struct MemoryEstimate {
   double particles = 0, contacts = 0, ghosts = 0;  // bytes on this rank
   double meshes = 0;  // this rank's parts of the mesh walls (body::TriangleMesh::bytes)
+  // What the process held before it made its particles (code, libraries, MPI's buffers, the
+  // configuration), mesh walls aside: resident then.
+  double process = 0;
   std::size_t bytes_per_contact = 0;  // the figure `contacts` was counted with
-  double total() const { return particles + contacts + ghosts + meshes; }
+  double total() const { return particles + contacts + ghosts + meshes + process; }
 };
 
 /// `owned` particles in the subdomain [lo, hi], ghosts within `halo` of its faces (faces on
@@ -50,8 +54,14 @@ struct MemoryLimit {
 };
 MemoryLimit memory_limit(const comm::Communicator& comm);
 
+/// The ranks on which `data` bytes in all (divided among them) and `process` bytes on each
+/// rank (what a rank holds before its particles) fit under `limit` bytes per rank:
+/// ceil(data / (limit - process)); none if the process alone does not fit.
+std::optional<std::int64_t> ranks_that_fit(double data, double process, double limit);
+
 /// Throws InputError on every rank if some rank's estimate exceeds its limit: "the run needs
-/// an estimated X on rank R but a rank may use Y (SOURCE); about N ranks would fit". Collective.
+/// an estimated X on rank R but a rank may use Y (SOURCE); about N ranks would fit" (or "the
+/// process alone holds P before its particles"). Collective.
 void check_memory_fits(const MemoryEstimate& local, const comm::Communicator& comm);
 
 /// This process's peak resident set size in bytes (getrusage ru_maxrss).

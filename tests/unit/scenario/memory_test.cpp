@@ -20,9 +20,18 @@ TEST(MemoryEstimate, ParticlesContactsAndGhostsOfACubicSubdomain) {
   EXPECT_GE(m.contacts - cold.contacts, 1000.0 * 3.0 * (8 + 8 + 4 + 2 * 24));
   // Ghosts: the same density in the shell of width `halo` around the cube: 1.2^3 - 1.
   EXPECT_NEAR(m.ghosts, 1000.0 * (1.2 * 1.2 * 1.2 - 1.0) * double(bytes_per_particle()), 1e-6);
-  EXPECT_DOUBLE_EQ(m.total(), m.particles + m.contacts + m.ghosts);
+  EXPECT_DOUBLE_EQ(m.total(), m.particles + m.contacts + m.ghosts);  // process 0 here
   // At least position, velocity, angular velocity, orientation and radius per particle.
   EXPECT_GE(bytes_per_particle(), 3 * 24 + 32 + 8u);
+}
+
+// The data divides among the ranks, the process before its particles does not: 10 GB of data
+// and 1 GB per process under 3 GB per rank fit on ceil(10 / 2) = 5 ranks, not 10 / 3 -> 4.
+TEST(MemoryEstimate, RanksThatFitDivideTheDataButNotTheProcess) {
+  EXPECT_EQ(ranks_that_fit(10e9, 1e9, 3e9), 5);
+  EXPECT_EQ(ranks_that_fit(10e9, 0.0, 3e9), 4);
+  EXPECT_EQ(ranks_that_fit(1e3, 1e9, 3e9), 1);
+  EXPECT_FALSE(ranks_that_fit(10e9, 3e9, 3e9));  // the process alone fills the limit
 }
 
 TEST(MemoryEstimate, PeakResidentSetIsMeasured) {
