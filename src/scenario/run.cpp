@@ -288,12 +288,11 @@ void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const 
   log_meshes(run.sim.globals(), meshes, run.comm);
 }
 
-// The bytes of the whole mesh walls of `bodies` (body::TriangleMesh::bytes).
-double mesh_bytes(const std::vector<body::GlobalBody>& bodies) {
+// The bytes of a body's mesh walls as it holds them (body::TriangleMesh::bytes).
+double mesh_bytes(const body::GlobalBody& body) {
   double bytes = 0.0;
-  for (const body::GlobalBody& body : bodies)
-    for (const body::Primitive& part : body.parts)
-      if (const auto* wall = std::get_if<body::Mesh>(&part)) bytes += double(wall->mesh->bytes());
+  for (const body::Primitive& part : body.parts)
+    if (const auto* wall = std::get_if<body::Mesh>(&part)) bytes += double(wall->mesh->bytes());
   return bytes;
 }
 
@@ -309,10 +308,7 @@ MemoryEstimate estimate_of(const RunContext& run, const parallel::Decomposition&
   MemoryEstimate estimate = estimate_memory(run.sim.particles().size(), box.min, box.max,
                                             2.0 * r_max + threshold, warm_start);
   const body::GlobalBodies& globals = run.sim.globals();
-  for (std::size_t b = 0; b < globals.size(); ++b)
-    for (const body::Primitive& part : globals[b].parts)
-      if (const auto* wall = std::get_if<body::Mesh>(&part))
-        estimate.meshes += double(wall->mesh->bytes());
+  for (std::size_t b = 0; b < globals.size(); ++b) estimate.meshes += mesh_bytes(globals[b]);
   estimate.process = process;
   return estimate;
 }
@@ -437,7 +433,9 @@ void request_stop() { g_stop_requested = 1; }
 RunSummary run_scenario(config::ScenarioConfig cfg, const std::string& output_dir,
                         const comm::Communicator& comm, const RunStart& start) {
   // Resident before the particles, less the whole mesh walls (counted in their parts below).
-  const double process = std::max(0.0, resident_bytes() - mesh_bytes(cfg.settings.bodies));
+  double whole_meshes = 0.0;
+  for (const body::GlobalBody& body : cfg.settings.bodies) whole_meshes += mesh_bytes(body);
+  const double process = std::max(0.0, resident_bytes() - whole_meshes);
   measure_particle_files(cfg.settings, comm);  // their radii count in the decomposition
   const config::Settings& settings = cfg.settings;
   const std::string& restart = start.restart;

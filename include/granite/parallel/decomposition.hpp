@@ -43,9 +43,10 @@ std::string too_thin(const Vec3& extent, const Int3& dims, const std::array<bool
 
 /// Subdomain counts per axis for `ranks` processes minimising the total cut area of the
 /// load's extent `load` (zero: `extent`; scenario/settled_bed.hpp), among those whose
-/// subdomains of `extent` hold `ghost` (see too_thin). Axes with requested[a] > 0 are fixed to that count. Throws
-/// InputError if the fixed counts cannot give `ranks`, or if no admissible count holds the
-/// ghost width (one line naming the axis, the subdomain width and the ghost width needed).
+/// subdomains of `extent` hold `ghost` (see too_thin). Axes with requested[a] > 0 are fixed
+/// to that count. Throws InputError if the fixed counts cannot give `ranks`, or if no
+/// admissible count holds the ghost width (one line naming the axis, the subdomain width and
+/// the ghost width needed).
 Int3 choose_dims(int ranks, const Vec3& extent, const Int3& requested = {0, 0, 0},
                  const GhostWidth& ghost = {}, const std::array<bool, 3>& periodic = {},
                  const Vec3& load = Vec3::Zero());

@@ -18,8 +18,8 @@ inline constexpr double kBedPacking = 0.6;
 
 /// The volume of the particles the sources make, each at most as large as its source's
 /// largest (a shape's own volume; a pour's count over its window [start, end], whatever
-/// run.end_time is, which a restart may change); none
-/// when it is not known before the run (an inflow).
+/// run.end_time is, which a restart may change); none when it is not known before the run
+/// (an inflow).
 std::optional<double> predicted_particle_volume(const config::Settings& settings);
 
 /// The extent the load occupies: `extent`, with the axis gravity mostly points along reduced
