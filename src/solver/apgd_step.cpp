@@ -19,7 +19,7 @@ public:
       p_(impulses_ + 3 * Eigen::Index(rolling ? rolling->contacts.size() : 0)) {
     for (std::size_t j = 0; j < contacts.size(); ++j) {
       const SolverContact& c = contacts[j];
-      Vec3 pj = c.frame.transpose() * predicted_velocity(c, bodies[c.body1], bodies[c.body2]);
+      Vec3 pj = c.frame().transpose() * predicted_velocity(c, bodies[c.body1], bodies[c.body2]);
       pj[0] += c.gap_term;
       p_.segment<3>(3 * Eigen::Index(j)) = pj;
     }
@@ -27,7 +27,7 @@ public:
       const RollingContact& r = rolling_->contacts[k];
       const SolverContact& c = contacts[r.contact];
       p_.segment<3>(torque_row(k)) =
-          r.radius * (c.frame.transpose() * (bodies[c.body1].w - bodies[c.body2].w));
+          r.radius * (c.frame().transpose() * (bodies[c.body1].w - bodies[c.body2].w));
     }
   }
   Eigen::Index size() const { return p_.size(); }
@@ -60,13 +60,13 @@ public:
     for (std::size_t j = 0; j < contacts_.size(); ++j) {
       const SolverContact& c = contacts_[j];
       const Vec3 xj = x.segment<3>(3 * Eigen::Index(j));
-      apply_impulse(c, c.frame * xj, bodies_[c.body1], bodies_[c.body2]);
+      apply_impulse(c, c.frame() * xj, bodies_[c.body1], bodies_[c.body2]);
     }
     for (std::size_t k = 0; rolling_ && k < rolling_->contacts.size(); ++k) {
       const RollingContact& r = rolling_->contacts[k];
       const SolverContact& c = contacts_[r.contact];
       const Vec3 torque = r.radius * x.segment<3>(torque_row(k));
-      apply_couple(c.frame * torque, bodies_[c.body1], bodies_[c.body2]);
+      apply_couple(c.frame() * torque, bodies_[c.body1], bodies_[c.body2]);
     }
     exchange_.exchange_corrections(bodies_);
   }
@@ -76,13 +76,13 @@ public:
     for (std::size_t j = 0; j < contacts_.size(); ++j) {
       const SolverContact& c = contacts_[j];
       Nx.segment<3>(3 * Eigen::Index(j)) =
-          c.frame.transpose() * relative_correction(c, bodies_[c.body1], bodies_[c.body2]);
+          c.frame().transpose() * relative_correction(c, bodies_[c.body1], bodies_[c.body2]);
     }
     for (std::size_t k = 0; rolling_ && k < rolling_->contacts.size(); ++k) {
       const RollingContact& r = rolling_->contacts[k];
       const SolverContact& c = contacts_[r.contact];
       const BodyState &b1 = bodies_[c.body1], &b2 = bodies_[c.body2];
-      Nx.segment<3>(torque_row(k)) = r.radius * (c.frame.transpose() * (b1.dw - b2.dw));
+      Nx.segment<3>(torque_row(k)) = r.radius * (c.frame().transpose() * (b1.dw - b2.dw));
     }
   }
   template <std::size_t K>

@@ -87,7 +87,7 @@ void StepCompatibleOperator::transpose(const Eigen::VectorXd& f, Eigen::VectorXd
   clear_scratch();
   for (std::size_t i = 0; i < contacts_->size(); ++i) {
     const auto& c = (*contacts_)[i];
-    apply_impulse(c, f[Eigen::Index(i)] * c.frame.col(0), scratch_[c.body1], scratch_[c.body2]);
+    apply_impulse(c, f[Eigen::Index(i)] * c.normal, scratch_[c.body1], scratch_[c.body2]);
   }
   exchange_scratch();
   r.resize(rows_);
@@ -112,8 +112,7 @@ void StepCompatibleOperator::apply(const Eigen::VectorXd& y, Eigen::VectorXd& g)
   for (std::size_t i = 0; i < contacts_->size(); ++i) {
     const auto& c = (*contacts_)[i];
     // n·(dv1 + dw1 × r1 − dv2 − dw2 × r2) = n·y_F1 + (r1 × n)·y_M1 − (the same for body 2)
-    g[Eigen::Index(i)] =
-        c.frame.col(0).dot(relative_correction(c, scratch_[c.body1], scratch_[c.body2]));
+    g[Eigen::Index(i)] = c.normal.dot(relative_correction(c, scratch_[c.body1], scratch_[c.body2]));
   }
 }
 

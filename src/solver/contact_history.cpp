@@ -142,14 +142,14 @@ void ContactHistory::record(const ContactKeys& keys,
   std::vector<std::uint32_t> entry(m);
   for (std::size_t j = 0; j < m; ++j) {
     entry[j] = std::uint32_t(same ? j : put(keys.key[j]));
-    const Vec3 world = solver_contacts[j].frame * impulses[j];  // on body 1
+    const Vec3 world = solver_contacts[j].frame() * impulses[j];  // on body 1
     entries_[entry[j]].impulse = keys.swapped[j] ? Vec3(-world) : world;
     entries_[entry[j]].torque = Vec3::Zero();
   }
   if (rolling == nullptr) return;
   for (std::size_t k = 0; k < rolling->contacts.size(); ++k) {
     const std::size_t j = rolling->contacts[k].contact;
-    const Vec3 world = solver_contacts[j].frame * rolling->torques[k];  // on body 1
+    const Vec3 world = solver_contacts[j].frame() * rolling->torques[k];  // on body 1
     entries_[entry[j]].torque = keys.swapped[j] ? Vec3(-world) : world;
   }
 }
@@ -179,7 +179,7 @@ std::size_t ContactHistory::warm_start(const ContactKeys& keys,
     const Vec3& p = entries_[entry[j]].impulse;
     const Vec3 world = keys.swapped[j] ? Vec3(-p) : p;
     const SolverContact& c = solver_contacts[j];
-    impulses[j] = scale * contact::project_onto_friction_cone(c.frame.transpose() * world, c.mu);
+    impulses[j] = scale * contact::project_onto_friction_cone(c.frame().transpose() * world, c.mu);
   }
   if (rolling == nullptr) return found;
   for (std::size_t k = 0; k < rolling->contacts.size(); ++k) {
@@ -189,7 +189,7 @@ std::size_t ContactHistory::warm_start(const ContactKeys& keys,
     const Vec3 world = keys.swapped[r.contact] ? Vec3(-t) : t;
     const SolverContact& c = solver_contacts[r.contact];
     const double normal = std::max(impulses[r.contact][0], 0.0);
-    rolling->torques[k] = clamp_torque(scale * (c.frame.transpose() * world),
+    rolling->torques[k] = clamp_torque(scale * (c.frame().transpose() * world),
                                        r.spinning_arm * normal, r.rolling_arm * normal);
   }
   return found;

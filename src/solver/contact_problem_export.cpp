@@ -90,7 +90,7 @@ void export_contact_problem(const std::vector<SolverContact>& contacts,
     for (std::size_t i = 0; i < neighbours.size(); ++i) {
       const std::size_t k = neighbours[i];
       slot[k] = -1;
-      const Mat3 wjk = cj.frame.transpose() * blocks[i] * contacts[k].frame;
+      const Mat3 wjk = cj.frame().transpose() * blocks[i] * contacts[k].frame();
       for (int a = 0; a < 3; ++a)
         for (int c = 0; c < 3; ++c)
           triplets.emplace_back(static_cast<int>(3 * j) + a, static_cast<int>(3 * k) + c,
@@ -100,7 +100,7 @@ void export_contact_problem(const std::vector<SolverContact>& contacts,
     const BodyState& s1 = states[cj.body1];
     const BodyState& s2 = states[cj.body2];
     const Vec3 u = s1.v + s1.w.cross(cj.r1) - s2.v - s2.w.cross(cj.r2);
-    Vec3 qj = cj.frame.transpose() * u;
+    Vec3 qj = cj.frame().transpose() * u;
     qj[0] += cj.gap_term;
     q.segment<3>(static_cast<Eigen::Index>(3 * j)) = qj;
     mu[static_cast<Eigen::Index>(j)] = cj.mu;

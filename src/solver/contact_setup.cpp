@@ -16,7 +16,8 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
     SolverContact& c = out[j];
     c.body1 = contacts.body1[j];
     c.body2 = contacts.body2[j];
-    c.frame = contacts.frame(j);
+    c.set_frame(contacts.normal[j]);
+    const Mat3 frame = c.frame();
     // Each lever arm from the body's own witness point (narrow_phase.hpp).
     c.r1 = contacts.witness1(j) - particles.position[c.body1];
     // A global body's lever arm runs from its rotation centre, so that its wall velocity at
@@ -30,11 +31,13 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
     // a shaped body (a clump's part is off its centre) from the lever arms themselves.
     const bool shaped = particles.shape[c.body1] != body::kSphere ||
                         (c.body2 < n && particles.shape[c.body2] != body::kSphere);
-    c.A = shaped ? delassus_diagonal(c.frame, s1.inverse_mass, s1.inverse_inertia, c.r1,
-                                     s2.inverse_mass, s2.inverse_inertia, c.r2)
-                 : sphere_contact_delassus(c.frame, s1, particles.radius[c.body1], s2,
-                                           c.body2 < n ? particles.radius[c.body2] : 0.0);
-    c.reduction = contact::block_reduction(c.A);
+    // A sphere contact's block is symmetric bit for bit; a shaped one's to rounding, and its
+    // upper triangle is kept.
+    c.set_A(shaped ? delassus_diagonal(frame, s1.inverse_mass, s1.inverse_inertia, c.r1,
+                                       s2.inverse_mass, s2.inverse_inertia, c.r2)
+                   : sphere_contact_delassus(frame, s1, particles.radius[c.body1], s2,
+                                             c.body2 < n ? particles.radius[c.body2] : 0.0));
+    c.reduction = contact::block_reduction(c.A());
     c.gap_term = signorini_gap_term(contacts.gap[j], dt, epsilon);
     c.mu = contacts.friction[j];
     c.weight = 1.0;  // the distributed step lowers it for contacts with a ghost body

@@ -68,29 +68,31 @@ void sweep(const contact::ModelSettings& model, const std::vector<SolverContact>
     // An open contact (λ = 0) whose b_n < 0 stays open: λ and the bodies are unchanged, so the
     // tangential components and the model are not needed (about half the contacts of a flow).
     if (skip_open && old[0] == 0.0 && old[1] == 0.0 && old[2] == 0.0 &&
-        -c.frame.col(0).dot(velocity) - c.gap_term < 0.0)
+        -c.normal.dot(velocity) - c.gap_term < 0.0)
       continue;
     // μ = 0 under mdp (its structogram's first two branches, x = (max(b_n, 0)/A_nn, 0, 0)):
     // only the normal row of Eq. (5) is formed and n alone carries the impulse; bit-identical
     // to the general path below (the floor contacts of the channel). Its bookkeeping is scalar
     // and it leaves early: the general path's Vec3 tail is slower here (docs/performance.md).
     if (kNormalRowAtZeroFriction && c.mu == 0.0 && old[1] == 0.0 && old[2] == 0.0) {
-      const double bn = c.A(0, 0) * old[0] - c.frame.col(0).dot(velocity) - c.gap_term;
-      const double solved_n = bn < 0.0 ? 0.0 : bn / c.A(0, 0);
+      const double bn = c.A_nn() * old[0] - c.normal.dot(velocity) - c.gap_term;
+      const double solved_n = bn < 0.0 ? 0.0 : bn / c.A_nn();
       double x_n = solved_n;
       if (c.weight != 1.0) x_n = old[0] + c.weight * (solved_n - old[0]);
       const double dn = x_n - old[0];
       impulses[j] = Vec3(x_n, 0.0, 0.0);
-      if (dn != 0.0) apply_impulse(c, Vec3(c.frame.col(0) * dn), b1, b2);
+      if (dn != 0.0) apply_impulse(c, Vec3(c.normal * dn), b1, b2);
       max_change2 = std::max(max_change2, dn * dn);
       max_impulse2 = std::max(max_impulse2, x_n * x_n);
       continue;
     }
     // u in the contact frame; b = −(u without this contact's impulse) − g e_n (§3.1, Eq. 5).
-    const Vec3 u = c.frame.transpose() * velocity;
-    Vec3 b = c.A * old - u;
+    const Mat3 frame = c.frame();
+    const Mat3 A = c.A();
+    const Vec3 u = frame.transpose() * velocity;
+    Vec3 b = A * old - u;
     b[0] -= c.gap_term;
-    const contact::Impulse solved = solve(c.A, c.reduction, b, c.mu);
+    const contact::Impulse solved = solve(A, c.reduction, b, c.mu);
     failures += solved.kind == contact::ContactCase::failed ? 1 : 0;
     Vec3 x = solved.x;
     if (c.weight != 1.0) x = old + c.weight * (x - old);  // branch keeps w = 1 bit-exact
@@ -98,7 +100,7 @@ void sweep(const contact::ModelSettings& model, const std::vector<SolverContact>
     impulses[j] = x;
     // Most contacts of a flow stay open (λ = 0 before and after): nothing to apply.
     if (change[0] != 0.0 || change[1] != 0.0 || change[2] != 0.0)
-      apply_impulse(c, c.frame * change, b1, b2);
+      apply_impulse(c, frame * change, b1, b2);
     max_change2 = std::max(max_change2, change.squaredNorm());
     max_impulse2 = std::max(max_impulse2, x.squaredNorm());
   }
@@ -234,7 +236,7 @@ Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector
     // FCLIB form u = W r + q: q from the predicted velocities, u with the corrections, both
     // with the gap term on the normal component (as solver::export_contact_problem). Q is
     // orthonormal, so ‖Qᵀw + g e_n‖ = ‖w + g n‖: the norms need no frame.
-    const Vec3& n = c.frame.col(0);
+    const Vec3& n = c.normal;
     const Vec3 velocity = relative_velocity(c, b1, b2);
     if (known_q2 == nullptr) s.q2 += (predicted_velocity(c, b1, b2) + c.gap_term * n).squaredNorm();
     s.u2 += (velocity + c.gap_term * n).squaredNorm();
@@ -243,7 +245,7 @@ Fc3dSums fc3d_sums(const std::vector<SolverContact>& contacts, const std::vector
     // μ‖u_T‖e_N lies in the polar cone, whose projection is 0. About half the contacts of a flow.
     if (!cone_complementarity && impulses[j].isZero(0.0) && n.dot(velocity) + c.gap_term >= 0.0)
       continue;
-    Vec3 u = c.frame.transpose() * velocity;
+    Vec3 u = c.frame().transpose() * velocity;
     u[0] += c.gap_term;
     s.residual2 += cone_complementarity ? ccp_contact_residual2(impulses[j], u, c.mu)
                                         : fc3d_contact_residual2(impulses[j], u, c.mu);
@@ -357,7 +359,7 @@ void apply_impulses(const std::vector<SolverContact>& contacts, const std::vecto
                     std::vector<BodyState>& bodies) {
   for (std::size_t j = 0; j < contacts.size(); ++j) {
     const SolverContact& c = contacts[j];
-    apply_impulse(c, c.frame * impulses[j], bodies[c.body1], bodies[c.body2]);
+    apply_impulse(c, c.frame() * impulses[j], bodies[c.body1], bodies[c.body2]);
   }
 }
 

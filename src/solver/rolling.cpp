@@ -61,10 +61,11 @@ void setup_rolling(const collision::ContactList& contacts, const body::Particles
     if (s1.isotropic && s2.isotropic) {  // spheres, walls: (k₁ + k₂) I exactly (decoupled rows)
       r.W = (s1.inverse_inertia(0, 0) + s2.inverse_inertia(0, 0)) * Mat3::Identity();
     } else {
+      const Mat3 frame = c.frame();
       Mat3 response;  // (I₁⁻¹ + I₂⁻¹) Q, column by column
       for (int k = 0; k < 3; ++k)
-        response.col(k) = s1.angular_response(c.frame.col(k)) + s2.angular_response(c.frame.col(k));
-      r.W = c.frame.transpose() * response;
+        response.col(k) = s1.angular_response(frame.col(k)) + s2.angular_response(frame.col(k));
+      r.W = frame.transpose() * response;
     }
     r.radius = radius;
     r.rolling_arm = mu_r * radius;
@@ -144,7 +145,7 @@ void apply_torques(const std::vector<SolverContact>& contacts, const RollingBloc
                    std::vector<BodyState>& bodies) {
   for (std::size_t k = 0; k < rolling.contacts.size(); ++k) {
     const SolverContact& c = contacts[rolling.contacts[k].contact];
-    apply_couple(c.frame * rolling.torques[k], bodies[c.body1], bodies[c.body2]);
+    apply_couple(c.frame() * rolling.torques[k], bodies[c.body1], bodies[c.body2]);
   }
 }
 
@@ -158,7 +159,7 @@ double rolling_sweep(const std::vector<SolverContact>& contacts, const std::vect
     BodyState& b2 = bodies[c.body2];
     const double normal = std::max(impulses[r.contact][0], 0.0);
     const Vec3 old = rolling.torques[k];
-    const Vec3 w = c.frame.transpose() * relative_angular_velocity(b1, b2);
+    const Vec3 w = c.frame().transpose() * relative_angular_velocity(b1, b2);
     const Vec3 b = r.W * old - w;
     Vec3 tau = Vec3::Zero();
     if (normal > 0.0)
@@ -166,7 +167,7 @@ double rolling_sweep(const std::vector<SolverContact>& contacts, const std::vect
     if (c.weight != 1.0) tau = old + c.weight * (tau - old);
     const Vec3 change = tau - old;
     rolling.torques[k] = tau;
-    if (!change.isZero(0.0)) apply_couple(c.frame * change, b1, b2);
+    if (!change.isZero(0.0)) apply_couple(c.frame() * change, b1, b2);
     max_change2 = std::max(max_change2, change.squaredNorm());
     max_torque2 = std::max(max_torque2, tau.squaredNorm());
   }

@@ -16,9 +16,10 @@ constexpr double kForcing = 0.1;
 contact::Vec6 joint_vector(const SolverContact& c, const RollingContact& r, const Vec3& velocity,
                            const Vec3& angular) {
   contact::Vec6 y;
-  y.head<3>() = c.frame.transpose() * velocity;
+  const Mat3 frame = c.frame();
+  y.head<3>() = frame.transpose() * velocity;
   y[0] += c.gap_term;
-  y.tail<3>() = r.radius * (c.frame.transpose() * angular);
+  y.tail<3>() = r.radius * (frame.transpose() * angular);
   return y;
 }
 
@@ -26,14 +27,15 @@ contact::Vec6 joint_vector(const SolverContact& c, const RollingContact& r, cons
 
 contact::Mat6 rolling_delassus(const SolverContact& c, const RollingContact& r, const BodyState& s1,
                                const BodyState& s2) {
+  const Mat3 frame = c.frame();
   Mat3 coupling;  // C, column by column: the relative angular velocity of a unit impulse
   for (int k = 0; k < 3; ++k) {
-    const Vec3 q = c.frame.col(k);
+    const Vec3 q = frame.col(k);
     coupling.col(k) = s1.angular_response(cross(c.r1, q)) + s2.angular_response(cross(c.r2, q));
   }
-  coupling = c.frame.transpose() * coupling;
+  coupling = frame.transpose() * coupling;
   contact::Mat6 G;
-  G.topLeftCorner<3, 3>() = c.A;
+  G.topLeftCorner<3, 3>() = c.A();
   G.bottomLeftCorner<3, 3>() = r.radius * coupling;
   G.topRightCorner<3, 3>() = r.radius * coupling.transpose();
   G.bottomRightCorner<3, 3>() = r.radius * r.radius * r.W;
@@ -72,8 +74,9 @@ JointChange update_joint_block(const SolverContact& c, RollingBlocks& rolling, s
   const Vec3 d_torque = r.radius * z.tail<3>() - torque;
   impulse = z.head<3>();
   torque = r.radius * z.tail<3>();
-  if (!d_impulse.isZero(0.0)) apply_impulse(c, c.frame * d_impulse, b1, b2);
-  if (!d_torque.isZero(0.0)) apply_couple(c.frame * d_torque, b1, b2);
+  const Mat3 frame = c.frame();
+  if (!d_impulse.isZero(0.0)) apply_impulse(c, frame * d_impulse, b1, b2);
+  if (!d_torque.isZero(0.0)) apply_couple(frame * d_torque, b1, b2);
   return {d_impulse.squaredNorm(), d_torque.squaredNorm()};
 }
 

@@ -12,7 +12,7 @@ void add_surface_velocities(const body::GlobalBodies& globals, std::size_t parti
     if (c.body2 < particle_count) continue;
     const Vec3& s = globals[c.body2 - particle_count].surface_velocity;
     if (s.isZero(0.0)) continue;
-    const Vec3 n = c.frame.col(0);
+    const Vec3 n = c.normal;
     BodyState belt = states[c.body2];
     belt.v += s - n.dot(s) * n;  // s_t (header)
     states.push_back(belt);

@@ -183,11 +183,11 @@ TEST(WarmStart, ImpulseFollowsThePairAndTheFrame) {
   contacts.num_particles = 2;
   contacts.push_back(1, 0, Vec3(1, 0, 0), Vec3(1, 0, 0), 0.0, 0.5);  // n from body 0 to 1
   std::vector<solver::SolverContact> sc(1);
-  sc[0].frame = contacts.frame(0);
+  sc[0].set_frame(contacts.normal[0]);
   sc[0].mu = 0.5;
   const Vec3 world(2.0, 0.4, 0.3);  // on body 1 (id 1), inside the cone ‖(0.4, 0.3)‖ ≤ 1
   solver::ContactHistory history;
-  history.record(contacts, particles, sc, {sc[0].frame.transpose() * world});
+  history.record(contacts, particles, sc, {sc[0].frame().transpose() * world});
   ASSERT_EQ(history.size(), 1u);
   EXPECT_EQ(history.entries()[0].key.first, 0);                     // lower id first
   EXPECT_LE((history.entries()[0].impulse + world).norm(), 1e-15);  // on body 0: −world
@@ -196,11 +196,11 @@ TEST(WarmStart, ImpulseFollowsThePairAndTheFrame) {
   swapped.num_particles = 2;
   swapped.push_back(0, 1, Vec3(1, 0, 0), Vec3(-1, 0, 0), 0.0, 0.5);
   std::vector<solver::SolverContact> sc2(1);
-  sc2[0].frame = swapped.frame(0);
+  sc2[0].set_frame(swapped.normal[0]);
   sc2[0].mu = 0.5;
   std::vector<Vec3> impulses;
   EXPECT_EQ(history.warm_start(swapped, particles, sc2, 0.5, impulses), 1u);
-  EXPECT_LE((sc2[0].frame * impulses[0] - 0.5 * (-world)).norm(), 1e-15);
+  EXPECT_LE((sc2[0].frame() * impulses[0] - 0.5 * (-world)).norm(), 1e-15);
 
   // Outside the new cone (μ = 0.1): projected onto it.
   sc2[0].mu = 0.1;

@@ -72,19 +72,27 @@ std::size_t ContactList::retain(Keep&& keep) {
   return m - w;
 }
 
-/// Right-handed orthonormal tangent pair for a unit normal: t ⊥ n, o = n × t (Duff et al. 2017,
-/// branch-free; for n = ±z, t = x). Deterministic (depends only on n).
-inline void tangent_frame(const Vec3& n, Vec3& t, Vec3& o) {
-  // The branch-free basis of Duff et al., "Building an orthonormal basis, revisited" (JCGT 6(1),
-  // 2017): one division, no square root; with σ = sign(n_z) and a = −1/(σ + n_z)
-  // (|σ + n_z| ≥ 1), t = (1 + σ a n_x², σ a n_x n_y, −σ n_x), o = (a n_x n_y, σ + a n_y², −n_y).
-  // It replaced the cross product with the least aligned axis (a branch, a square root and a
-  // division), which the per-contact detection made costly (docs/performance.md).
+// The branch-free basis of Duff et al., "Building an orthonormal basis, revisited" (JCGT 6(1),
+// 2017): one division, no square root; with σ = sign(n_z) and a = −1/(σ + n_z)
+// (|σ + n_z| ≥ 1), t = (1 + σ a n_x², σ a n_x n_y, −σ n_x), o = (a n_x n_y, σ + a n_y², −n_y).
+// It replaced the cross product with the least aligned axis (a branch, a square root and a
+// division), which the per-contact detection made costly (docs/performance.md).
+/// The basis's coefficient a = −1/(σ + n_z): with n it fixes t and o (the solver's contacts
+/// keep n and a instead of the frame's nine entries).
+inline double tangent_coefficient(const Vec3& n) {
+  return -1.0 / (std::copysign(1.0, n.z()) + n.z());
+}
+/// t and o from n and its tangent_coefficient: products only, no division.
+inline void tangent_frame(const Vec3& n, double a, Vec3& t, Vec3& o) {
   const double sigma = std::copysign(1.0, n.z());
-  const double a = -1.0 / (sigma + n.z());
   const double b = n.x() * n.y() * a;
   t = Vec3(1.0 + sigma * n.x() * n.x() * a, sigma * b, -sigma * n.x());
   o = Vec3(b, sigma + n.y() * n.y() * a, -n.y());
+}
+/// Right-handed orthonormal tangent pair for a unit normal: t ⊥ n, o = n × t (Duff et al. 2017,
+/// branch-free; for n = ±z, t = x). Deterministic (depends only on n).
+inline void tangent_frame(const Vec3& n, Vec3& t, Vec3& o) {
+  tangent_frame(n, tangent_coefficient(n), t, o);
 }
 
 // Inline: the narrow phase adds every contact of every step here.

@@ -78,8 +78,8 @@ TEST(ApgdStep, MatchesApgdOnTheAssembledProblem) {
       const auto& c = step.contacts[j];
       const auto& b1 = bodies[c.body1];
       const auto& b2 = bodies[c.body2];
-      Vec3 uj = c.frame.transpose() * ((b1.v + b1.dv) + (b1.w + b1.dw).cross(c.r1) -
-                                       (b2.v + b2.dv) - (b2.w + b2.dw).cross(c.r2));
+      Vec3 uj = c.frame().transpose() * ((b1.v + b1.dv) + (b1.w + b1.dw).cross(c.r1) -
+                                         (b2.v + b2.dv) - (b2.w + b2.dw).cross(c.r2));
       uj[0] += c.gap_term;
       EXPECT_LE((uj - u.segment<3>(3 * j)).norm(), 1e-12 * u.norm());
     }

@@ -67,12 +67,9 @@ SolverContact contact(std::uint32_t body1, std::uint32_t body2, const Vec3& norm
                       const Vec3& r2) {
   SolverContact c{};
   const Vec3 n = normal.normalized();
-  const Vec3 t = n.unitOrthogonal();
-  c.frame.col(0) = n;
-  c.frame.col(1) = t;
-  c.frame.col(2) = n.cross(t);
-  c.A = Mat3::Identity();
-  c.reduction = contact::block_reduction(c.A);
+  c.set_frame(n);
+  c.set_A(Mat3::Identity());
+  c.reduction = contact::block_reduction(c.A());
   c.r1 = r1;
   c.r2 = r2;
   c.gap_term = 0.0;
@@ -93,7 +90,7 @@ void apply_plain(const std::vector<SolverContact>& contacts, const VectorXd& imp
                  std::vector<BodyState>& bodies) {
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const auto& c = contacts[i];
-    solver::apply_impulse(c, impulses[Eigen::Index(i)] * c.frame.col(0), bodies[c.body1],
+    solver::apply_impulse(c, impulses[Eigen::Index(i)] * c.normal, bodies[c.body1],
                           bodies[c.body2]);
   }
 }
@@ -312,7 +309,7 @@ Pile pile() {
   const double W4 = 1.4, ftop = W4 / (4.0 * std::sqrt(0.5));
   p.plain = VectorXd::Zero(Eigen::Index(p.contacts.size()));
   for (std::uint32_t b = 0; b < 4; ++b) {
-    const Vec3 push = -ftop * p.contacts[16 + b].frame.col(0);  // on the bottom sphere
+    const Vec3 push = -ftop * p.contacts[16 + b].normal;  // on the bottom sphere
     const double weight = 1.0 + 0.1 * b;
     p.plain[3 * b] = weight - push.z();        // floor
     p.plain[3 * b + 1] = std::fabs(push.x());  // x wall

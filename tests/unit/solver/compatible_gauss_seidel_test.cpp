@@ -56,7 +56,7 @@ Eigen::VectorXd relax_in_order(const Step& step, bool floor_first,
   ordered = step.contacts;
   std::sort(ordered.begin(), ordered.end(), [&](const auto& a, const auto& b) {
     const auto key = [&](const solver::SolverContact& c) {
-      const double z = c.frame.col(0).z(), x = c.frame.col(0).x();
+      const double z = c.normal.z(), x = c.normal.x();
       return z > 0.99 ? (floor_first ? 0 : 3) : (x > 0 ? 1 : 2);
     };
     return key(a) < key(b);
@@ -70,7 +70,7 @@ Eigen::VectorXd relax_in_order(const Step& step, bool floor_first,
   solver::relax(settings, ordered, impulses, states);
   Eigen::VectorXd f(3);
   for (std::size_t i = 0; i < ordered.size(); ++i) {
-    const Vec3 n = ordered[i].frame.col(0);
+    const Vec3 n = ordered[i].normal;
     f[n.z() > 0.99 ? 0 : (n.x() > 0 ? 1 : 2)] = impulses[i].x();
   }
   return f;
@@ -94,7 +94,7 @@ TEST(CompatibleAfterGaussSeidel, RemovesTheContactOrderDependence) {
     ASSERT_TRUE(result.converged()) << to_string(result.status);
     compatible[floor_first].resize(3);
     for (std::size_t i = 0; i < ordered.size(); ++i) {
-      const Vec3 n = ordered[i].frame.col(0);
+      const Vec3 n = ordered[i].normal;
       compatible[floor_first][n.z() > 0.99 ? 0 : (n.x() > 0 ? 1 : 2)] = f[Eigen::Index(i)];
     }
     // Velocities come out of the plain step at rest (the sphere is supported); the compatible

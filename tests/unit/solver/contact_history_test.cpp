@@ -29,7 +29,7 @@ TEST(ContactHistory, ContactsOfOnePairOfParticlesKeepTheirOwnImpulses) {
   contacts.push_back(1, 2, Vec3(0, 0, 3), -Vec3::UnitZ(), 0.0, 0.5);
   std::vector<solver::SolverContact> solver_contacts(contacts.size());
   for (auto& c : solver_contacts) {
-    c.frame = Mat3::Identity();
+    c.set_frame(Vec3::UnitZ());  // Q = [z x y]: its products are exact
     c.mu = 0.5;
   }
   const std::vector<Vec3> impulses = {Vec3(1, 0, 0), Vec3(2, 0, 0), Vec3(3, 0.5, 0), Vec3(4, 0, 0)};
@@ -56,12 +56,10 @@ TEST(ContactHistory, TorquesComeBackInTheNewFrameClampedToTheNewBounds) {
   before.push_back(1, 0, Vec3(0, 0, 1), Vec3::UnitZ(), 0.0, 0.5);
   after.push_back(0, 1, Vec3(0, 0, 1), -Vec3::UnitZ(), 0.0, 0.5);
   std::vector<solver::SolverContact> c1(1), c2(1);
-  c1[0].frame = Mat3::Identity();
+  c1[0].set_frame(Vec3::UnitZ());  // Q = [z x y]
   c1[0].mu = 0.5;
-  // The new frame: n' = −n (= −x here) and t', o' turned by 0.3 rad about it.
-  c2[0].frame.col(0) = -Vec3::UnitX();
-  c2[0].frame.col(1) = Eigen::AngleAxisd(0.3, Vec3::UnitX()) * Vec3::UnitY();
-  c2[0].frame.col(2) = c2[0].frame.col(0).cross(c2[0].frame.col(1));
+  // The new frame: n' = −n, and t', o' = x, −y (tangent_frame's for −z) turned by π about it.
+  c2[0].set_frame(-Vec3::UnitZ());
   c2[0].mu = 0.5;
   solver::RollingBlocks rolling;
   rolling.contacts = {{0, Mat3::Identity(), 1.0, 0.1, 0.1}};  // R* 1, both arms 0.1
@@ -70,13 +68,14 @@ TEST(ContactHistory, TorquesComeBackInTheNewFrameClampedToTheNewBounds) {
   solver::ContactHistory history;
   history.record(before, particles, c1, impulses, &rolling);
   ASSERT_EQ(history.entries().size(), 1u);
-  EXPECT_EQ(history.entries()[0].torque, -rolling.torques[0]);  // on particle id 0 (first)
+  const Vec3 world = c1[0].frame() * rolling.torques[0];  // on body 1 of `before` (particle 1)
+  EXPECT_EQ(history.entries()[0].torque, -world);         // on particle id 0 (first)
   std::vector<Vec3> warm;
   rolling.torques = {Vec3::Zero()};
   rolling.contacts[0].rolling_arm = 0.025;  // bound 0.25 for λ_n = 10: |(0.3, −0.4)| = 0.5 halved
   ASSERT_EQ(history.warm_start(after, particles, c2, 1.0, warm, &rolling), 1u);
   // World torque on body 1 of `after` (particle 0): −τ_world; in the new frame −c2ᵀ τ_world.
-  const Vec3 expected = c2[0].frame.transpose() * Vec3(-Vec3(0.02, 0.3, -0.4));
+  const Vec3 expected = c2[0].frame().transpose() * Vec3(-world);
   EXPECT_NEAR(rolling.torques[0][0], expected[0], 1e-15);
   EXPECT_NEAR((rolling.torques[0].tail<2>() - 0.5 * expected.tail<2>()).norm(), 0.0, 1e-15);
 }
@@ -104,8 +103,8 @@ TEST(ContactHistory, EveryRecordedKeyIsFoundInAnyOrderAndNoOtherIs) {
   std::vector<solver::SolverContact> contacts(recorded.size());
   std::vector<Vec3> impulses(recorded.size());
   for (std::size_t j = 0; j < recorded.size(); ++j) {
-    contacts[j].frame = Mat3::Identity();
-    contacts[j].mu = 1e9;  // every impulse inside the cone: returned as recorded
+    contacts[j].set_frame(Vec3::UnitX());  // n = x: world (λ, 0, 0) is (λ, 0, 0) here
+    contacts[j].mu = 1e9;                  // every impulse inside the cone: returned as recorded
     impulses[j] = Vec3(double(j) + 1.0, 0.5, -0.25);
   }
   solver::ContactHistory history;
@@ -154,7 +153,7 @@ TEST(ContactHistory, ARecordOfTheSameContactsReplacesImpulsesAndClearsOldTorques
   keys.swapped = {false, true};
   std::vector<solver::SolverContact> c(2);
   for (auto& s : c) {
-    s.frame = Mat3::Identity();
+    s.set_frame(Vec3::UnitX());  // n = x: a normal impulse is (λ_n, 0, 0) in the world
     s.mu = 1.0;
   }
   solver::RollingBlocks rolling;

@@ -35,8 +35,10 @@ TEST(Delassus, MatchesBruteForceJacobian) {
     const Mat3 I1 = trial % 2 == 0 ? random_spd(rng) : (1.0 + 0.5 * u(rng)) * Mat3::Identity();
     const Mat3 I2 = random_spd(rng);
     const Vec3 r1(u(rng), u(rng), u(rng)), r2(u(rng), u(rng), u(rng));
-    // Random orthonormal contact frame Q = [n t o].
-    const Mat3 Q = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
+    // Random orthonormal contact frame Q = [n t o] (t, o as the setup forms them from n).
+    solver::SolverContact c{};
+    c.set_frame(Eigen::Quaterniond::UnitRandom().toRotationMatrix().col(0));
+    const Mat3 Q = c.frame();
 
     // Generalized velocities (v1, ω1, v2, ω2); the contact-frame relative velocity is Wᵀ q:
     // u = Qᵀ (v1 + ω1 × r1 − v2 − ω2 × r2), so Wᵀ = Qᵀ [E, −[r1]×, −E, [r2]×].
@@ -69,7 +71,14 @@ TEST(Delassus, MatchesBruteForceJacobian) {
                  Vec3::Zero(),
                  1.0 / m2,
                  I2.inverse()};
-    solver::SolverContact c{Q, A, contact::block_reduction(A), r1, r2, 0.0, 0.5, 1.0, 0, 1};
+    c.set_A(A);
+    c.reduction = contact::block_reduction(c.A());
+    c.r1 = r1;
+    c.r2 = r2;
+    c.gap_term = 0.0;
+    c.mu = 0.5;
+    c.body1 = 0;
+    c.body2 = 1;
     auto rel = [&] {
       const auto& b1 = bodies[0];
       const auto& b2 = bodies[1];
@@ -203,8 +212,9 @@ TEST(Delassus, SetupFormsAClumpsBlockFromItsLeverArms) {
     const Mat3 expected = solver::delassus_diagonal(contacts.frame(j), particles.inverse_mass[0],
                                                     particles.world_inverse_inertia(0), r1, 0.0,
                                                     Mat3::Zero(), Vec3::Zero());
-    EXPECT_LT((setup[j].A - expected).norm(), 1e-12 * expected.norm()) << "contact " << j;
-    EXPECT_GT(std::abs(setup[j].A(0, 1)) + std::abs(setup[j].A(0, 2)), 1e-3 * expected.norm())
+    const Mat3 A = setup[j].A();
+    EXPECT_LT((A - expected).norm(), 1e-12 * expected.norm()) << "contact " << j;
+    EXPECT_GT(std::abs(A(0, 1)) + std::abs(A(0, 2)), 1e-3 * expected.norm())
         << "contact " << j << ": no normal-tangential coupling, the lever arm is not off-centre";
   }
 }

@@ -23,13 +23,11 @@ struct OneContact {
                            Vec3::Zero(), 0.0,          Mat3::Zero()};
     bodies = {sphere, wall};
     solver::SolverContact c;
-    c.frame.col(0) = Vec3::UnitZ();  // (n, t, o) = (z, x, y), right-handed
-    c.frame.col(1) = Vec3::UnitX();
-    c.frame.col(2) = Vec3::UnitY();
+    c.set_frame(Vec3::UnitZ());  // (n, t, o) = (z, x, y), right-handed
     c.r1 = Vec3(0, 0, -0.1);
     c.r2 = Vec3::Zero();
-    c.A = Mat3::Identity();  // a Delassus block (SPD); its exact value does not matter here
-    c.reduction = contact::block_reduction(c.A);
+    c.set_A(Mat3::Identity());  // a Delassus block (SPD); its exact value does not matter here
+    c.reduction = contact::block_reduction(c.A());
     c.gap_term = gap_term;
     c.mu = 0.5;
     c.body1 = 0;

@@ -46,18 +46,14 @@ struct Column {
     auto add = [&](std::uint32_t b1, std::uint32_t b2, const Vec3& n, const Vec3& r1,
                    const Vec3& r2) {
       solver::SolverContact c;
-      Vec3 t, o;
-      collision::tangent_frame(n, t, o);
-      c.frame.col(0) = n;
-      c.frame.col(1) = t;
-      c.frame.col(2) = o;
+      c.set_frame(n);
       c.r1 = r1;
       c.r2 = r2;
       const solver::BodyState& s1 = bodies[b1];
       const solver::BodyState& s2 = bodies[b2];
-      c.A = solver::delassus_diagonal(c.frame, s1.inverse_mass, s1.inverse_inertia, r1,
-                                      s2.inverse_mass, s2.inverse_inertia, r2);
-      c.reduction = contact::block_reduction(c.A);
+      c.set_A(solver::delassus_diagonal(c.frame(), s1.inverse_mass, s1.inverse_inertia, r1,
+                                        s2.inverse_mass, s2.inverse_inertia, r2));
+      c.reduction = contact::block_reduction(c.A());
       c.gap_term = 0.01 * u(rng);
       c.mu = mu;
       c.body1 = b1;
