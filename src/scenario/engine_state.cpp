@@ -120,16 +120,15 @@ void save_engine_state(const timestep::Simulation& sim, const comm::Communicator
     // Rows sorted by key (a file that does not depend on the detection order), formed from the
     // entries as the writer asks for them: a checkpoint's transient memory is the sorting
     // permutation (4 bytes per entry) and one column, not a copy of the history.
-    const std::vector<solver::HistoryEntry>& entries = sim.contact_history().recorded();
-    auto order = std::make_shared<std::vector<std::uint32_t>>(entries.size());
+    const solver::ContactHistory& history = sim.contact_history();
+    auto order = std::make_shared<std::vector<std::uint32_t>>(history.size());
     std::iota(order->begin(), order->end(), std::uint32_t(0));
-    std::sort(order->begin(), order->end(), [&](std::uint32_t a, std::uint32_t b) {
-      return solver::by_key(entries[a], entries[b]);
-    });
+    std::sort(order->begin(), order->end(),
+              [&](std::uint32_t a, std::uint32_t b) { return history.key(a) < history.key(b); });
     state.history.clear();
-    state.history_count = entries.size();
-    state.history_row = [&entries, order](std::size_t i) {
-      return solver::record_of(entries[(*order)[i]]);
+    state.history_count = history.size();
+    state.history_row = [&history, order](std::size_t i) {
+      return solver::record_of(history.entry((*order)[i]));
     };
   }
   if (sim.parameters().skin > 0.0) state.engine[kNeighbourLists] = neighbour_lists_text(sim, comm);

@@ -87,42 +87,44 @@ void contact_keys(const collision::ContactList& contacts, const body::Particles&
 }
 
 void ContactHistory::clear() {
-  entries_.clear();
+  rows_.clear();
+  torques_.clear();
   std::fill(index_.begin(), index_.end(), kEmpty);
 }
 
 void ContactHistory::reserve(std::size_t entries) {
-  reserve_with_margin(entries_, entries);
+  reserve_with_margin(rows_, entries);
   int bits = 4;
   while ((std::size_t(1) << bits) < 2 * entries) ++bits;
   if (index_.size() == (std::size_t(1) << bits)) return;
   shift_ = 64 - bits;
   index_.assign(std::size_t(1) << bits, kEmpty);
-  for (std::size_t e = 0; e < entries_.size(); ++e) {
-    std::size_t s = ContactKeyHash{}(entries_[e].key) >> shift_;
+  for (std::size_t e = 0; e < rows_.size(); ++e) {
+    std::size_t s = ContactKeyHash{}(rows_[e].key) >> shift_;
     while (index_[s] != kEmpty) s = (s + 1) & (index_.size() - 1);
     index_[s] = std::uint32_t(e + 1);
   }
 }
 
 std::size_t ContactHistory::find(const ContactKey& key, std::size_t hint) const {
-  if (hint < entries_.size() && entries_[hint].key == key) return hint;
-  if (entries_.empty()) return 0;
+  if (hint < rows_.size() && rows_[hint].key == key) return hint;
+  if (rows_.empty()) return 0;
   for (std::size_t s = ContactKeyHash{}(key) >> shift_;; s = (s + 1) & (index_.size() - 1)) {
     const std::uint32_t e = index_[s];
-    if (e == kEmpty) return entries_.size();
-    if (entries_[e - 1].key == key) return e - 1;
+    if (e == kEmpty) return rows_.size();
+    if (rows_[e - 1].key == key) return e - 1;
   }
 }
 
 std::size_t ContactHistory::put(const ContactKey& key) {
-  if (2 * (entries_.size() + 1) > index_.size()) reserve(entries_.size() + 1);
+  if (2 * (rows_.size() + 1) > index_.size()) reserve(rows_.size() + 1);
   std::size_t s = ContactKeyHash{}(key) >> shift_;
   for (; index_[s] != kEmpty; s = (s + 1) & (index_.size() - 1))
-    if (entries_[index_[s] - 1].key == key) return index_[s] - 1;
-  entries_.push_back({key, Vec3::Zero(), Vec3::Zero()});
-  index_[s] = std::uint32_t(entries_.size());
-  return entries_.size() - 1;
+    if (rows_[index_[s] - 1].key == key) return index_[s] - 1;
+  rows_.push_back({key, Vec3::Zero()});
+  if (!torques_.empty()) torques_.push_back(Vec3::Zero());
+  index_[s] = std::uint32_t(rows_.size());
+  return rows_.size() - 1;
 }
 
 void ContactHistory::record(const ContactKeys& keys,
@@ -132,25 +134,25 @@ void ContactHistory::record(const ContactKeys& keys,
   // index stays as it is and entry j is contact j's.
   const std::size_t m = keys.key.size();
   const bool same =
-      m == entries_.size() &&
-      std::equal(keys.key.begin(), keys.key.end(), entries_.begin(),
-                 [](const ContactKey& k, const HistoryEntry& e) { return k == e.key; });
+      m == rows_.size() && std::equal(keys.key.begin(), keys.key.end(), rows_.begin(),
+                                      [](const ContactKey& k, const Row& r) { return k == r.key; });
   if (!same) {
     clear();
     reserve(m);
   }
+  torques_.clear();  // no torque unless `rolling` sets one below
   std::vector<std::uint32_t> entry(m);
   for (std::size_t j = 0; j < m; ++j) {
     entry[j] = std::uint32_t(same ? j : put(keys.key[j]));
     const Vec3 world = solver_contacts[j].frame() * impulses[j];  // on body 1
-    entries_[entry[j]].impulse = keys.swapped[j] ? Vec3(-world) : world;
-    entries_[entry[j]].torque = Vec3::Zero();
+    rows_[entry[j]].impulse = keys.swapped[j] ? Vec3(-world) : world;
   }
-  if (rolling == nullptr) return;
+  if (rolling == nullptr || rolling->contacts.empty()) return;
+  torques_.assign(rows_.size(), Vec3::Zero());
   for (std::size_t k = 0; k < rolling->contacts.size(); ++k) {
     const std::size_t j = rolling->contacts[k].contact;
     const Vec3 world = solver_contacts[j].frame() * rolling->torques[k];  // on body 1
-    entries_[entry[j]].torque = keys.swapped[j] ? Vec3(-world) : world;
+    torques_[entry[j]] = keys.swapped[j] ? Vec3(-world) : world;
   }
 }
 
@@ -173,10 +175,10 @@ std::size_t ContactHistory::warm_start(const ContactKeys& keys,
   std::size_t found = 0, hint = 0;
   for (std::size_t j = 0; j < m; ++j) {
     entry[j] = std::uint32_t(find(keys.key[j], hint));
-    if (entry[j] == entries_.size()) continue;
+    if (entry[j] == rows_.size()) continue;
     hint = entry[j] + 1;
     ++found;
-    const Vec3& p = entries_[entry[j]].impulse;
+    const Vec3& p = rows_[entry[j]].impulse;
     const Vec3 world = keys.swapped[j] ? Vec3(-p) : p;
     const SolverContact& c = solver_contacts[j];
     impulses[j] = scale * contact::project_onto_friction_cone(c.frame().transpose() * world, c.mu);
@@ -184,8 +186,8 @@ std::size_t ContactHistory::warm_start(const ContactKeys& keys,
   if (rolling == nullptr) return found;
   for (std::size_t k = 0; k < rolling->contacts.size(); ++k) {
     const RollingContact& r = rolling->contacts[k];
-    if (entry[r.contact] == entries_.size()) continue;
-    const Vec3& t = entries_[entry[r.contact]].torque;
+    if (entry[r.contact] == rows_.size()) continue;
+    const Vec3 t = torques_.empty() ? Vec3::Zero() : torques_[entry[r.contact]];
     const Vec3 world = keys.swapped[r.contact] ? Vec3(-t) : t;
     const SolverContact& c = solver_contacts[r.contact];
     const double normal = std::max(impulses[r.contact][0], 0.0);
@@ -206,38 +208,45 @@ std::size_t ContactHistory::warm_start(const collision::ContactList& contacts,
 }
 
 std::vector<HistoryEntry> ContactHistory::entries() const {
-  std::vector<HistoryEntry> out = entries_;
+  std::vector<HistoryEntry> out;
+  out.reserve(rows_.size());
+  for (std::size_t e = 0; e < rows_.size(); ++e) out.push_back(entry(e));
   std::sort(out.begin(), out.end(),
             [](const HistoryEntry& a, const HistoryEntry& b) { return by_key(a, b); });
   return out;
 }
 
 void ContactHistory::insert(const std::vector<HistoryEntry>& entries) {
-  reserve(entries_.size() + entries.size());
-  for (const HistoryEntry& e : entries) entries_[put(e.key)] = e;
+  reserve(rows_.size() + entries.size());
+  for (const HistoryEntry& e : entries) {
+    const std::size_t i = put(e.key);
+    rows_[i].impulse = e.impulse;
+    if (torques_.empty() && !e.torque.isZero(0.0)) torques_.assign(rows_.size(), Vec3::Zero());
+    if (!torques_.empty()) torques_[i] = e.torque;
+  }
 }
 
 std::vector<HistoryEntry> ContactHistory::unclaimed(const ContactKeys& keys,
                                                     const body::Particles& particles,
                                                     std::size_t owned) const {
   std::vector<HistoryEntry> out;
-  if (entries_.empty()) return out;
-  std::vector<bool> claimed(entries_.size(), false);
+  if (rows_.empty()) return out;
+  std::vector<bool> claimed(rows_.size(), false);
   std::size_t hint = 0;
   for (const ContactKey& k : keys.key) {
     const std::size_t e = find(k, hint);
-    if (e == entries_.size()) continue;
+    if (e == rows_.size()) continue;
     claimed[e] = true;
     hint = e + 1;
   }
   if (std::find(claimed.begin(), claimed.end(), false) == claimed.end()) return out;
   const std::unordered_set<BodyId> mine(particles.id.begin(),
                                         particles.id.begin() + std::ptrdiff_t(owned));
-  for (std::size_t e = 0; e < entries_.size(); ++e) {
+  for (std::size_t e = 0; e < rows_.size(); ++e) {
     if (claimed[e]) continue;
-    const ContactKey& key = entries_[e].key;
+    const ContactKey& key = rows_[e].key;
     const bool stays = mine.count(key.first) && (key.second < 0 || mine.count(key.second));
-    if (!stays) out.push_back(entries_[e]);
+    if (!stays) out.push_back(entry(e));
   }
   std::sort(out.begin(), out.end(),
             [](const HistoryEntry& a, const HistoryEntry& b) { return by_key(a, b); });

@@ -72,7 +72,9 @@ void contact_keys(const collision::ContactList& contacts, const body::Particles&
 /// The history is a flat table: the entries in one array, in the order they were recorded
 /// (the last step's detection order, which the next step's lookups mostly follow), and an
 /// open-addressing index over them (linear probing, at most half full). No node is allocated
-/// per contact, and recording a step reuses the arrays.
+/// per contact, and recording a step reuses the arrays. The torques are a parallel array that
+/// exists only while some entry has one (rolling or spinning resistance): 24 bytes per entry
+/// less without.
 class ContactHistory {
 public:
   /// Replaces the history by the given contacts' impulses (contact frame, as relaxed) and, with
@@ -93,18 +95,22 @@ public:
                          const std::vector<SolverContact>& solver_contacts, double scale,
                          std::vector<Vec3>& impulses, RollingBlocks* rolling = nullptr) const;
 
-  std::size_t size() const { return entries_.size(); }
-  /// Bytes one remembered contact takes (the memory estimate): its entry, its index slots (2 to
-  /// 4: the index is a power of two at most half full), and the key and order bit the step
-  /// forms for it.
-  static constexpr std::size_t bytes_per_entry() {
-    return sizeof(HistoryEntry) + 4 * sizeof(std::uint32_t) + sizeof(ContactKey) + 1;
+  std::size_t size() const { return rows_.size(); }
+  /// Bytes one remembered contact takes (the memory estimate): its key and impulse, its index
+  /// slots (2 to 4: the index is a power of two at most half full), and the key and order bit
+  /// the step forms for it; a torque adds 24 (`rolling`).
+  static constexpr std::size_t bytes_per_entry(bool rolling = false) {
+    return sizeof(Row) + (rolling ? sizeof(Vec3) : 0) + 4 * sizeof(std::uint32_t) +
+           sizeof(ContactKey) + 1;
   }
   void clear();
   /// The entries sorted by key (checkpoints, exchange between processes).
   std::vector<HistoryEntry> entries() const;
-  /// The entries as stored, in the order they were recorded (no copy).
-  const std::vector<HistoryEntry>& recorded() const { return entries_; }
+  /// Entry e (0 <= e < size()) as stored, in the order they were recorded.
+  HistoryEntry entry(std::size_t e) const {
+    return {rows_[e].key, rows_[e].impulse, torques_.empty() ? Vec3::Zero() : torques_[e]};
+  }
+  const ContactKey& key(std::size_t e) const { return rows_[e].key; }
   /// Adds entries (an existing key is overwritten).
   void insert(const std::vector<HistoryEntry>& entries);
   /// The entries, sorted by key, that no contact of the list claims and that another process
@@ -121,7 +127,12 @@ private:
   std::size_t find(const ContactKey& key, std::size_t hint = 0) const;
   std::size_t put(const ContactKey& key);  // the key's entry, appended if absent
   void reserve(std::size_t entries);       // an index for that many, rebuilt
-  std::vector<HistoryEntry> entries_;
+  struct Row {
+    ContactKey key;
+    Vec3 impulse;  // world frame, on body `first`
+  };
+  std::vector<Row> rows_;
+  std::vector<Vec3> torques_;  // empty, or one per row (world frame, on body `first`)
   std::vector<std::uint32_t> index_;
   int shift_ = 64;  // the index has 2^(64 − shift_) slots: a hash's top bits pick one
 };
