@@ -21,6 +21,25 @@ namespace {
 
 constexpr const char* kHistory = "contact_history";
 constexpr const char* kNeighbourLists = "neighbour_lists";
+constexpr const char* kRelaxationPrior = "relaxation_prior";
+
+// The last relaxation's decay (the same on every rank: from reduced measures), in a hexfloat.
+std::string relaxation_prior_text(const timestep::Simulation& sim) {
+  std::ostringstream os;
+  os << std::hexfloat << "decay " << sim.relaxation_prior().decay << " span "
+     << sim.relaxation_prior().span << '\n';
+  return os.str();
+}
+
+void restore_relaxation_prior(const std::string& text, timestep::Simulation& sim) {
+  std::istringstream is(text);
+  std::string decay_word, decay, span_word;
+  int span = -1;
+  is >> decay_word >> decay >> span_word >> span;
+  if (!is || decay_word != "decay" || span_word != "span" || span < 0)
+    throw InputError("checkpoint: the relaxation's decay is malformed");
+  sim.relaxation_prior() = {std::strtod(decay.c_str(), nullptr), span};  // a hexfloat
+}
 
 // Collective: the lists are valid only if they are on every rank.
 std::string neighbour_lists_text(const timestep::Simulation& sim, const comm::Communicator& comm) {
@@ -132,6 +151,7 @@ void save_engine_state(const timestep::Simulation& sim, const comm::Communicator
     };
   }
   if (sim.parameters().skin > 0.0) state.engine[kNeighbourLists] = neighbour_lists_text(sim, comm);
+  state.engine[kRelaxationPrior] = relaxation_prior_text(sim);
 }
 
 void restore_contact_history(const io::CheckpointState& state, timestep::Simulation& sim,
@@ -157,6 +177,9 @@ void restore_engine_state(const io::CheckpointState& state, timestep::Simulation
   const auto lists = state.engine.find(kNeighbourLists);
   if (sim.parameters().skin > 0.0 && lists != state.engine.end())
     restore_neighbour_lists(lists->second, sim, comm);
+  // A checkpoint before this state: no prior, the first relaxation schedules from its own tests.
+  const auto prior = state.engine.find(kRelaxationPrior);
+  if (prior != state.engine.end()) restore_relaxation_prior(prior->second, sim);
 }
 
 }  // namespace granite::scenario

@@ -22,4 +22,14 @@ int next_check_sweep(int sweep, double value, int previous_sweep, double previou
   return sweep + static_cast<int>(std::clamp(remaining, 1.0, double(cap)));
 }
 
+int next_check_sweep(int sweep, double value, double prior_decay, int prior_span, double tolerance,
+                     int max_sweeps) {
+  const bool decays = prior_span > 0 && prior_decay > 0.0 && prior_decay < 1.0 && tolerance < value;
+  if (!decays) return sweep + 1;
+  const int cap = std::max({4, sweep, prior_span});
+  const double remaining = std::ceil(std::log(tolerance / value) / std::log(prior_decay));
+  if (sweep + remaining >= max_sweeps && max_sweeps - sweep <= 2 * cap) return max_sweeps;
+  return sweep + static_cast<int>(std::clamp(remaining, 1.0, double(cap)));
+}
+
 }  // namespace granite::solver

@@ -277,8 +277,8 @@ RelaxationResult relax(const RelaxationSettings& settings,
   const bool joint = rolls && !rolling->joint.empty();           // ccp's joint blocks
   const bool predicted = settings.check_every == 0 && settings.convergence == Convergence::fc3d;
   const int every = std::max(1, settings.check_every);
-  int next_check = 1, previous_check = 0;
-  double previous_value = 0.0;
+  int next_check = 1, previous_check = 0, first_check = 0;
+  double previous_value = 0.0, first_value = 0.0;
   // This rank's ‖q‖², from the relaxation's first fc3d pass on (fc3d_sums' known_q2).
   std::optional<double> q2;
   const auto sums = [&] {
@@ -333,8 +333,13 @@ RelaxationResult relax(const RelaxationSettings& settings,
     }
     if (predicted) {
       const double value = std::max(m.value(), torque_change);
-      next_check = next_check_sweep(result.sweeps, value, previous_check, previous_value,
-                                    settings.tolerance, settings.max_sweeps);
+      next_check =
+          previous_check == 0
+              ? next_check_sweep(result.sweeps, value, settings.prior_decay, settings.prior_span,
+                                 settings.tolerance, settings.max_sweeps)
+              : next_check_sweep(result.sweeps, value, previous_check, previous_value,
+                                 settings.tolerance, settings.max_sweeps);
+      if (first_check == 0) first_check = result.sweeps, first_value = value;
       previous_check = result.sweeps;
       previous_value = value;
     }
@@ -344,6 +349,13 @@ RelaxationResult relax(const RelaxationSettings& settings,
     m.fc3d = sums();
     reduce(m, exchange);
     result.fc3d = m.fc3d.error();
+    if (predicted) previous_check = result.sweeps, previous_value = result.fc3d;
+  }
+  // The decay between the first test and the last, for the next relaxation's schedule.
+  if (predicted && first_check > 0 && previous_check > first_check && first_value > 0.0 &&
+      previous_value > 0.0) {
+    result.decay_span = previous_check - first_check;
+    result.decay = std::pow(previous_value / first_value, 1.0 / result.decay_span);
   }
   return result;
 }

@@ -37,13 +37,27 @@ TEST(CheckSchedule, GoesToTheLastSweepWhenNoConvergenceIsPredictedBeforeIt) {
   EXPECT_EQ(solver::next_check_sweep(1, 0.1, 0, 0.0, 1e-4, 3), 2);
 }
 
+TEST(CheckSchedule, TheSecondTestFollowsThePreviousRelaxationsDecay) {
+  // No decay measured before (span 0) or none that decays: the next sweep.
+  EXPECT_EQ(solver::next_check_sweep(1, 0.1, 0.0, 0, 1e-4, 1000), 2);
+  EXPECT_EQ(solver::next_check_sweep(1, 0.1, 1.0, 9, 1e-4, 1000), 2);
+  // 10x per sweep: 1e-2 -> 1e-4 in two sweeps.
+  EXPECT_EQ(solver::next_check_sweep(1, 1e-2, 0.1, 3, 1e-4, 1000), 3);
+  // 0.98 per sweep, measured over 9 sweeps: no convergence by the last sweep (9 away, within two
+  // intervals of 9): its test is the next ...
+  EXPECT_EQ(solver::next_check_sweep(1, 0.9, 0.98, 9, 1e-4, 10), 10);
+  // ... measured over 2 sweeps, the interval is at most 4: the last sweep is too far.
+  EXPECT_EQ(solver::next_check_sweep(1, 0.9, 0.98, 2, 1e-4, 10), 5);
+  // A decay predicted to meet the tolerance far ahead: at most the interval max(4, sweep, span).
+  EXPECT_EQ(solver::next_check_sweep(1, 0.9, 0.9, 6, 1e-4, 1000), 7);
+}
+
 namespace {
 
 constexpr double kR = 1.0 / 256.0;
 
 // Ten spheres stacked on a floor, each contact penetrated by 1e-3 r, relaxed to fc3d 1e-10.
-timestep::StepStatistics column_step(int check_every, std::vector<Vec3>& impulses) {
-  timestep::Simulation sim;
+void set_up_column(timestep::Simulation& sim, int check_every) {
   auto& p = sim.parameters();
   p.dt = 1e-4;
   p.gravity = Vec3(0, 0, -9.81);
@@ -59,6 +73,11 @@ timestep::StepStatistics column_step(int check_every, std::vector<Vec3>& impulse
   for (int i = 0; i < 10; ++i)
     sim.particles().add_sphere(sim.materials(), mat, Vec3(0.01, 0.02, kR - d + i * (2 * kR - d)),
                                kR);
+}
+
+timestep::StepStatistics column_step(int check_every, std::vector<Vec3>& impulses) {
+  timestep::Simulation sim;
+  set_up_column(sim, check_every);
   const timestep::StepStatistics st = sim.step();
   impulses = sim.impulses();
   return st;
@@ -91,4 +110,23 @@ TEST(CheckSchedule, ConvergesLikeATestAfterEverySweepWithFewTests) {
   std::printf("[ schedule ] every sweep: %d sweeps, %d tests; predicted: %d sweeps, %d tests\n",
               every.sweeps, every.convergence_checks, predicted.sweeps,
               predicted.convergence_checks);
+}
+
+TEST(CheckSchedule, ARelaxationLikeThePreviousOneSkipsTheTestThatMeasuresItsDecay) {
+  // The column with at most 10 sweeps never meets 1e-10: the first step tests after sweeps 1
+  // and 2 (its decay) and 10; the second, knowing the first's decay over sweeps 1-10, after
+  // sweeps 1 and 10 only. Both run all 10 sweeps, so the schedule changes no impulse.
+  timestep::Simulation sim;
+  set_up_column(sim, 0);
+  sim.parameters().max_sweeps = 10;
+  const timestep::StepStatistics first = sim.step();
+  ASSERT_FALSE(first.converged);
+  EXPECT_EQ(first.sweeps, 10);
+  EXPECT_EQ(first.convergence_checks, 3);
+  EXPECT_EQ(sim.relaxation_prior().span, 9);
+  EXPECT_GT(sim.relaxation_prior().decay, 0.0);
+  EXPECT_LT(sim.relaxation_prior().decay, 1.0);
+  const timestep::StepStatistics second = sim.step();
+  EXPECT_EQ(second.sweeps, 10);
+  EXPECT_EQ(second.convergence_checks, 2);
 }

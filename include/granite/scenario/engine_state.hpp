@@ -6,7 +6,9 @@
 //                            the text /engine/contact_history gathered from every rank);
 //   neighbour_lists          (contact.skin > 0) the step of the lists' last build, its ghost
 //                            width and whether the lists are still valid on every rank; the
-//                            lists themselves follow from the particles' neighbour_reference.
+//                            lists themselves follow from the particles' neighbour_reference;
+//   relaxation_prior         the last relaxation's decay of its convergence measure, which
+//                            places the next relaxation's second test (solver/check_schedule.hpp).
 // A restart on as many ranks takes back exactly this state, so it continues bit for bit. On
 // another rank count each rank reads about 1/P of the history rows and sends each to the
 // owners of its particles (parallel/id_directory.hpp); the lists are rebuilt.
@@ -17,7 +19,8 @@
 namespace granite::scenario {
 
 /// Collective: the engine's state into `state` (only the parts whose setting is on): the
-/// neighbour-list text under state.engine, this rank's history entries as state.history.
+/// neighbour-list and relaxation texts under state.engine, this rank's history entries as
+/// state.history.
 void save_engine_state(const timestep::Simulation& sim, const comm::Communicator& comm,
                        io::CheckpointState& state);
 

@@ -17,4 +17,14 @@ namespace granite::solver {
 int next_check_sweep(int sweep, double value, int previous_sweep, double previous_value,
                      double tolerance, int max_sweeps);
 
+/// The sweep of a relaxation's second test, after its first at `sweep` gave `value`, from the
+/// decay the previous relaxation measured: ρ = `prior_decay` per sweep over its last
+/// `prior_span` sweeps of tests (0: none measured). As next_check_sweep with that decay, and
+/// with the interval at most max(4, sweep, prior_span): a relaxation like the previous one
+/// that is not predicted to converge goes to its last sweep without the test that would
+/// measure its own decay (the previous relaxation measured it over that span). Without a
+/// decay (none measured, or ρ ≥ 1), the next sweep, as next_check_sweep.
+int next_check_sweep(int sweep, double value, double prior_decay, int prior_span, double tolerance,
+                     int max_sweeps);
+
 }  // namespace granite::solver

@@ -55,6 +55,11 @@ struct RelaxationSettings {
   /// (Exchange::mark_boundary). The same exchange, in another Gauss–Seidel order; on one
   /// rank nothing changes.
   bool overlap_exchange = false;
+  /// With the predicted schedule: the decay of the previous relaxation's tests
+  /// (RelaxationResult::decay, decay_span), which places this relaxation's second test
+  /// (next_check_sweep); 0: none.
+  double prior_decay = 0.0;
+  int prior_span = 0;
 };
 
 struct RelaxationResult {
@@ -63,6 +68,11 @@ struct RelaxationResult {
   double fc3d = 0.0;      // fc3d error after the last sweep (0 without contacts)
   bool converged = true;  // the chosen measure < tolerance within max_sweeps
   int checks = 0;         // convergence tests evaluated (the final fc3d evaluation not counted)
+  // With the predicted schedule: the measure's decay per sweep between the first test and the
+  // last (the final fc3d evaluation included) and the sweeps between them; 0 with fewer than
+  // two tests. The next relaxation's prior (RelaxationSettings::prior_decay).
+  double decay = 0.0;
+  int decay_span = 0;
   // Contacts whose single-contact model returned ContactCase::failed in the last sweep (the
   // polyhedral model when Lemke's answer fails its check): their impulse is the frictionless
   // stand-in, not the model's answer. A run stops on any (scenario/run.cpp).
