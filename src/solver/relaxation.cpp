@@ -75,8 +75,8 @@ void sweep(const contact::ModelSettings& model, const std::vector<SolverContact>
     // to the general path below (the floor contacts of the channel). Its bookkeeping is scalar
     // and it leaves early: the general path's Vec3 tail is slower here (docs/performance.md).
     if (kNormalRowAtZeroFriction && c.mu == 0.0 && old[1] == 0.0 && old[2] == 0.0) {
-      const double bn = c.A_nn() * old[0] - c.normal.dot(velocity) - c.gap_term;
-      const double solved_n = bn < 0.0 ? 0.0 : bn / c.A_nn();
+      const double bn = c.A(0, 0) * old[0] - c.normal.dot(velocity) - c.gap_term;
+      const double solved_n = bn < 0.0 ? 0.0 : bn / c.A(0, 0);
       double x_n = solved_n;
       if (c.weight != 1.0) x_n = old[0] + c.weight * (solved_n - old[0]);
       const double dn = x_n - old[0];
@@ -88,11 +88,10 @@ void sweep(const contact::ModelSettings& model, const std::vector<SolverContact>
     }
     // u in the contact frame; b = −(u without this contact's impulse) − g e_n (§3.1, Eq. 5).
     const Mat3 frame = c.frame();
-    const Mat3 A = c.A();
     const Vec3 u = frame.transpose() * velocity;
-    Vec3 b = A * old - u;
+    Vec3 b = c.A * old - u;
     b[0] -= c.gap_term;
-    const contact::Impulse solved = solve(A, c.reduction, b, c.mu);
+    const contact::Impulse solved = solve(c.A, c.reduction, b, c.mu);
     failures += solved.kind == contact::ContactCase::failed ? 1 : 0;
     Vec3 x = solved.x;
     if (c.weight != 1.0) x = old + c.weight * (x - old);  // branch keeps w = 1 bit-exact

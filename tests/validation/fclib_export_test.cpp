@@ -89,7 +89,7 @@ TEST(FclibExport, SettledPackingMatchesEngineRelaxation) {
   for (std::size_t j = 0; j < m; ++j) {
     const auto J = static_cast<Eigen::Index>(3 * j);
     const Mat3 block = dense.block<3, 3>(J, J);
-    const Mat3 A = solver_contacts[j].A();
+    const Mat3 A = solver_contacts[j].A;
     ASSERT_LE((block - A).cwiseAbs().maxCoeff(), 1e-12 * A.cwiseAbs().maxCoeff()) << j;
     EXPECT_EQ(mu[static_cast<Eigen::Index>(j)], solver_contacts[j].mu);
   }

@@ -167,7 +167,7 @@ SingleContactStep tilted_dimer_first_step(contact::Model model) {
     if (contacts.size() != 1) return;
     const solver::SolverContact& c = contacts[0];
     const solver::BodyState& b = states[c.body1];
-    out.A = c.A();
+    out.A = c.A;
     out.u0 = c.frame().transpose() * (b.v + b.w.cross(c.r1));
     out.mu = c.mu;
     out.g = c.gap_term;

@@ -15,9 +15,7 @@ struct SolverContact {
   // (collision::tangent_frame): 32 bytes instead of 72, and Q bit for bit the detection's.
   Vec3 normal;
   double tangent_coefficient;
-  // The Delassus diagonal block A_jj in the contact frame (Eq. 2), symmetric: its upper
-  // triangle (0,0) (0,1) (0,2) (1,1) (1,2) (2,2).
-  double delassus[6];
+  Mat3 A;  // Delassus diagonal block in the contact frame (Eq. 2)
   // A's reduction to the plane of maximum compression (§3.2), reused by every sweep.
   contact::BlockReduction reduction;
   Vec3 r1;          // body 1's witness point − centre of body 1
@@ -45,24 +43,6 @@ struct SolverContact {
   void set_frame(const Vec3& n) {
     normal = n;
     tangent_coefficient = collision::tangent_coefficient(n);
-  }
-  double A_nn() const { return delassus[0]; }
-  Mat3 A() const {
-    const double* d = delassus;
-    Mat3 a;
-    a << d[0], d[1], d[2],  //
-        d[1], d[3], d[4],   //
-        d[2], d[4], d[5];
-    return a;
-  }
-  /// Keeps A's upper triangle (A is symmetric; its lower triangle is not read).
-  void set_A(const Mat3& a) {
-    delassus[0] = a(0, 0);
-    delassus[1] = a(0, 1);
-    delassus[2] = a(0, 2);
-    delassus[3] = a(1, 1);
-    delassus[4] = a(1, 2);
-    delassus[5] = a(2, 2);
   }
 };
 

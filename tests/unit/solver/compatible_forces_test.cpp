@@ -68,8 +68,8 @@ SolverContact contact(std::uint32_t body1, std::uint32_t body2, const Vec3& norm
   SolverContact c{};
   const Vec3 n = normal.normalized();
   c.set_frame(n);
-  c.set_A(Mat3::Identity());
-  c.reduction = contact::block_reduction(c.A());
+  c.A = Mat3::Identity();
+  c.reduction = contact::block_reduction(c.A);
   c.r1 = r1;
   c.r2 = r2;
   c.gap_term = 0.0;

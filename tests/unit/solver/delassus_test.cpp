@@ -71,8 +71,8 @@ TEST(Delassus, MatchesBruteForceJacobian) {
                  Vec3::Zero(),
                  1.0 / m2,
                  I2.inverse()};
-    c.set_A(A);
-    c.reduction = contact::block_reduction(c.A());
+    c.A = A;
+    c.reduction = contact::block_reduction(c.A);
     c.r1 = r1;
     c.r2 = r2;
     c.gap_term = 0.0;
@@ -212,7 +212,7 @@ TEST(Delassus, SetupFormsAClumpsBlockFromItsLeverArms) {
     const Mat3 expected = solver::delassus_diagonal(contacts.frame(j), particles.inverse_mass[0],
                                                     particles.world_inverse_inertia(0), r1, 0.0,
                                                     Mat3::Zero(), Vec3::Zero());
-    const Mat3 A = setup[j].A();
+    const Mat3 A = setup[j].A;
     EXPECT_LT((A - expected).norm(), 1e-12 * expected.norm()) << "contact " << j;
     EXPECT_GT(std::abs(A(0, 1)) + std::abs(A(0, 2)), 1e-3 * expected.norm())
         << "contact " << j << ": no normal-tangential coupling, the lever arm is not off-centre";

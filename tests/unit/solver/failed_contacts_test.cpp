@@ -26,8 +26,8 @@ struct OneContact {
     c.set_frame(Vec3::UnitZ());  // (n, t, o) = (z, x, y), right-handed
     c.r1 = Vec3(0, 0, -0.1);
     c.r2 = Vec3::Zero();
-    c.set_A(Mat3::Identity());  // a Delassus block (SPD); its exact value does not matter here
-    c.reduction = contact::block_reduction(c.A());
+    c.A = Mat3::Identity();  // a Delassus block (SPD); its exact value does not matter here
+    c.reduction = contact::block_reduction(c.A);
     c.gap_term = gap_term;
     c.mu = 0.5;
     c.body1 = 0;

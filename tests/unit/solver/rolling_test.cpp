@@ -155,8 +155,8 @@ TEST(Rolling, JointDelassusBlockIsTheBruteForceJacobiansAndTheBodiesResponse) {
                  1.0 / m2,
                  I2inv};
     const Mat3 A = delassus_diagonal(Q, 1.0 / m1, I1inv, r1, 1.0 / m2, I2inv, r2);
-    c.set_A(A);
-    c.reduction = contact::block_reduction(c.A());
+    c.A = A;
+    c.reduction = contact::block_reduction(c.A);
     c.r1 = r1;
     c.r2 = r2;
     c.gap_term = 0.0;
