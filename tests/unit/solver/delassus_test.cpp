@@ -5,6 +5,7 @@
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
 #include "granite/solver/relaxation.hpp"
+#include "../../support/solver_contact.hpp"
 
 #include <gtest/gtest.h>
 
@@ -36,9 +37,8 @@ TEST(Delassus, MatchesBruteForceJacobian) {
     const Mat3 I2 = random_spd(rng);
     const Vec3 r1(u(rng), u(rng), u(rng)), r2(u(rng), u(rng), u(rng));
     // Random orthonormal contact frame Q = [n t o] (t, o as the setup forms them from n).
-    solver::SolverContact c{};
-    c.set_frame(Eigen::Quaterniond::UnitRandom().toRotationMatrix().col(0));
-    const Mat3 Q = c.frame();
+    const Vec3 n = Eigen::Quaterniond::UnitRandom().toRotationMatrix().col(0);
+    const Mat3 Q = test_support::solver_contact(n, Mat3::Identity(), r1, r2, 0.5).frame();
 
     // Generalized velocities (v1, ω1, v2, ω2); the contact-frame relative velocity is Wᵀ q:
     // u = Qᵀ (v1 + ω1 × r1 − v2 − ω2 × r2), so Wᵀ = Qᵀ [E, −[r1]×, −E, [r2]×].
@@ -71,14 +71,7 @@ TEST(Delassus, MatchesBruteForceJacobian) {
                  Vec3::Zero(),
                  1.0 / m2,
                  I2.inverse()};
-    c.A = A;
-    c.reduction = contact::block_reduction(c.A);
-    c.r1 = r1;
-    c.r2 = r2;
-    c.gap_term = 0.0;
-    c.mu = 0.5;
-    c.body1 = 0;
-    c.body2 = 1;
+    const solver::SolverContact c = test_support::solver_contact(n, A, r1, r2, 0.5);
     auto rel = [&] {
       const auto& b1 = bodies[0];
       const auto& b2 = bodies[1];

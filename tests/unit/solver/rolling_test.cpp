@@ -9,6 +9,7 @@
 #include "granite/solver/relaxation.hpp"
 #include "granite/solver/rolling.hpp"
 #include "granite/solver/rolling_ccp.hpp"
+#include "../../support/solver_contact.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
@@ -126,9 +127,9 @@ TEST(Rolling, JointDelassusBlockIsTheBruteForceJacobiansAndTheBodiesResponse) {
     const double m1 = 1.5 + 0.5 * u(rng), m2 = 2.0 + u(rng), R = 0.3 + 0.2 * u(rng);
     const Mat3 I1inv = random_spd(rng).inverse(), I2inv = random_spd(rng).inverse();
     const Vec3 r1(u(rng), u(rng), u(rng)), r2(u(rng), u(rng), u(rng));
-    SolverContact c{};  // a random frame Q = [n t o] (t, o as the setup forms them from n)
-    c.set_frame(Eigen::Quaterniond::UnitRandom().toRotationMatrix().col(0));
-    const Mat3 Q = c.frame();
+    // A random frame Q = [n t o] (t, o as the setup forms them from n).
+    const Vec3 n = Eigen::Quaterniond::UnitRandom().toRotationMatrix().col(0);
+    const Mat3 Q = test_support::solver_contact(n, Mat3::Identity(), r1, r2, 0.5).frame();
     Eigen::Matrix<double, 6, 12> J = Eigen::Matrix<double, 6, 12>::Zero();
     J.topRows<3>() << Q.transpose(), -Q.transpose() * cross_matrix(r1), -Q.transpose(),
         Q.transpose() * cross_matrix(r2);
@@ -155,14 +156,7 @@ TEST(Rolling, JointDelassusBlockIsTheBruteForceJacobiansAndTheBodiesResponse) {
                  1.0 / m2,
                  I2inv};
     const Mat3 A = delassus_diagonal(Q, 1.0 / m1, I1inv, r1, 1.0 / m2, I2inv, r2);
-    c.A = A;
-    c.reduction = contact::block_reduction(c.A);
-    c.r1 = r1;
-    c.r2 = r2;
-    c.gap_term = 0.0;
-    c.mu = 0.5;
-    c.body1 = 0;
-    c.body2 = 1;
+    const solver::SolverContact c = test_support::solver_contact(n, A, r1, r2, 0.5);
     RollingContact r{0, Q.transpose() * (I1inv + I2inv) * Q, R, 0.1 * R, 0.05 * R};
     const contact::Mat6 G = rolling_delassus(c, r, bodies[0], bodies[1]);
     EXPECT_LT((G - brute).norm(), 1e-12 * brute.norm()) << G << "\nvs\n" << brute;
