@@ -334,7 +334,7 @@ RelaxationResult relax(const RelaxationSettings& settings,
       const double value = std::max(m.value(), torque_change);
       next_check =
           previous_check == 0
-              ? next_check_sweep(result.sweeps, value, settings.prior_decay, settings.prior_span,
+              ? next_check_sweep(result.sweeps, value, settings.prior.decay, settings.prior.span,
                                  settings.tolerance, settings.max_sweeps)
               : next_check_sweep(result.sweeps, value, previous_check, previous_value,
                                  settings.tolerance, settings.max_sweeps);
@@ -353,8 +353,8 @@ RelaxationResult relax(const RelaxationSettings& settings,
   // The decay between the first test and the last, for the next relaxation's schedule.
   if (predicted && first_check > 0 && previous_check > first_check && first_value > 0.0 &&
       previous_value > 0.0) {
-    result.decay_span = previous_check - first_check;
-    result.decay = std::pow(previous_value / first_value, 1.0 / result.decay_span);
+    result.decay.span = previous_check - first_check;
+    result.decay.decay = std::pow(previous_value / first_value, 1.0 / result.decay.span);
   }
   return result;
 }

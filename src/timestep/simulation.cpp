@@ -223,14 +223,9 @@ solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
   const Parameters& p = parameters_;
   if (p.method == solver::Method::apgd) return relax_contacts_apgd();
   if (p.method == solver::Method::lemke) return relax_contacts_lemke(owned);
-  const solver::RelaxationSettings settings{p.model,
-                                            p.max_sweeps,
-                                            p.tolerance,
-                                            p.convergence,
-                                            p.check_every,
-                                            p.overlap_exchange,
-                                            relaxation_prior_.decay,
-                                            relaxation_prior_.span};
+  const solver::RelaxationSettings settings{p.model,          p.max_sweeps,  p.tolerance,
+                                            p.convergence,    p.check_every, p.overlap_exchange,
+                                            relaxation_prior_};
   solver::Exchange& exchange = this->exchange();
   // Before the warm start, so that the first exchange carries the warm impulses' ghost
   // corrections to the owners like any other increment.
@@ -239,7 +234,7 @@ solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
     warm_start();
     const solver::RelaxationResult relaxation = solver::relax(
         settings, solver_contacts_, impulses_, states_, order_, exchange, rolling_blocks());
-    relaxation_prior_ = {relaxation.decay, relaxation.decay_span};
+    relaxation_prior_ = relaxation.decay;
     remember_impulses();
     return relaxation;
   });

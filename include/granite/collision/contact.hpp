@@ -94,6 +94,16 @@ inline void tangent_frame(const Vec3& n, double a, Vec3& t, Vec3& o) {
 inline void tangent_frame(const Vec3& n, Vec3& t, Vec3& o) {
   tangent_frame(n, tangent_coefficient(n), t, o);
 }
+/// Q = [n t o] from n and its tangent_coefficient.
+inline Mat3 contact_frame(const Vec3& n, double a) {
+  Mat3 q;
+  q.col(0) = n;
+  Vec3 t, o;
+  tangent_frame(n, a, t, o);
+  q.col(1) = t;
+  q.col(2) = o;
+  return q;
+}
 
 // Inline: the narrow phase adds every contact of every step here.
 inline void ContactList::push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, const Vec3& n,
@@ -114,13 +124,7 @@ inline void ContactList::push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, co
 // Inline: the setup forms every contact's frame once per step (storing t and o at detection
 // instead moves 48 bytes per contact twice more through memory; docs/performance.md).
 inline Mat3 ContactList::frame(std::size_t j) const {
-  Mat3 q;
-  q.col(0) = normal[j];
-  Vec3 t, o;
-  tangent_frame(normal[j], t, o);
-  q.col(1) = t;
-  q.col(2) = o;
-  return q;
+  return contact_frame(normal[j], tangent_coefficient(normal[j]));
 }
 
 }  // namespace granite::collision

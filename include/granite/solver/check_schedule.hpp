@@ -5,6 +5,13 @@
 
 namespace granite::solver {
 
+/// A relaxation's measured decay of its convergence measure: `decay` per sweep over `span`
+/// sweeps between its first test and its last (span 0: none measured).
+struct ConvergenceDecay {
+  double decay = 0.0;
+  int span = 0;
+};
+
 /// The sweep of the next test after a test at `sweep` gave `value` (not yet below `tolerance`),
 /// the previous one at `previous_sweep` (0: none) gave `previous_value`. With a per-sweep
 /// decay ρ = (value / previous_value)^(1 / (sweep − previous_sweep)) < 1, the next test is

@@ -98,10 +98,9 @@ public:
   std::size_t size() const { return rows_.size(); }
   /// Bytes one remembered contact takes (the memory estimate): its key and impulse, its index
   /// slots (2 to 4: the index is a power of two at most half full), and the key and order bit
-  /// the step forms for it; a torque adds 24 (`rolling`).
-  static constexpr std::size_t bytes_per_entry(bool rolling = false) {
-    return sizeof(Row) + (rolling ? sizeof(Vec3) : 0) + 4 * sizeof(std::uint32_t) +
-           sizeof(ContactKey) + 1;
+  /// the step forms for it (a torque, with rolling resistance, adds 24 B: not counted).
+  static constexpr std::size_t bytes_per_entry() {
+    return sizeof(Row) + 4 * sizeof(std::uint32_t) + sizeof(ContactKey) + 1;
   }
   void clear();
   /// The entries sorted by key (checkpoints, exchange between processes).

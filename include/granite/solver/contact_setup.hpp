@@ -30,15 +30,7 @@ struct SolverContact {
   std::uint32_t body2;  // index into the BodyState array (particles first, then global bodies)
 
   /// Q = [n t o].
-  Mat3 frame() const {
-    Mat3 q;
-    q.col(0) = normal;
-    Vec3 t, o;
-    collision::tangent_frame(normal, tangent_coefficient, t, o);
-    q.col(1) = t;
-    q.col(2) = o;
-    return q;
-  }
+  Mat3 frame() const { return collision::contact_frame(normal, tangent_coefficient); }
   /// Sets Q from its unit normal (t and o as collision::tangent_frame forms them).
   void set_frame(const Vec3& n) {
     normal = n;

@@ -9,6 +9,7 @@
 //                   u = W λ + q (fc3d_error.hpp), evaluated from the bodies' current
 //                   velocities and the impulses in one pass over the contacts (fc3d_sums);
 //   impulse_change  the sweep's largest impulse change relative to the largest impulse.
+#include "granite/solver/check_schedule.hpp"
 #include "granite/contact/single_contact.hpp"
 #include "granite/core/names.hpp"
 #include "granite/solver/body_state.hpp"
@@ -55,11 +56,9 @@ struct RelaxationSettings {
   /// (Exchange::mark_boundary). The same exchange, in another Gauss–Seidel order; on one
   /// rank nothing changes.
   bool overlap_exchange = false;
-  /// With the predicted schedule: the decay of the previous relaxation's tests
-  /// (RelaxationResult::decay, decay_span), which places this relaxation's second test
-  /// (next_check_sweep); 0: none.
-  double prior_decay = 0.0;
-  int prior_span = 0;
+  /// With the predicted schedule: the previous relaxation's RelaxationResult::decay, which
+  /// places this relaxation's second test (next_check_sweep); span 0: none.
+  ConvergenceDecay prior{};
 };
 
 struct RelaxationResult {
@@ -69,10 +68,9 @@ struct RelaxationResult {
   bool converged = true;  // the chosen measure < tolerance within max_sweeps
   int checks = 0;         // convergence tests evaluated (the final fc3d evaluation not counted)
   // With the predicted schedule: the measure's decay per sweep between the first test and the
-  // last (the final fc3d evaluation included) and the sweeps between them; 0 with fewer than
-  // two tests. The next relaxation's prior (RelaxationSettings::prior_decay).
-  double decay = 0.0;
-  int decay_span = 0;
+  // last (the final fc3d evaluation included); span 0 with fewer than two tests. The next
+  // relaxation's prior (RelaxationSettings::prior).
+  ConvergenceDecay decay{};
   // Contacts whose single-contact model returned ContactCase::failed in the last sweep (the
   // polyhedral model when Lemke's answer fails its check): their impulse is the frictionless
   // stand-in, not the model's answer. A run stops on any (scenario/run.cpp).

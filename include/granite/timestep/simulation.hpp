@@ -186,14 +186,10 @@ public:
   /// 0); part of the restart state.
   solver::ContactHistory& contact_history() { return history_; }
   const solver::ContactHistory& contact_history() const { return history_; }
-  /// The last relaxation's decay of its convergence measure (RelaxationResult::decay and
-  /// decay_span), which schedules the next relaxation's tests; part of the restart state.
-  struct RelaxationPrior {
-    double decay = 0.0;
-    int span = 0;
-  };
-  RelaxationPrior& relaxation_prior() { return relaxation_prior_; }
-  const RelaxationPrior& relaxation_prior() const { return relaxation_prior_; }
+  /// The last relaxation's decay of its convergence measure (RelaxationResult::decay), which
+  /// schedules the next relaxation's tests; part of the restart state.
+  solver::ConvergenceDecay& relaxation_prior() { return relaxation_prior_; }
+  const solver::ConvergenceDecay& relaxation_prior() const { return relaxation_prior_; }
   /// With `on`, every step copies its contacts into contact_record() before the ghosts are
   /// dropped (for the snapshots' /contacts group); off by default. The record stays valid
   /// across particle removal until the next step.
@@ -245,7 +241,7 @@ private:
   std::vector<solver::SolverContact> solver_contacts_;
   solver::SweepOrder order_;
   solver::ContactHistory history_;  // the last relaxation's impulses (warm start)
-  RelaxationPrior relaxation_prior_;
+  solver::ConvergenceDecay relaxation_prior_;
   solver::ContactKeys keys_;     // the step's contact identities (warm start and record)
   std::int64_t keys_step_ = -1;  // the step keys_ were formed for
   std::vector<Vec3> impulses_;
