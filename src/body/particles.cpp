@@ -137,6 +137,10 @@ void Particles::append(const Particles& other) {
   next_id_ = std::max(next_id_, other.next_id_);
 }
 
+void Particles::truncate(std::size_t n) {
+  for_each_particle_field([&](const auto& field) { (this->*field.array).resize(n); });
+}
+
 void Particles::clear() {
   for_each_particle_field([&](const auto& field) { (this->*field.array).clear(); });
 }

@@ -24,7 +24,14 @@ void PeerExchange::post(std::size_t k, const void* send, std::size_t send_bytes,
 }
 
 void PeerExchange::wait() {
-  MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  statuses_.resize(requests_.size());
+  MPI_Waitall(int(requests_.size()), requests_.data(), statuses_.data());
+}
+
+std::size_t PeerExchange::received_bytes(std::size_t k) const {
+  int count = 0;
+  MPI_Get_count(&statuses_[2 * k], MPI_BYTE, &count);
+  return std::size_t(count);
 }
 
 }  // namespace granite::comm

@@ -139,7 +139,7 @@ void DistributedDomain::hand_over_history(solver::ContactHistory& history,
 
 void DistributedDomain::end_step(body::Particles& particles, std::size_t owned) {
   // Ghosts live for one step: the next synchronise() migrates owned bodies and rebuilds them.
-  particles.remove_if([owned](std::size_t i) { return i >= owned; });
+  particles.truncate(owned);
 }
 
 }  // namespace granite::parallel

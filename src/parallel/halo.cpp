@@ -119,8 +119,15 @@ void Halo::append_ghosts(body::Particles& particles, std::size_t owned) {
     ghost_count_ += recv_states_[k].size();
   }
   particles.append(ghosts_);
-  send_corr_.resize(peers);
-  recv_corr_.resize(peers);
+  send_sparse_.resize(peers);
+  recv_sparse_.resize(peers);
+  last_total_.resize(peers);
+  touched_.resize(peers);
+  for (std::size_t k = 0; k < peers; ++k) {
+    last_total_[k].assign(send_index_[k].size(), Correction{});
+    touched_[k].assign(send_index_[k].size(), 0);
+  }
+  whole_totals_ = true;
   ghost_start_.assign(ghost_count_, Correction{});  // ghosts start without corrections
 }
 
@@ -128,11 +135,13 @@ void Halo::reset_corrections(const std::vector<solver::BodyState>& states, std::
   ghost_start_.resize(ghost_count_);
   for (std::size_t g = 0; g < ghost_count_; ++g)
     ghost_start_[g] = join(states[owned + g].dv, states[owned + g].dw);
+  whole_totals_ = true;
 }
 
 void Halo::exchange_sums(std::vector<solver::BodyState>& states, std::size_t owned,
                          comm::PeerExchange& exchange) {
   ghost_start_.assign(ghost_count_, Correction{});
+  whole_totals_ = true;
   exchange_corrections(states, owned, exchange);
 }
 
@@ -143,52 +152,67 @@ void Halo::exchange_corrections(std::vector<solver::BodyState>& states, std::siz
   receive_totals(states, owned, exchange);
 }
 
+// Only what changed travels: a ghost's increment if it is not zero (most ghosts touch no contact
+// of this rank: in channel_small 91-96 % of the increments are zero), and an owner's total if
+// it differs from the one last sent for that image or took an increment from it (the ghost
+// holds the last total sent to it plus its own increment, which is zero for every ghost not
+// sent). After reset_corrections or exchange_sums the first totals go whole: the ghosts' values
+// then are their holder's, not the last total. Each body's bits are those of the whole
+// exchange: adding a zero increment leaves a correction as it is (a correction built by sums
+// from +0 is never −0), and a total not sent equals the ghost's value.
 void Halo::send_increments(const std::vector<solver::BodyState>& states, std::size_t owned,
                            comm::PeerExchange& exchange) {
   const std::size_t peers = send_index_.size();
-  // Message k: the increments of the ghosts received from peer k, in order.
+  // Message k: the nonzero increments of the ghosts received from peer k, with their offsets.
   for (std::size_t k = 0; k < peers; ++k) {
-    const std::size_t n = recv_states_[k].size();
-    send_corr_[k].resize(n);
-    for (std::size_t g = 0; g < n; ++g) {
+    send_sparse_[k].clear();
+    for (std::size_t g = 0; g < recv_states_[k].size(); ++g) {
       const std::size_t local = ghost_begin_[k] + g;
       const Correction& start = ghost_start_[local - owned];
-      send_corr_[k][g] = join(states[local].dv - first(start), states[local].dw - second(start));
+      const Correction increment =
+          join(states[local].dv - first(start), states[local].dw - second(start));
+      if (increment != Correction{}) send_sparse_[k].push_back({std::uint32_t(g), increment});
     }
-    recv_corr_[k].resize(send_index_[k].size());
+    recv_sparse_[k].resize(send_index_[k].size());
   }
-  exchange.start_sized(send_corr_, recv_corr_, kIncrementTag);
+  exchange.start_bounded(send_sparse_, recv_sparse_, kIncrementTag);
 }
 
 void Halo::return_totals(std::vector<solver::BodyState>& states, comm::PeerExchange& exchange) {
-  exchange.finish();
+  exchange.finish_bounded(recv_sparse_);
   const std::size_t peers = send_index_.size();
   for (std::size_t k = 0; k < peers; ++k)
-    for (std::size_t s = 0; s < send_index_[k].size(); ++s) {
-      solver::BodyState& b = states[send_index_[k][s]];
-      b.dv += first(recv_corr_[k][s]);
-      b.dw += second(recv_corr_[k][s]);
+    for (const SparseCorrection& c : recv_sparse_[k]) {
+      solver::BodyState& b = states[send_index_[k][c.offset]];
+      b.dv += first(c.value);
+      b.dw += second(c.value);
+      touched_[k][c.offset] = 1;
     }
   for (std::size_t k = 0; k < peers; ++k) {
-    send_corr_[k].resize(send_index_[k].size());
+    send_sparse_[k].clear();
     for (std::size_t s = 0; s < send_index_[k].size(); ++s) {
       const solver::BodyState& b = states[send_index_[k][s]];
-      send_corr_[k][s] = join(b.dv, b.dw);
+      const Correction total = join(b.dv, b.dw);
+      if (whole_totals_ || touched_[k][s] != 0 || total != last_total_[k][s])
+        send_sparse_[k].push_back({std::uint32_t(s), total});
+      last_total_[k][s] = total;
+      touched_[k][s] = 0;
     }
-    recv_corr_[k].resize(recv_states_[k].size());
+    recv_sparse_[k].resize(recv_states_[k].size());
   }
-  exchange.start_sized(send_corr_, recv_corr_, kCorrectionTag);
+  whole_totals_ = false;
+  exchange.start_bounded(send_sparse_, recv_sparse_, kCorrectionTag);
 }
 
 void Halo::receive_totals(std::vector<solver::BodyState>& states, std::size_t owned,
                           comm::PeerExchange& exchange) {
-  exchange.finish();
-  for (std::size_t k = 0; k < recv_corr_.size(); ++k)
-    for (std::size_t g = 0; g < recv_corr_[k].size(); ++g) {
-      const std::size_t local = ghost_begin_[k] + g;
-      states[local].dv = first(recv_corr_[k][g]);
-      states[local].dw = second(recv_corr_[k][g]);
-      ghost_start_[local - owned] = recv_corr_[k][g];
+  exchange.finish_bounded(recv_sparse_);
+  for (std::size_t k = 0; k < recv_sparse_.size(); ++k)
+    for (const SparseCorrection& c : recv_sparse_[k]) {
+      const std::size_t local = ghost_begin_[k] + c.offset;
+      states[local].dv = first(c.value);
+      states[local].dw = second(c.value);
+      ghost_start_[local - owned] = c.value;
     }
 }
 

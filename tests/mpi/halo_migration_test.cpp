@@ -176,4 +176,67 @@ TEST(Halo, CorrectionExchangeSumsGhostIncrementsIntoOwners) {
     EXPECT_EQ(states[g].dv, Vec3(double(p.id[g]), images[std::size_t(p.id[g])], 0));
 }
 
+// Sweeps in which only some ghosts take increments and only some owners change: the messages
+// carry only those (a sweep that changes nothing sends nothing), and every image still ends
+// equal to its owner, bit for bit; after reset_corrections the first totals overwrite what the
+// holder did to its ghosts before (a warm start's impulses), whether they changed or not.
+TEST(Halo, SparseCorrectionsLeaveEveryImageEqualToItsOwner) {
+  const World w;
+  const Decomposition d = make_decomposition(w.size, {true, false, false});
+  comm::PeerExchange exchange(MPI_COMM_WORLD);
+  exchange.set_peers(d.neighbour_ranks(w.rank));
+  body::Particles p = owned_bodies(d, w.rank, 800, 11);
+  const std::size_t owned = p.size();
+  Halo halo;
+  halo.rebuild(p, owned, d, w.rank, 0.3, exchange);
+  const auto id = [&](std::size_t i) { return std::size_t(p.id[i]); };
+
+  std::vector<solver::BodyState> states(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    states[i].dv = i < owned ? Vec3(0.1 * double(id(i)), 0, 0) : Vec3(999, 999, 999);
+    states[i].dw = Vec3::Zero();
+  }
+  halo.reset_corrections(states, owned);
+  halo.exchange_corrections(states, owned, exchange);
+  const auto expect_images_equal_owners = [&](const char* when) {
+    std::vector<double> owner(3 * 800, 0.0), all(3 * 800, 0.0);
+    for (std::size_t i = 0; i < owned; ++i)
+      for (int c = 0; c < 3; ++c) owner[3 * id(i) + std::size_t(c)] = states[i].dv[c];
+    MPI_Allreduce(owner.data(), all.data(), 3 * 800, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    for (std::size_t g = owned; g < p.size(); ++g)
+      for (int c = 0; c < 3; ++c)
+        ASSERT_EQ(states[g].dv[c], all[3 * id(g) + std::size_t(c)]) << when << ", body " << id(g);
+  };
+  expect_images_equal_owners("after the first totals");
+
+  // A sweep: ghosts of even bodies take (0, 1/3, 0); owned bodies with id % 3 == 0 change.
+  std::vector<int> images_local(800, 0), images(800, 0);
+  for (std::size_t g = owned; g < p.size(); ++g) ++images_local[id(g)];
+  MPI_Allreduce(images_local.data(), images.data(), 800, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  for (std::size_t g = owned; g < p.size(); ++g)
+    if (id(g) % 2 == 0) states[g].dv += Vec3(0, 1.0 / 3.0, 0);
+  for (std::size_t i = 0; i < owned; ++i)
+    if (id(i) % 3 == 0) states[i].dv += Vec3(0.5, 0, 0);
+  halo.exchange_corrections(states, owned, exchange);
+  expect_images_equal_owners("after a sweep");
+  for (std::size_t i = 0; i < owned; ++i) {
+    double y = 0.0;  // the images' increments, added one by one as the owner does
+    for (int k = 0; k < (id(i) % 2 == 0 ? images[id(i)] : 0); ++k) y += 1.0 / 3.0;
+    EXPECT_EQ(states[i].dv, Vec3(0.1 * double(id(i)) + (id(i) % 3 == 0 ? 0.5 : 0.0), y, 0.0));
+  }
+
+  // A sweep that changes nothing sends nothing.
+  const std::uint64_t before = exchange.bytes_sent();
+  halo.exchange_corrections(states, owned, exchange);
+  EXPECT_EQ(exchange.bytes_sent(), before);
+  expect_images_equal_owners("after a sweep without change");
+
+  // The holder changes its ghosts outside a sweep (a warm start), then a relaxation begins:
+  // its first totals put back the owners' values.
+  for (std::size_t g = owned; g < p.size(); ++g) states[g].dv += Vec3(7, 7, 7);
+  halo.reset_corrections(states, owned);
+  halo.exchange_corrections(states, owned, exchange);
+  expect_images_equal_owners("after a reset");
+}
+
 }  // namespace

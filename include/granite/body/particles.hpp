@@ -78,6 +78,8 @@ public:
   /// Reorders the first order.size() bodies, every field with them: the body at index
   /// order[k] moves to index k. `order` must be a permutation of [0, order.size()).
   void permute(const std::vector<std::uint32_t>& order);
+  /// Keeps the first n bodies (n <= size()), capacity kept: the ghosts at the end of a step.
+  void truncate(std::size_t n);
   void clear();
   void reserve(std::size_t n);
   /// Frees the arrays' unused capacity (after the initial build, whose arrays grew by doubling).

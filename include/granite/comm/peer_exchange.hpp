@@ -39,6 +39,16 @@ public:
   void start_sized(const std::vector<std::vector<T>>& send, std::vector<std::vector<T>>& recv,
                    int tag);
   void finish() { wait(); }
+  /// start_sized for messages of varying length: every recv[k] is sized to the most peer k
+  /// may send, and finish_bounded() cuts it to what arrived (no count message). Used by the
+  /// per-sweep correction exchange, which sends only the bodies whose values changed.
+  template <class T>
+  void start_bounded(const std::vector<std::vector<T>>& send, std::vector<std::vector<T>>& recv,
+                     int tag) {
+    start_sized(send, recv, tag);
+  }
+  template <class T>
+  void finish_bounded(std::vector<std::vector<T>>& recv);
 
   /// Bytes this rank has sent since the last reset (payload, count messages included).
   std::uint64_t bytes_sent() const { return bytes_sent_; }
@@ -50,10 +60,13 @@ private:
   void post(std::size_t k, const void* send, std::size_t send_bytes, void* recv,
             std::size_t recv_bytes, int tag);
   void wait();
+  // The bytes received by the exchange's message from peer k (after a wait with statuses).
+  std::size_t received_bytes(std::size_t k) const;
 
   MPI_Comm comm_;
   std::vector<int> peers_;
   std::vector<MPI_Request> requests_;
+  std::vector<MPI_Status> statuses_;  // of the last wait: Irecv then Isend per peer
   std::vector<std::uint64_t> send_counts_, recv_counts_;
   std::uint64_t bytes_sent_ = 0;
 };
@@ -68,6 +81,11 @@ void PeerExchange::start_sized(const std::vector<std::vector<T>>& send,
          tag);
 }
 
+template <class T>
+void PeerExchange::finish_bounded(std::vector<std::vector<T>>& recv) {
+  wait();
+  for (std::size_t k = 0; k < peers_.size(); ++k) recv[k].resize(received_bytes(k) / sizeof(T));
+}
 template <class T>
 void PeerExchange::exchange_sized(const std::vector<std::vector<T>>& send,
                                   std::vector<std::vector<T>>& recv, int tag) {
