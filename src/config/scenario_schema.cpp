@@ -535,11 +535,12 @@ SchemaPtr build() {
                   "oscillates on many ranks"),
               opt("check_every", integer(0), "0", "sweeps",
                   "sweeps between global convergence tests (each costs one allreduce; with "
-                  "fc3d also a pass over the contacts, as costly as a sweep); 0: for fc3d at "
-                  "the sweep where the error's decay between the last two tests (for a "
+                  "fc3d also a pass over the contacts, as costly as a sweep); 0: at the "
+                  "sweep where the measure's decay between the last two tests (for a "
                   "step's second test, the previous step's decay) reaches the tolerance, or "
                   "at the last sweep if it does not reach it before (docs/accuracy.md), for "
-                  "impulse_change every sweep"),
+                  "fc3d and for impulse_change on several ranks; impulse_change on one rank "
+                  "every sweep (a test there costs nothing)"),
               opt("exchange", choice(names_of(kExchangeNames)), "overlapped", "",
                   "across ranks, when a Gauss-Seidel sweep exchanges the corrections of bodies "
                   "shared with other ranks: overlapped (the contacts touching such bodies "

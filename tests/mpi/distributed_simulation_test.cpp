@@ -738,6 +738,7 @@ public:
   void sum(double* v, std::size_t n) override { inner_.sum(v, n); }
   void max(double* v, std::size_t n) override { inner_.max(v, n); }
   double seconds() const override { return inner_.seconds(); }
+  bool one_rank() const override { return inner_.one_rank(); }
 
 private:
   solver::Exchange& inner_;

@@ -41,6 +41,8 @@ public:
   virtual void max(double* values, std::size_t count) = 0;
   /// Wall seconds spent in the calls above that wait for other ranks, since construction.
   virtual double seconds() const = 0;
+  /// True on one rank, where a reduction is the rank's own value and costs nothing.
+  virtual bool one_rank() const = 0;
 };
 
 /// One rank: nothing to exchange, a reduction over one rank is its own value.
@@ -56,6 +58,7 @@ public:
   void sum(double*, std::size_t) override {}
   void max(double*, std::size_t) override {}
   double seconds() const override { return 0.0; }
+  bool one_rank() const override { return true; }
 };
 
 /// A one-rank exchange for callers without a run (tests, tools); it has no state.

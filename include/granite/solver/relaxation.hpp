@@ -48,8 +48,9 @@ struct RelaxationSettings {
   /// change max_j ‖λ_j^new − λ_j^old‖ / max(max_j ‖λ_j^new‖, tiny).
   double tolerance = 1e-8;
   Convergence convergence = Convergence::impulse_change;
-  /// Sweeps between convergence tests (each test is one reduction over the ranks); 0: for the
-  /// fc3d measure at the sweeps next_check_sweep predicts, for the impulse change every sweep.
+  /// Sweeps between convergence tests (each test is one reduction over the ranks); 0: at the
+  /// sweeps next_check_sweep predicts for the fc3d measure, and for the impulse change on
+  /// several ranks; the impulse change on one rank every sweep (its test costs nothing).
   int check_every = 1;
   /// Across ranks (solver.exchange: overlapped): each sweep relaxes the contacts touching a
   /// body whose corrections travel first, then the others while the exchange is under way
