@@ -13,7 +13,7 @@
 #include <string.h>
 
 enum { ALLREDUCE, WAITALL, ISEND, IRECV, ALLTOALL, ALLTOALLV, BARRIER, KINDS };
-static const char* kNames[KINDS] = {"allreduce", "waitall", "isend", "irecv",
+static const char* kNames[KINDS] = {"allreduce", "waitall",   "isend",  "irecv",
                                     "alltoall",  "alltoallv", "barrier"};
 enum { DEPTH = 4, SITES = 4096 };
 struct Site {
@@ -49,12 +49,12 @@ static void record(int kind, double seconds) {
   ++used;
 }
 
-#define TIMED(kind, call)              \
-  do {                                 \
-    const double t0 = PMPI_Wtime();    \
-    const int e = call;                \
-    record(kind, PMPI_Wtime() - t0);   \
-    return e;                          \
+#define TIMED(kind, call)                                                                          \
+  do {                                                                                             \
+    const double t0 = PMPI_Wtime();                                                                \
+    const int e = call;                                                                            \
+    record(kind, PMPI_Wtime() - t0);                                                               \
+    return e;                                                                                      \
   } while (0)
 
 int MPI_Allreduce(const void* s, void* r, int c, MPI_Datatype d, MPI_Op o, MPI_Comm comm) {
