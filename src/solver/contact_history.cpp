@@ -3,6 +3,7 @@
 
 #include "granite/core/capacity.hpp"
 #include "granite/contact/friction_cone.hpp"
+#include "granite/solver/contact_kinematics.hpp"
 #include "granite/solver/fc3d_error.hpp"
 
 #include <algorithm>
@@ -168,7 +169,8 @@ void ContactHistory::record(const collision::ContactList& contacts,
 std::size_t ContactHistory::warm_start(const ContactKeys& keys,
                                        const std::vector<SolverContact>& solver_contacts,
                                        double scale, std::vector<Vec3>& impulses,
-                                       RollingBlocks* rolling) const {
+                                       RollingBlocks* rolling,
+                                       std::vector<BodyState>* bodies) const {
   const std::size_t m = keys.key.size();
   impulses.assign(m, Vec3::Zero());
   std::vector<std::uint32_t> entry(m);
@@ -181,7 +183,11 @@ std::size_t ContactHistory::warm_start(const ContactKeys& keys,
     const Vec3& p = rows_[entry[j]].impulse;
     const Vec3 world = keys.swapped[j] ? Vec3(-p) : p;
     const SolverContact& c = solver_contacts[j];
-    impulses[j] = scale * contact::project_onto_friction_cone(c.frame().transpose() * world, c.mu);
+    const Mat3 q = c.frame();
+    impulses[j] = scale * contact::project_onto_friction_cone(q.transpose() * world, c.mu);
+    // In contact order, as apply_impulses would (a contact not found adds nothing: zero).
+    if (bodies != nullptr)
+      apply_impulse(c, q * impulses[j], (*bodies)[c.body1], (*bodies)[c.body2]);
   }
   if (rolling == nullptr) return found;
   for (std::size_t k = 0; k < rolling->contacts.size(); ++k) {

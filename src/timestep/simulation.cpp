@@ -326,8 +326,8 @@ void Simulation::warm_start() {
   domain().hand_over_history(history_, keys_, particles_, owned_);
   if (history_.size() == 0) return;
   solver::RollingBlocks* rolling = rolling_blocks();
-  history_.warm_start(keys_, solver_contacts_, parameters_.warm_start, impulses_, rolling);
-  solver::apply_impulses(solver_contacts_, impulses_, states_);
+  history_.warm_start(keys_, solver_contacts_, parameters_.warm_start, impulses_, rolling,
+                      &states_);
   if (rolling != nullptr) solver::apply_torques(solver_contacts_, *rolling, states_);
 }
 

@@ -15,11 +15,27 @@
 #include "granite/body/shape.hpp"
 #include "granite/core/types.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <vector>
 
 namespace granite::body {
+
+/// I⁻¹ of an inertia tensor. A sphere's, aE with a > 0 and every off-diagonal entry +0, takes
+/// the values Eigen's closed-form 3×3 inverse gives it, bit for bit, without its cofactors: its
+/// first column's cofactors are a², +0, +0, det = a² a, and each entry is a cofactor times
+/// 1/det (`Body.SphereInverseInertiaIsEigensBitForBit` checks it). Every other tensor: Eigen's.
+inline Mat3 inverse_inertia_of(const Mat3& I) {
+  const double a = I(0, 0);
+  const auto plus_zero = [&](int r, int c) { return std::bit_cast<std::uint64_t>(I(r, c)) == 0; };
+  if (a > 0.0 && I(1, 1) == a && I(2, 2) == a && plus_zero(0, 1) && plus_zero(0, 2) &&
+      plus_zero(1, 0) && plus_zero(1, 2) && plus_zero(2, 0) && plus_zero(2, 1)) {
+    const double cofactor = a * a;
+    return (cofactor * (1.0 / (cofactor * a))) * Mat3::Identity();
+  }
+  return I.inverse();
+}
 
 /// Everything needed to create one particle: a value for every stored (not derived) field.
 /// Fields left at their defaults get sensible values (id auto-assigned, identity orientation,
@@ -93,9 +109,9 @@ public:
   double max_radius() const;
 
   /// I0^-1 (0 if fixed), formed on use rather than stored (72 bytes per body; the same bits
-  /// every time: Eigen's closed-form 3×3 inverse).
+  /// every time: Eigen's closed-form 3×3 inverse, or inverse_inertia_of's sphere shortcut).
   Mat3 inverse_body_inertia(std::size_t i) const {
-    return fixed[i] != 0 ? Mat3::Zero() : Mat3(body_inertia[i].inverse());
+    return fixed[i] != 0 ? Mat3::Zero() : inverse_inertia_of(body_inertia[i]);
   }
   /// World-frame inertia I = R I0 R^T and its inverse R I0^-1 R^T.
   Mat3 world_inertia(std::size_t i) const;

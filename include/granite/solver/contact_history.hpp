@@ -83,10 +83,13 @@ public:
               const std::vector<Vec3>& impulses, const RollingBlocks* rolling = nullptr);
   /// Sets impulses[j] = scale · P_K(Q_jᵀ p) for every contact j found in the history (zero
   /// otherwise) and, with `rolling`, each torque block's torque to scale · Q_jᵀ t clamped to the
-  /// bounds of that λ_n; returns how many contacts were found.
+  /// bounds of that λ_n; returns how many contacts were found. With `bodies`, each impulse is
+  /// applied to them as it is set (bit for bit apply_impulses after, without a second pass
+  /// over the contacts); the torques are not.
   std::size_t warm_start(const ContactKeys& keys, const std::vector<SolverContact>& solver_contacts,
                          double scale, std::vector<Vec3>& impulses,
-                         RollingBlocks* rolling = nullptr) const;
+                         RollingBlocks* rolling = nullptr,
+                         std::vector<BodyState>* bodies = nullptr) const;
   /// The same, forming the list's keys first.
   void record(const collision::ContactList& contacts, const body::Particles& particles,
               const std::vector<SolverContact>& solver_contacts, const std::vector<Vec3>& impulses,
