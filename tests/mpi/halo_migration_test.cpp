@@ -142,15 +142,26 @@ TEST(Halo, GhostsAreExactCopiesOfEveryBodyWithinTheHaloWidth) {
   }
 }
 
-TEST(Halo, CorrectionExchangeSumsGhostIncrementsIntoOwners) {
-  const World w;
-  const Decomposition d = make_decomposition(w.size, {true, false, false});
-  comm::PeerExchange exchange(MPI_COMM_WORLD);
-  exchange.set_peers(d.neighbour_ranks(w.rank));
-  body::Particles p = owned_bodies(d, w.rank, 800, 9);
-  const std::size_t owned = p.size();
+// 800 bodies on their owners (periodic along x) and their ghosts within 0.3: the scene of the
+// correction exchange's tests.
+struct CorrectionScene {
+  body::Particles p;
+  std::size_t owned = 0;
   Halo halo;
-  halo.rebuild(p, owned, d, w.rank, 0.3, exchange);
+  comm::PeerExchange exchange{MPI_COMM_WORLD};
+  explicit CorrectionScene(std::uint64_t seed) {
+    const World w;
+    const Decomposition d = make_decomposition(w.size, {true, false, false});
+    exchange.set_peers(d.neighbour_ranks(w.rank));
+    p = owned_bodies(d, w.rank, 800, seed);
+    owned = p.size();
+    halo.rebuild(p, owned, d, w.rank, 0.3, exchange);
+  }
+};
+
+TEST(Halo, CorrectionExchangeSumsGhostIncrementsIntoOwners) {
+  CorrectionScene scene(9);
+  auto& [p, owned, halo, exchange] = scene;
 
   std::vector<solver::BodyState> states(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -181,14 +192,8 @@ TEST(Halo, CorrectionExchangeSumsGhostIncrementsIntoOwners) {
 // equal to its owner, bit for bit; after reset_corrections the first totals overwrite what the
 // holder did to its ghosts before (a warm start's impulses), whether they changed or not.
 TEST(Halo, SparseCorrectionsLeaveEveryImageEqualToItsOwner) {
-  const World w;
-  const Decomposition d = make_decomposition(w.size, {true, false, false});
-  comm::PeerExchange exchange(MPI_COMM_WORLD);
-  exchange.set_peers(d.neighbour_ranks(w.rank));
-  body::Particles p = owned_bodies(d, w.rank, 800, 11);
-  const std::size_t owned = p.size();
-  Halo halo;
-  halo.rebuild(p, owned, d, w.rank, 0.3, exchange);
+  CorrectionScene scene(11);
+  auto& [p, owned, halo, exchange] = scene;
   const auto id = [&](std::size_t i) { return std::size_t(p.id[i]); };
 
   std::vector<solver::BodyState> states(p.size());
