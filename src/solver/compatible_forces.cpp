@@ -51,8 +51,8 @@ StepCompatibleOperator::StepCompatibleOperator(const std::vector<SolverContact>&
     exchange_(&exchange), body_rows_(bodies.size()), scratch_(bodies.size()) {
   int next = 0;
   for (std::size_t b = 0; b < bodies.size(); ++b) {
-    scratch_[b] =
-        BodyState{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 1.0, Mat3::Identity()};
+    scratch_[b] = BodyState{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),    Vec3::Zero(),
+                            1.0,          false,        Mat3::Identity()};
     if (b >= ghost_begin && b < ghost_end) continue;  // the owner holds the rows
     auto& rows = body_rows_[b];
     const BodyState& body = bodies[b];

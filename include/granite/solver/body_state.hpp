@@ -21,10 +21,11 @@ struct BodyState {
   Vec3 dv;
   Vec3 dw;
   double inverse_mass;
-  Mat3 inverse_inertia;  // world frame, R I0⁻¹ Rᵀ
   // inverse_inertia = kE (a sphere; 0 for a global body), set by predict_velocities. False is
-  // always safe: it only selects the general product below.
+  // always safe: it only selects the general product below. Before the tensor, so that what a
+  // sphere's update reads (v to inverse_inertia(0, 0)) is 120 contiguous bytes.
   bool isotropic = false;
+  Mat3 inverse_inertia;  // world frame, R I0⁻¹ Rᵀ
 
   /// I⁻¹ m: for a sphere k m, 3 products instead of 15 operations (the sweep's inner loop).
   Vec3 angular_response(const Vec3& m) const {

@@ -64,12 +64,14 @@ TEST(Delassus, MatchesBruteForceJacobian) {
                  Vec3::Zero(),
                  Vec3::Zero(),
                  1.0 / m1,
+                 false,
                  I1.inverse()};
     bodies[1] = {Vec3(u(rng), u(rng), u(rng)),
                  Vec3(u(rng), u(rng), u(rng)),
                  Vec3::Zero(),
                  Vec3::Zero(),
                  1.0 / m2,
+                 false,
                  I2.inverse()};
     const solver::SolverContact c = test_support::solver_contact(n, A, r1, r2, 0.5);
     auto rel = [&] {

@@ -148,12 +148,14 @@ TEST(Rolling, JointDelassusBlockIsTheBruteForceJacobiansAndTheBodiesResponse) {
                  Vec3::Zero(),
                  Vec3::Zero(),
                  1.0 / m1,
+                 false,
                  I1inv};
     bodies[1] = {Vec3(u(rng), u(rng), u(rng)),
                  Vec3(u(rng), u(rng), u(rng)),
                  Vec3::Zero(),
                  Vec3::Zero(),
                  1.0 / m2,
+                 false,
                  I2inv};
     const Mat3 A = delassus_diagonal(Q, 1.0 / m1, I1inv, r1, 1.0 / m2, I2inv, r2);
     const solver::SolverContact c = test_support::solver_contact(n, A, r1, r2, 0.5);

@@ -35,12 +35,13 @@ struct Column {
                           Vec3::Zero(),
                           Vec3::Zero(),
                           1.0 / m,
+                          false,
                           k * Mat3::Identity()};
       b.isotropic = isotropic_flag;
       bodies.push_back(b);
     }
-    solver::BodyState wall{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
-                           Vec3::Zero(), 0.0,          Mat3::Zero()};
+    solver::BodyState wall{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
+                           0.0,          false,        Mat3::Zero()};
     wall.isotropic = isotropic_flag;
     bodies.push_back(wall);
     auto add = [&](std::uint32_t b1, std::uint32_t b2, const Vec3& n, const Vec3& r1,
