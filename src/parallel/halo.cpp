@@ -175,7 +175,7 @@ void Halo::send_increments(const std::vector<solver::BodyState>& states, std::si
     }
     recv_sparse_[k].resize(send_index_[k].size());
   }
-  exchange.start_bounded(send_sparse_, recv_sparse_, kIncrementTag);
+  exchange.start_sized(send_sparse_, recv_sparse_, kIncrementTag);
 }
 
 void Halo::return_totals(std::vector<solver::BodyState>& states, comm::PeerExchange& exchange) {
@@ -201,7 +201,7 @@ void Halo::return_totals(std::vector<solver::BodyState>& states, comm::PeerExcha
     recv_sparse_[k].resize(recv_states_[k].size());
   }
   whole_totals_ = false;
-  exchange.start_bounded(send_sparse_, recv_sparse_, kCorrectionTag);
+  exchange.start_sized(send_sparse_, recv_sparse_, kCorrectionTag);
 }
 
 void Halo::receive_totals(std::vector<solver::BodyState>& states, std::size_t owned,

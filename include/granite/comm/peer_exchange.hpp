@@ -39,14 +39,9 @@ public:
   void start_sized(const std::vector<std::vector<T>>& send, std::vector<std::vector<T>>& recv,
                    int tag);
   void finish() { wait(); }
-  /// start_sized for messages of varying length: every recv[k] is sized to the most peer k
-  /// may send, and finish_bounded() cuts it to what arrived (no count message). Used by the
-  /// per-sweep correction exchange, which sends only the bodies whose values changed.
-  template <class T>
-  void start_bounded(const std::vector<std::vector<T>>& send, std::vector<std::vector<T>>& recv,
-                     int tag) {
-    start_sized(send, recv, tag);
-  }
+  /// finish() for messages of varying length: start_sized() was given every recv[k] sized to
+  /// the most peer k may send, and this cuts it to what arrived (no count message). Used by
+  /// the per-sweep correction exchange, which sends only the bodies whose values changed.
   template <class T>
   void finish_bounded(std::vector<std::vector<T>>& recv);
 
