@@ -47,7 +47,8 @@ struct Packing {
   timestep::Simulation sim;
   collision::ContactDetection detection;
   collision::ContactList contacts;
-  std::vector<solver::BodyState> states0, states;
+  solver::BodyStates states0;  // as predicted (and the tensors states point to)
+  std::vector<solver::BodyState> states;
   std::vector<solver::SolverContact> solver_contacts;
   std::vector<Vec3> impulses;
 };
@@ -118,8 +119,8 @@ double detection_setup_seconds(Packing& pk) {
   const auto t0 = std::chrono::steady_clock::now();
   pk.detection.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(),
                       par.contact_threshold, pk.contacts);
-  solver::predict_velocities(sim.particles(), sim.globals(), par.gravity, par.dt, pk.states);
-  solver::setup_contacts(pk.contacts, sim.particles(), sim.globals(), pk.states, par.dt,
+  solver::predict_velocities(sim.particles(), sim.globals(), par.gravity, par.dt, pk.states0);
+  solver::setup_contacts(pk.contacts, sim.particles(), sim.globals(), pk.states0, par.dt,
                          par.error_reduction, pk.solver_contacts);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -192,7 +193,7 @@ std::pair<double, double> in_order(Packing& pk, const body::Particles& particles
   pk.sim.particles() = particles;
   double ds = 1e300, rs = 1e300;
   for (int r = 0; r < 3; ++r) ds = std::min(ds, detection_setup_seconds(pk));
-  pk.states0 = pk.states;  // predicted in this order
+  // pk.states0: predicted in this order
   for (int r = 0; r < 2; ++r) rs = std::min(rs, relax_seconds(pk, contact::Model::mdp));
   return {ds, double(pk.solver_contacts.size()) * kSweeps / rs};
 }

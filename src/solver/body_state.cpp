@@ -24,10 +24,17 @@ Vec3 implicit_gyroscopic_spin(const Mat3& I, const Vec3& omega, double dt) {
 }  // namespace
 
 void predict_velocities(const body::Particles& particles, const body::GlobalBodies& globals,
-                        const Vec3& gravity, double dt, std::vector<BodyState>& states) {
+                        const Vec3& gravity, double dt, BodyStates& states) {
   const std::size_t n = particles.size();
   reserve_with_margin(states, n + globals.size());
   states.resize(n + globals.size());
+  // The table of the bodies that are not isotropic, sized before any state points into it. An
+  // isotropic I0 = aE (a > 0) has an isotropic inverse (inverse_inertia_of; Eigen's cofactors
+  // of a diagonal matrix), so I0 decides.
+  std::size_t general = 0;
+  for (std::size_t i = 0; i < n; ++i) general += is_isotropic(particles.body_inertia[i]) ? 0 : 1;
+  states.tensors.resize(general);
+  general = 0;
   for (std::size_t i = 0; i < n; ++i) {
     BodyState& s = states[i];
     s.dv.setZero();
@@ -39,22 +46,22 @@ void predict_velocities(const body::Particles& particles, const body::GlobalBodi
     s.v = particles.velocity[i] + (s.inverse_mass > 0.0
                                        ? Vec3(dt * (gravity + s.inverse_mass * particles.force[i]))
                                        : Vec3::Zero());
-    const Mat3& I0 = particles.body_inertia[i];
     const Mat3 I0_inverse = particles.inverse_body_inertia(i);
-    if (is_isotropic(I0) && is_isotropic(I0_inverse)) {
+    const Mat3& I0 = particles.body_inertia[i];
+    if (is_isotropic(I0)) {
       // A sphere: R (kE) Rᵀ = kE in every orientation, and ω × (kω) = 0.
-      s.inverse_inertia = I0_inverse;
-      s.isotropic = true;
-      s.w = w + s.inverse_inertia * (dt * particles.torque[i]);
+      s.set_inverse_inertia(I0_inverse(0, 0));
+      s.w = w + s.inverse_inertia() * (dt * particles.torque[i]);  // as the tensor kE did
       continue;
     }
-    s.isotropic = false;
     const Mat3 R = particles.orientation[i].toRotationMatrix();
-    s.inverse_inertia = R * I0_inverse * R.transpose();
+    Mat3& tensor = states.tensors[general++];
+    tensor = R * I0_inverse * R.transpose();
+    s.set_inverse_inertia(&tensor);
     // §3.1's ω + I⁻¹ dt (τ − ω × Iω), with the gyroscopic part implicit (a fixed body: none).
     const Vec3 spin =
         s.inverse_mass > 0.0 ? Vec3(R * implicit_gyroscopic_spin(I0, R.transpose() * w, dt)) : w;
-    s.w = spin + s.inverse_inertia * (dt * particles.torque[i]);
+    s.w = spin + tensor * (dt * particles.torque[i]);
   }
   for (std::size_t k = 0; k < globals.size(); ++k) {
     BodyState& s = states[n + k];
@@ -63,8 +70,7 @@ void predict_velocities(const body::Particles& particles, const body::GlobalBodi
     s.dv.setZero();
     s.dw.setZero();
     s.inverse_mass = 0.0;
-    s.inverse_inertia.setZero();
-    s.isotropic = true;
+    s.set_inverse_inertia(0.0);
   }
 }
 

@@ -51,8 +51,7 @@ StepCompatibleOperator::StepCompatibleOperator(const std::vector<SolverContact>&
     exchange_(&exchange), body_rows_(bodies.size()), scratch_(bodies.size()) {
   int next = 0;
   for (std::size_t b = 0; b < bodies.size(); ++b) {
-    scratch_[b] = BodyState{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),    Vec3::Zero(),
-                            1.0,          false,        Mat3::Identity()};
+    scratch_[b] = BodyState{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 1.0, 1.0};
     if (b >= ghost_begin && b < ghost_end) continue;  // the owner holds the rows
     auto& rows = body_rows_[b];
     const BodyState& body = bodies[b];
@@ -60,8 +59,8 @@ StepCompatibleOperator::StepCompatibleOperator(const std::vector<SolverContact>&
       rows.force = next;
       next += 3;
     }
-    const double inverse_inertia = body.inverse_inertia.trace() / 3.0;
-    if (body.inverse_inertia.cwiseAbs().maxCoeff() > 0.0) {
+    const double inverse_inertia = body.inverse_inertia().trace() / 3.0;
+    if (body.inverse_inertia().cwiseAbs().maxCoeff() > 0.0) {
       rows.moment = next;
       next += 3;
       // ℓ² = (5/2) I/m: the radius of a solid sphere (I = (2/5) m r²), from the mean inverse
@@ -124,7 +123,7 @@ StepCompatibleOperator::net_contact_impulse(const std::vector<BodyState>& bodies
     if (rows.force >= 0) r.segment<3>(rows.force) = bodies[b].dv / bodies[b].inverse_mass;
     if (rows.moment >= 0)
       r.segment<3>(rows.moment) =
-          rows.moment_scale * bodies[b].inverse_inertia.inverse() * bodies[b].dw;
+          rows.moment_scale * bodies[b].inverse_inertia().inverse() * bodies[b].dw;
   }
   return r;
 }

@@ -12,7 +12,7 @@ namespace granite::solver {
 namespace {
 
 bool is_immovable(const BodyState& s) {
-  return s.inverse_mass == 0.0 && s.inverse_inertia.isZero(0.0);
+  return s.inverse_mass == 0.0 && s.inverse_inertia().isZero(0.0);
 }
 
 }  // namespace
@@ -73,9 +73,9 @@ void export_contact_problem(const std::vector<SolverContact>& contacts,
           if (bk != b) continue;
           const Vec3& rk = side_k == 0 ? ck.r1 : ck.r2;
           Mat3 block = (k == j && side_k == side_j)
-                           ? body_delassus(s.inverse_mass, s.inverse_inertia, rj)
+                           ? body_delassus(s.inverse_mass, s.inverse_inertia(), rj)
                            : Mat3(s.inverse_mass * Mat3::Identity() -
-                                  rjx * s.inverse_inertia * cross_matrix(rk));
+                                  rjx * s.inverse_inertia() * cross_matrix(rk));
           if (side_j != side_k) block = -block;
           if (slot[k] < 0) {
             slot[k] = static_cast<std::ptrdiff_t>(neighbours.size());

@@ -31,8 +31,8 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
     // a shaped body (a clump's part is off its centre) from the lever arms themselves.
     const bool shaped = particles.shape[c.body1] != body::kSphere ||
                         (c.body2 < n && particles.shape[c.body2] != body::kSphere);
-    c.A = shaped ? delassus_diagonal(frame, s1.inverse_mass, s1.inverse_inertia, c.r1,
-                                     s2.inverse_mass, s2.inverse_inertia, c.r2)
+    c.A = shaped ? delassus_diagonal(frame, s1.inverse_mass, s1.inverse_inertia(), c.r1,
+                                     s2.inverse_mass, s2.inverse_inertia(), c.r2)
                  : sphere_contact_delassus(frame, s1, particles.radius[c.body1], s2,
                                            c.body2 < n ? particles.radius[c.body2] : 0.0);
     c.reduction = contact::block_reduction(c.A);

@@ -58,8 +58,8 @@ void setup_rolling(const collision::ContactList& contacts, const body::Particles
     RollingContact r;
     r.contact = std::uint32_t(j);
     const BodyState &s1 = states[c.body1], &s2 = states[c.body2];
-    if (s1.isotropic && s2.isotropic) {  // spheres, walls: (k₁ + k₂) I exactly (decoupled rows)
-      r.W = (s1.inverse_inertia(0, 0) + s2.inverse_inertia(0, 0)) * Mat3::Identity();
+    if (s1.isotropic() && s2.isotropic()) {  // spheres, walls: (k₁ + k₂) I exactly (decoupled rows)
+      r.W = (s1.inverse_inertia_k + s2.inverse_inertia_k) * Mat3::Identity();
     } else {
       const Mat3 frame = c.frame();
       Mat3 response;  // (I₁⁻¹ + I₂⁻¹) Q, column by column

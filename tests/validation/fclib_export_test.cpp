@@ -68,7 +68,7 @@ TEST(FclibExport, SettledPackingMatchesEngineRelaxation) {
   collision::ContactList contacts;
   detection.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(),
                    p.contact_threshold, contacts);
-  std::vector<solver::BodyState> states;
+  solver::BodyStates states;
   solver::predict_velocities(sim.particles(), sim.globals(), p.gravity, p.dt, states);
   std::vector<solver::SolverContact> solver_contacts;
   solver::setup_contacts(contacts, sim.particles(), sim.globals(), states, p.dt, p.error_reduction,

@@ -21,7 +21,8 @@
 
 namespace granite::scenario {
 
-/// Bytes one particle takes in the particle storage and the solver's body state.
+/// Bytes one particle takes in the particle storage and the solver's body state (a body whose
+/// inertia is not isotropic adds its world-frame tensor, 72 B, which is not counted).
 std::size_t bytes_per_particle();
 /// Bytes one contact takes in the contact list, the solver's contact block and the impulse,
 /// and with `warm_start` its entry in the warm-start history.

@@ -21,15 +21,57 @@ struct BodyState {
   Vec3 dv;
   Vec3 dw;
   double inverse_mass;
-  // inverse_inertia = kE (a sphere; 0 for a global body), set by predict_velocities. False is
-  // always safe: it only selects the general product below. Before the tensor, so that what a
-  // sphere's update reads (v to inverse_inertia(0, 0)) is 120 contiguous bytes.
-  bool isotropic = false;
-  Mat3 inverse_inertia;  // world frame, R I0⁻¹ Rᵀ
+  // The world-frame inverse inertia R I0⁻¹ Rᵀ: kE for an isotropic body (a sphere, whose
+  // R (kE) Rᵀ is kE in every orientation; 0 for a global body), kept as k alone, and otherwise
+  // the tensor in the states' table (BodyStates::tensors; `general` points into it). A sphere
+  // stores no 3×3 tensor here (issue 44): 120 bytes per body instead of 184.
+  double inverse_inertia_k = 0.0;
+  const Mat3* general = nullptr;
 
+  bool isotropic() const { return general == nullptr; }
+  /// The tensor: kE (every off-diagonal +0, as the sphere's I0⁻¹ is formed), or the table's.
+  Mat3 inverse_inertia() const {
+    return general != nullptr ? *general : Mat3(inverse_inertia_k * Mat3::Identity());
+  }
   /// I⁻¹ m: for a sphere k m, 3 products instead of 15 operations (the sweep's inner loop).
   Vec3 angular_response(const Vec3& m) const {
-    return isotropic ? Vec3(inverse_inertia(0, 0) * m) : Vec3(inverse_inertia * m);
+    return general != nullptr ? Vec3(*general * m) : Vec3(inverse_inertia_k * m);
+  }
+  /// An isotropic body's inverse inertia kE, or the general tensor `*tensor` (which must
+  /// outlive the state).
+  void set_inverse_inertia(double k) {
+    inverse_inertia_k = k;
+    general = nullptr;
+  }
+  void set_inverse_inertia(const Mat3* tensor) {
+    inverse_inertia_k = 0.0;
+    general = tensor;
+  }
+};
+
+/// The states of a step's bodies (particles first, then global bodies) and the table of the
+/// world-frame inverse inertia tensors of the bodies that are not isotropic, which their
+/// states point to. A copy's states point to the copy's table; a move keeps the table's storage.
+/// (The solvers take the states as `std::vector<BodyState>&`: the table is the owner's.)
+struct BodyStates : std::vector<BodyState> {
+  BodyStates() = default;
+  BodyStates(BodyStates&&) = default;
+  BodyStates& operator=(BodyStates&&) = default;
+  BodyStates(const BodyStates& other) : std::vector<BodyState>(other), tensors(other.tensors) {
+    rebase(other);
+  }
+  BodyStates& operator=(const BodyStates& other) {
+    std::vector<BodyState>::operator=(other);
+    tensors = other.tensors;
+    rebase(other);
+    return *this;
+  }
+  std::vector<Mat3> tensors;
+
+private:
+  void rebase(const BodyStates& other) {
+    for (BodyState& s : *this)
+      if (s.general != nullptr) s.general = tensors.data() + (s.general - other.tensors.data());
   }
 };
 
@@ -37,6 +79,6 @@ struct BodyState {
 /// velocities under gravity and the particles' external forces/torques, including the
 /// gyroscopic term (one Newton step of backward Euler in the body frame), and zero corrections.
 void predict_velocities(const body::Particles& particles, const body::GlobalBodies& globals,
-                        const Vec3& gravity, double dt, std::vector<BodyState>& states);
+                        const Vec3& gravity, double dt, BodyStates& states);
 
 }  // namespace granite::solver

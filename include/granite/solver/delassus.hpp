@@ -29,14 +29,14 @@ namespace detail {
 // kR² diag(0, 1, 1) for I⁻¹ = kE.
 inline void add_sphere_rotational(const Mat3& frame, const BodyState& body, double R, Mat3& A) {
   const double R2 = R * R;
-  if (body.isotropic) {
-    const double k = body.inverse_inertia(0, 0) * R2;
+  if (body.isotropic()) {
+    const double k = body.inverse_inertia_k * R2;
     A(1, 1) += k;
     A(2, 2) += k;
     return;
   }
-  const Vec3 It = body.inverse_inertia * frame.col(1);
-  const Vec3 Io = body.inverse_inertia * frame.col(2);
+  const Vec3 It = *body.general * frame.col(1);
+  const Vec3 Io = *body.general * frame.col(2);
   const double Ato = -R2 * frame.col(2).dot(It);
   A(1, 1) += R2 * frame.col(2).dot(Io);
   A(2, 2) += R2 * frame.col(1).dot(It);

@@ -237,7 +237,7 @@ private:
   collision::ContactDetection detection_;
   collision::NeighbourTracking neighbours_;  // the lists and their policy, with a skin
   collision::ContactList contacts_;
-  std::vector<solver::BodyState> states_;
+  solver::BodyStates states_;  // and the tensors of the bodies that are not isotropic
   std::vector<solver::SolverContact> solver_contacts_;
   solver::SweepOrder order_;
   solver::ContactHistory history_;  // the last relaxation's impulses (warm start)

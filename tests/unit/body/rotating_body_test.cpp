@@ -114,7 +114,7 @@ TEST(RotatingBody, ContactSeesTheWallVelocityAtItsWitnessPoint) {
   collision::ContactList contacts;
   detection.detect(particles, globals, materials, body::ShapeTable{}, 0.0, contacts);
   ASSERT_EQ(contacts.size(), 1u);
-  std::vector<solver::BodyState> states;
+  solver::BodyStates states;
   solver::predict_velocities(particles, globals, Vec3::Zero(), 1e-4, states);
   std::vector<solver::SolverContact> setup;
   solver::setup_contacts(contacts, particles, globals, states, 1e-4, 0.2, setup);

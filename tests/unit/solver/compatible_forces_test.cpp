@@ -50,7 +50,7 @@ BodyState sphere_state(double mass, double radius) {
   BodyState b;
   b.v = b.w = b.dv = b.dw = Vec3::Zero();
   b.inverse_mass = 1.0 / mass;
-  b.inverse_inertia = Mat3::Identity() / (0.4 * mass * radius * radius);
+  b.set_inverse_inertia(1.0 / (0.4 * mass * radius * radius));
   return b;
 }
 
@@ -58,7 +58,7 @@ BodyState global_state() {
   BodyState b;
   b.v = b.w = b.dv = b.dw = Vec3::Zero();
   b.inverse_mass = 0.0;
-  b.inverse_inertia = Mat3::Zero();
+  b.set_inverse_inertia(0.0);
   return b;
 }
 

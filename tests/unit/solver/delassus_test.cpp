@@ -59,20 +59,13 @@ TEST(Delassus, MatchesBruteForceJacobian) {
 
     // The relaxation's impulse application changes u by exactly A λ.
     std::vector<solver::BodyState> bodies(2);
-    bodies[0] = {Vec3(u(rng), u(rng), u(rng)),
-                 Vec3(u(rng), u(rng), u(rng)),
-                 Vec3::Zero(),
-                 Vec3::Zero(),
-                 1.0 / m1,
-                 false,
-                 I1.inverse()};
-    bodies[1] = {Vec3(u(rng), u(rng), u(rng)),
-                 Vec3(u(rng), u(rng), u(rng)),
-                 Vec3::Zero(),
-                 Vec3::Zero(),
-                 1.0 / m2,
-                 false,
-                 I2.inverse()};
+    const Mat3 I1_inverse = I1.inverse(), I2_inverse = I2.inverse();
+    bodies[0] = {Vec3(u(rng), u(rng), u(rng)), Vec3(u(rng), u(rng), u(rng)), Vec3::Zero(),
+                 Vec3::Zero(), 1.0 / m1};
+    bodies[0].set_inverse_inertia(&I1_inverse);
+    bodies[1] = {Vec3(u(rng), u(rng), u(rng)), Vec3(u(rng), u(rng), u(rng)), Vec3::Zero(),
+                 Vec3::Zero(), 1.0 / m2};
+    bodies[1].set_inverse_inertia(&I2_inverse);
     const solver::SolverContact c = test_support::solver_contact(n, A, r1, r2, 0.5);
     auto rel = [&] {
       const auto& b1 = bodies[0];
@@ -109,19 +102,25 @@ TEST(Delassus, SphereContactFormMatchesTheGeneralForm) {
     const bool iso1 = trial % 2 == 0, iso2 = trial % 3 == 0, global2 = trial % 5 == 0;
     solver::BodyState s1{}, s2{};
     s1.inverse_mass = 1.0 + 0.5 * u(rng);
-    s1.inverse_inertia = iso1 ? Mat3((2.0 + u(rng)) * Mat3::Identity()) : random_spd(rng);
-    s1.isotropic = iso1;
+    const Mat3 I1 = random_spd(rng), I2 = random_spd(rng);
+    if (iso1)
+      s1.set_inverse_inertia(2.0 + u(rng));
+    else
+      s1.set_inverse_inertia(&I1);
     s2.inverse_mass = global2 ? 0.0 : 2.0 + u(rng);
-    s2.inverse_inertia = global2 ? Mat3::Zero()
-                         : iso2  ? Mat3((1.0 + 0.5 * u(rng)) * Mat3::Identity())
-                                 : random_spd(rng);
-    s2.isotropic = global2 || iso2;
+    if (global2)
+      s2.set_inverse_inertia(0.0);
+    else if (iso2)
+      s2.set_inverse_inertia(1.0 + 0.5 * u(rng));
+    else
+      s2.set_inverse_inertia(&I2);
     const double R1 = 1.0 + 0.5 * u(rng), R2 = global2 ? 0.0 : 0.7 + 0.3 * u(rng);
     const Mat3 Q = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
     const Vec3 n = Q.col(0);
     const Mat3 A = solver::sphere_contact_delassus(Q, s1, R1, s2, R2);
-    const Mat3 general = solver::delassus_diagonal(Q, s1.inverse_mass, s1.inverse_inertia, -R1 * n,
-                                                   s2.inverse_mass, s2.inverse_inertia, R2 * n);
+    const Mat3 general =
+        solver::delassus_diagonal(Q, s1.inverse_mass, s1.inverse_inertia(), -R1 * n,
+                                  s2.inverse_mass, s2.inverse_inertia(), R2 * n);
     EXPECT_LT((A - general).norm(), 30 * 2.3e-16 * general.norm()) << A << "\nvs\n" << general;
     EXPECT_EQ(A(0, 1), 0.0);
     EXPECT_EQ(A(0, 2), 0.0);
@@ -151,11 +150,14 @@ TEST(Delassus, UncoupledBlockReductionIsTheSchurComplementBitwise) {
     const double scale = std::pow(10.0, 12.0 * u(rng));
     solver::BodyState s1{}, s2{};
     s1.inverse_mass = scale * (1.0 + 0.5 * u(rng));
-    s1.inverse_inertia = trial % 2 == 0 ? Mat3(scale * (2.0 + u(rng)) * Mat3::Identity())
-                                        : Mat3(scale * random_spd(rng));
-    s1.isotropic = trial % 2 == 0;
+    const Mat3 I1 = scale * random_spd(rng);
+    if (trial % 2 == 0)
+      s1.set_inverse_inertia(scale * (2.0 + u(rng)));
+    else
+      s1.set_inverse_inertia(&I1);
     s2.inverse_mass = scale * (2.0 + u(rng));
-    s2.inverse_inertia = scale * random_spd(rng);
+    const Mat3 I2 = scale * random_spd(rng);
+    s2.set_inverse_inertia(&I2);
     const Mat3 Q = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
     Mat3 A = solver::sphere_contact_delassus(Q, s1, 1.0 + 0.5 * u(rng), s2,
                                              trial % 3 == 0 ? 0.0 : 0.7 + 0.3 * u(rng));
@@ -198,7 +200,7 @@ TEST(Delassus, SetupFormsAClumpsBlockFromItsLeverArms) {
   collision::ContactList contacts;
   detection.detect(particles, globals, materials, shapes, 2e-3, contacts);
   ASSERT_EQ(contacts.size(), 2u);  // both parts within the threshold, at different heights
-  std::vector<solver::BodyState> states;
+  solver::BodyStates states;
   solver::predict_velocities(particles, globals, Vec3::Zero(), 1e-4, states);
   std::vector<solver::SolverContact> setup;
   solver::setup_contacts(contacts, particles, globals, states, 1e-4, 0.2, setup);

@@ -17,10 +17,8 @@ struct OneContact {
   std::vector<solver::SolverContact> contacts;
   std::vector<solver::BodyState> bodies;
   OneContact(double gap_term) {
-    solver::BodyState sphere{Vec3(0, 0, -1), Vec3::Zero(),    Vec3::Zero(), Vec3::Zero(), 1.0,
-                             false,          Mat3::Identity()};
-    solver::BodyState wall{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
-                           0.0,          false,        Mat3::Zero()};
+    solver::BodyState sphere{Vec3(0, 0, -1), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 1.0, 1.0};
+    solver::BodyState wall{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 0.0, 0.0};
     bodies = {sphere, wall};
     solver::SolverContact c;
     c.set_frame(Vec3::UnitZ());  // (n, t, o) = (z, x, y), right-handed

@@ -20,6 +20,7 @@ namespace {
 struct Column {
   std::vector<solver::SolverContact> contacts;
   std::vector<solver::BodyState> bodies;
+  Mat3 sphere_tensor, wall_tensor;  // kE and 0 as general tensors (isotropic_flag false)
 
   Column(double mu, bool isotropic_flag) {
     constexpr int kSpheres = 6;
@@ -31,18 +32,21 @@ struct Column {
     for (int i = 0; i < kSpheres; ++i) {
       x.push_back(Vec3(0.3 * R * u(rng), 0.3 * R * u(rng), R + 2.0 * R * i));
       solver::BodyState b{Vec3(0.1 * u(rng), 0.1 * u(rng), -0.5 + 0.1 * u(rng)),
-                          Vec3(10 * u(rng), 10 * u(rng), 10 * u(rng)),
-                          Vec3::Zero(),
-                          Vec3::Zero(),
-                          1.0 / m,
-                          false,
-                          k * Mat3::Identity()};
-      b.isotropic = isotropic_flag;
+                          Vec3(10 * u(rng), 10 * u(rng), 10 * u(rng)), Vec3::Zero(), Vec3::Zero(),
+                          1.0 / m};
+      if (isotropic_flag)
+        b.set_inverse_inertia(k);
+      else
+        b.set_inverse_inertia(&sphere_tensor);
       bodies.push_back(b);
     }
-    solver::BodyState wall{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
-                           0.0,          false,        Mat3::Zero()};
-    wall.isotropic = isotropic_flag;
+    sphere_tensor = k * Mat3::Identity();
+    wall_tensor = Mat3::Zero();
+    solver::BodyState wall{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), 0.0};
+    if (isotropic_flag)
+      wall.set_inverse_inertia(0.0);
+    else
+      wall.set_inverse_inertia(&wall_tensor);
     bodies.push_back(wall);
     auto add = [&](std::uint32_t b1, std::uint32_t b2, const Vec3& n, const Vec3& r1,
                    const Vec3& r2) {
@@ -52,8 +56,8 @@ struct Column {
       c.r2 = r2;
       const solver::BodyState& s1 = bodies[b1];
       const solver::BodyState& s2 = bodies[b2];
-      c.A = solver::delassus_diagonal(c.frame(), s1.inverse_mass, s1.inverse_inertia, r1,
-                                      s2.inverse_mass, s2.inverse_inertia, r2);
+      c.A = solver::delassus_diagonal(c.frame(), s1.inverse_mass, s1.inverse_inertia(), r1,
+                                      s2.inverse_mass, s2.inverse_inertia(), r2);
       c.reduction = contact::block_reduction(c.A);
       c.gap_term = 0.01 * u(rng);
       c.mu = mu;
