@@ -137,35 +137,59 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
   agree(slab.comm, dataset.get() < 0 ? failure_text("H5Dcreate2", what) : std::string());
   if (slab.total == 0) return;  // nothing to transfer (the same decision on every rank)
 
+  // The rows go in blocks of slab.block_rows aligned in the file, one collective H5Dwrite each
+  // (every rank makes as many calls, those past their rows selecting nothing): with a filter,
+  // HDF5 holds every chunk a call writes, compressed, until the call ends, and the blocks bound
+  // that to a few MB instead of the rank's whole dataset. The aligned edges split no chunk.
+  const hsize_t B = std::max<hsize_t>(slab.block_rows, 1);
+  const auto first_block = [&](hsize_t row) { return row / B; };
+  const hsize_t own_blocks =
+      slab.local > 0 ? first_block(slab.offset + slab.local - 1) - first_block(slab.offset) + 1 : 0;
+  const hsize_t blocks =
+      slab.comm != nullptr ? hsize_t(comm::max(std::int64_t(own_blocks), *slab.comm)) : own_blocks;
+  const std::size_t row_bytes = H5Tget_size(memory_type) * columns;
   std::string failure;
-  try {
-    const hsize_t start[2] = {slab.offset, 0};
-    const hsize_t count[2] = {slab.local, columns};
-    const hsize_t memory_dims[2] = {std::max<hsize_t>(slab.local, 1), columns};
-    Handle memory_space(
-        check_id(H5Screate_simple(rank, memory_dims, nullptr), "H5Screate_simple", what), H5Sclose);
-    if (slab.local > 0) {
-      check_status(
-          H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
-          "H5Sselect_hyperslab", what);
-    } else {
-      // A rank without rows still takes part in the collective transfer, selecting nothing.
-      check_status(H5Sselect_none(file_space.get()), "H5Sselect_none", what);
-      check_status(H5Sselect_none(memory_space.get()), "H5Sselect_none", what);
+  for (hsize_t b = 0; b < blocks && failure.empty(); ++b) {
+    try {
+      const hsize_t lo =
+          b == 0 ? slab.offset
+                 : std::min((first_block(slab.offset) + b) * B, slab.offset + slab.local);
+      const hsize_t hi = std::min((first_block(slab.offset) + b + 1) * B, slab.offset + slab.local);
+      const hsize_t rows = b < own_blocks ? hi - lo : 0;
+      const hsize_t start[2] = {lo, 0};
+      const hsize_t count[2] = {rows, columns};
+      const hsize_t memory_dims[2] = {std::max<hsize_t>(rows, 1), columns};
+      Handle memory_space(
+          check_id(H5Screate_simple(rank, memory_dims, nullptr), "H5Screate_simple", what),
+          H5Sclose);
+      if (rows > 0) {
+        check_status(
+            H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+            "H5Sselect_hyperslab", what);
+      } else {
+        // A rank without rows (in this block) still takes part in the collective transfer,
+        // selecting nothing.
+        check_status(H5Sselect_none(file_space.get()), "H5Sselect_none", what);
+        check_status(H5Sselect_none(memory_space.get()), "H5Sselect_none", what);
+      }
+      static const double kDummy[9] = {};
+      const void* rows_data = rows > 0 ? static_cast<const void*>(static_cast<const char*>(data) +
+                                                                  (lo - slab.offset) * row_bytes)
+                                       : static_cast<const void*>(kDummy);
+      errno = 0;  // the MPI-IO layer's failed write(2) leaves the system error here
+      if (H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(), slab.transfer,
+                   rows_data) < 0) {
+        const int error = errno;
+        failure = failure_text("H5Dwrite", what);
+        if (error != 0 && failure.find(kSystemMarker) == std::string::npos)
+          failure += kSystemMarker + std::string(std::strerror(error)) + "]";
+      }
+    } catch (const std::exception& error) {
+      failure = error.what();
     }
-    static const double kDummy[9] = {};
-    errno = 0;  // the MPI-IO layer's failed write(2) leaves the system error here
-    if (H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(), slab.transfer,
-                 slab.local > 0 ? data : kDummy) < 0) {
-      const int error = errno;
-      failure = failure_text("H5Dwrite", what);
-      if (error != 0 && failure.find(kSystemMarker) == std::string::npos)
-        failure += kSystemMarker + std::string(std::strerror(error)) + "]";
-    }
-  } catch (const std::exception& error) {
-    failure = error.what();
+    // Agreed after every call, so that no rank starts the next collective write alone.
+    agree(slab.comm, failure);
   }
-  agree(slab.comm, failure);
 }
 
 hid_t create_parallel_file(const std::string& file_name, const comm::Communicator& comm) {

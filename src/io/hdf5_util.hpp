@@ -19,6 +19,8 @@ namespace granite::io::detail {
 // Rows per chunk along N: 32768 rows are 256 KiB for a scalar dataset and 1 MiB for the
 // N x 4 orientation, i.e. every chunk fits the default 1 MiB chunk cache.
 inline constexpr hsize_t kChunkRows = 32768;
+// Rows per collective write of a dataset (write_dataset): 8 chunks, 2–19 MB of a rank's rows.
+inline constexpr hsize_t kWriteBlockRows = 8 * kChunkRows;
 
 // --- HDF5 error handling -------------------------------------------------------------------
 
@@ -98,12 +100,13 @@ void write_string_attribute(hid_t object, const char* name, const std::string& v
 
 // The rows of a dataset of `total` rows that this rank writes.
 struct Slab {
-  hsize_t total = 0;             // global number of rows
-  hsize_t offset = 0;            // first row of this rank
-  hsize_t local = 0;             // rows of this rank
-  int compression = 0;           // gzip level, 0 = off
-  bool checksum = false;         // Fletcher32 per chunk (corruption is detected on read)
-  hid_t transfer = H5P_DEFAULT;  // collective transfer property list
+  hsize_t total = 0;                     // global number of rows
+  hsize_t offset = 0;                    // first row of this rank
+  hsize_t local = 0;                     // rows of this rank
+  int compression = 0;                   // gzip level, 0 = off
+  bool checksum = false;                 // Fletcher32 per chunk (corruption is detected on read)
+  hid_t transfer = H5P_DEFAULT;          // collective transfer property list
+  hsize_t block_rows = kWriteBlockRows;  // rows per collective write (write_dataset)
   // The ranks writing the file: they agree on a failure before and after every collective
   // transfer (see agree); nullptr for a file of one process.
   const comm::Communicator* comm = nullptr;
