@@ -119,18 +119,21 @@ void write_file(const std::string& file_name, const std::string& path,
       Handle history(make_group("contact_history"), H5Gclose);
       history_slab.checksum = true;
       history_slab.transfer = transfer.get();
-      // One dataset at a time, each from a column of the rows made for it and freed after it.
-      const std::size_t rows = state.history_rows();
+      // One dataset at a time, each a column of the rows formed block by block as it is written.
       const auto write_column = [&](const char* name, hid_t file_type, hid_t memory_type,
                                     hsize_t columns, auto field) {
         using T = std::decay_t<decltype(*field(HistoryRow{}))>;
-        std::vector<T> column(std::size_t(columns) * rows);
-        for (std::size_t i = 0; i < rows; ++i) {
-          const HistoryRow row = state.history_row_at(i);
-          std::copy(field(row), field(row) + columns, &column[std::size_t(columns) * i]);
-        }
+        std::vector<T> block;
+        const auto rows_of = [&](std::size_t first, std::size_t count) {
+          block.resize(std::size_t(columns) * count);
+          for (std::size_t i = 0; i < count; ++i) {
+            const HistoryRow row = state.history_row_at(first + i);
+            std::copy(field(row), field(row) + columns, &block[std::size_t(columns) * i]);
+          }
+          return static_cast<const void*>(block.data());
+        };
         detail::write_dataset(history.get(), "/contact_history", name, file_type, memory_type,
-                              columns, column.data(), history_slab);
+                              columns, rows_of, history_slab);
       };
       write_column("first", H5T_STD_I64LE, H5T_NATIVE_INT64, 1,
                    [](const HistoryRow& r) { return &r.first; });

@@ -112,6 +112,17 @@ void write_string_attribute(hid_t object, const char* name, const std::string& v
 
 void write_dataset(hid_t group, const char* group_path, const char* name, hid_t file_type,
                    hid_t memory_type, hsize_t columns, const void* data, const Slab& slab) {
+  const std::size_t row_bytes = H5Tget_size(memory_type) * columns;
+  write_dataset(
+      group, group_path, name, file_type, memory_type, columns,
+      [&](std::size_t first, std::size_t) {
+        return static_cast<const void*>(static_cast<const char*>(data) + first * row_bytes);
+      },
+      slab);
+}
+
+void write_dataset(hid_t group, const char* group_path, const char* name, hid_t file_type,
+                   hid_t memory_type, hsize_t columns, const RowSource& rows_of, const Slab& slab) {
   const std::string what = std::string("dataset ") + group_path + "/" + name;
   const int rank = columns > 1 ? 2 : 1;
   const hsize_t dims[2] = {slab.total, columns};
@@ -147,7 +158,6 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
       slab.local > 0 ? first_block(slab.offset + slab.local - 1) - first_block(slab.offset) + 1 : 0;
   const hsize_t blocks =
       slab.comm != nullptr ? hsize_t(comm::max(std::int64_t(own_blocks), *slab.comm)) : own_blocks;
-  const std::size_t row_bytes = H5Tget_size(memory_type) * columns;
   std::string failure;
   for (hsize_t b = 0; b < blocks && failure.empty(); ++b) {
     try {
@@ -173,8 +183,7 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
         check_status(H5Sselect_none(memory_space.get()), "H5Sselect_none", what);
       }
       static const double kDummy[9] = {};
-      const void* rows_data = rows > 0 ? static_cast<const void*>(static_cast<const char*>(data) +
-                                                                  (lo - slab.offset) * row_bytes)
+      const void* rows_data = rows > 0 ? rows_of(std::size_t(lo - slab.offset), std::size_t(rows))
                                        : static_cast<const void*>(kDummy);
       errno = 0;  // the MPI-IO layer's failed write(2) leaves the system error here
       if (H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(), slab.transfer,

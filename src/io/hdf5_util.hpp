@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -122,9 +123,16 @@ void agree(const comm::Communicator* comm, const std::string& failure);
 Slab slab_of(std::size_t local, const comm::Communicator& comm);
 
 // Creates <group_path>/<name> of shape (total) or (total, columns), chunked along N, and
-// writes this rank's rows collectively. Every rank calls this, also with zero local rows.
+// writes this rank's rows collectively, in blocks of slab.block_rows. Every rank calls this,
+// also with zero local rows.
 void write_dataset(hid_t group, const char* group_path, const char* name, hid_t file_type,
                    hid_t memory_type, hsize_t columns, const void* data, const Slab& slab);
+// The same with the rows given block by block: rows_of(first, count) points to this rank's
+// rows [first, first + count) (local indices) in the memory type, valid until its next call
+// (a writer that forms its rows needs memory for one block, not the rank's whole dataset).
+using RowSource = std::function<const void*(std::size_t first, std::size_t count)>;
+void write_dataset(hid_t group, const char* group_path, const char* name, hid_t file_type,
+                   hid_t memory_type, hsize_t columns, const RowSource& rows_of, const Slab& slab);
 
 // Collective. Creates (truncates) `file_name` for parallel writing with the MPI-IO driver and
 // the HDF5 1.8 object format (large attributes; readable from HDF5 1.8 on).

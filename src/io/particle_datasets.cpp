@@ -11,37 +11,37 @@
 namespace granite::io {
 namespace detail {
 
-namespace {
-// The rows of one field in the file's layout: the array itself when its memory already is
-// (no copy), else flattened into `scratch`.
-template <class T, class Scalar = typename body::FlatLayout<T>::Scalar>
-const Scalar* flat_rows(const std::vector<T>& array, std::vector<Scalar>& scratch) {
-  using Layout = body::FlatLayout<T>;
-  if constexpr (Layout::same_as_memory) {
-    return reinterpret_cast<const Scalar*>(array.data());
-  } else {
-    scratch.resize(array.size() * Layout::components);
-    for (std::size_t i = 0; i < array.size(); ++i)
-      Layout::flatten(array[i], &scratch[i * Layout::components]);
-    return scratch.data();
-  }
-}
-}  // namespace
-
 void write_particle_datasets(hid_t group, const body::Particles& particles, unsigned flag, int rank,
                              const Slab& slab) {
   body::for_each_particle_field([&](const auto& field) {
+    using Element = typename std::decay_t<decltype(field)>::Element;
     using Layout = typename std::decay_t<decltype(field)>::Layout;
     using Scalar = typename Layout::Scalar;
     if (!field.has(flag)) return;
-    std::vector<Scalar> scratch;
+    const std::vector<Element>& array = particles.*field.array;
+    std::vector<Scalar> block;  // one block's rows in the file's layout, when memory differs
+    const RowSource rows_of = [&](std::size_t first, std::size_t count) -> const void* {
+      if constexpr (Layout::same_as_memory) {
+        return &array[first];
+      } else {
+        block.resize(count * Layout::components);
+        for (std::size_t i = 0; i < count; ++i)
+          Layout::flatten(array[first + i], &block[i * Layout::components]);
+        return block.data();
+      }
+    };
     write_dataset(group, "/particles", field.name, ScalarType<Scalar>::file(),
-                  ScalarType<Scalar>::memory(), Layout::components,
-                  flat_rows(particles.*field.array, scratch), slab);
+                  ScalarType<Scalar>::memory(), Layout::components, rows_of, slab);
   });
-  const std::vector<std::int32_t> owner(particles.size(), std::int32_t(rank));
-  write_dataset(group, "/particles", kOwnerRank, ScalarType<std::int32_t>::file(),
-                ScalarType<std::int32_t>::memory(), 1, owner.data(), slab);
+  std::vector<std::int32_t> owner;
+  write_dataset(
+      group, "/particles", kOwnerRank, ScalarType<std::int32_t>::file(),
+      ScalarType<std::int32_t>::memory(), 1,
+      [&](std::size_t, std::size_t count) {
+        owner.assign(count, std::int32_t(rank));
+        return static_cast<const void*>(owner.data());
+      },
+      slab);
 }
 
 }  // namespace detail
