@@ -142,13 +142,16 @@ void ContactHistory::record(const ContactKeys& keys,
     reserve(m);
   }
   torques_.clear();  // no torque unless `rolling` sets one below
-  std::vector<std::uint32_t> entry(m);
+  // Each contact's entry, kept only for the torques of rolling resistance (4 B per contact).
+  const bool torques = rolling != nullptr && !rolling->contacts.empty();
+  std::vector<std::uint32_t> entry(torques ? m : 0);
   for (std::size_t j = 0; j < m; ++j) {
-    entry[j] = std::uint32_t(same ? j : put(keys.key[j]));
+    const std::size_t e = same ? j : put(keys.key[j]);
+    if (torques) entry[j] = std::uint32_t(e);
     const Vec3 world = solver_contacts[j].frame() * impulses[j];  // on body 1
-    rows_[entry[j]].impulse = keys.swapped[j] ? Vec3(-world) : world;
+    rows_[e].impulse = keys.swapped[j] ? Vec3(-world) : world;
   }
-  if (rolling == nullptr || rolling->contacts.empty()) return;
+  if (!torques) return;
   torques_.assign(rows_.size(), Vec3::Zero());
   for (std::size_t k = 0; k < rolling->contacts.size(); ++k) {
     const std::size_t j = rolling->contacts[k].contact;
@@ -173,14 +176,16 @@ std::size_t ContactHistory::warm_start(const ContactKeys& keys,
                                        std::vector<BodyState>* bodies) const {
   const std::size_t m = keys.key.size();
   impulses.assign(m, Vec3::Zero());
-  std::vector<std::uint32_t> entry(m);
+  // Each contact's entry, kept only for the torques of rolling resistance (4 B per contact).
+  std::vector<std::uint32_t> entry(rolling != nullptr ? m : 0);
   std::size_t found = 0, hint = 0;
   for (std::size_t j = 0; j < m; ++j) {
-    entry[j] = std::uint32_t(find(keys.key[j], hint));
-    if (entry[j] == rows_.size()) continue;
-    hint = entry[j] + 1;
+    const std::size_t e = find(keys.key[j], hint);
+    if (rolling != nullptr) entry[j] = std::uint32_t(e);
+    if (e == rows_.size()) continue;
+    hint = e + 1;
     ++found;
-    const Vec3& p = rows_[entry[j]].impulse;
+    const Vec3& p = rows_[e].impulse;
     const Vec3 world = keys.swapped[j] ? Vec3(-p) : p;
     const SolverContact& c = solver_contacts[j];
     const Mat3 q = c.frame();
