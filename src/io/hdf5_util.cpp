@@ -158,8 +158,8 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
       slab.local > 0 ? first_block(slab.offset + slab.local - 1) - first_block(slab.offset) + 1 : 0;
   const hsize_t blocks =
       slab.comm != nullptr ? hsize_t(comm::max(std::int64_t(own_blocks), *slab.comm)) : own_blocks;
-  std::string failure;
-  for (hsize_t b = 0; b < blocks && failure.empty(); ++b) {
+  for (hsize_t b = 0; b < blocks; ++b) {
+    std::string failure;
     try {
       const hsize_t lo =
           b == 0 ? slab.offset
@@ -196,7 +196,8 @@ void write_dataset(hid_t group, const char* group_path, const char* name, hid_t 
     } catch (const std::exception& error) {
       failure = error.what();
     }
-    // Agreed after every call, so that no rank starts the next collective write alone.
+    // Agreed after every call (a failure anywhere throws on every rank), so that no rank
+    // starts the next collective write alone.
     agree(slab.comm, failure);
   }
 }

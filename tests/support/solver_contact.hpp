@@ -1,6 +1,8 @@
 #pragma once
-// A solver contact between bodies 0 and 1 for the solver's unit tests: the frame from a unit
-// normal (t and o as the setup forms them), a given Delassus block and lever arms, no gap.
+// For the solver's unit tests: a solver contact between bodies 0 and 1 (the frame from a unit
+// normal, t and o as the setup forms them, a given Delassus block and lever arms, no gap), and
+// a moving body with a general inverse inertia tensor.
+#include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
 
 namespace granite::test_support {
@@ -18,6 +20,18 @@ inline solver::SolverContact solver_contact(const Vec3& normal, const Mat3& A, c
   c.body1 = 0;
   c.body2 = 1;
   return c;
+}
+
+/// A body moving at random velocities (v, then ω, each component drawn from `u` in order), no
+/// corrections yet, with inverse mass `inverse_mass` and the inverse inertia `*tensor` (which
+/// must outlive the state).
+template <class Rng, class Distribution>
+solver::BodyState random_moving_body(Rng& rng, Distribution& u, double inverse_mass,
+                                     const Mat3* tensor) {
+  solver::BodyState b{Vec3(u(rng), u(rng), u(rng)), Vec3(u(rng), u(rng), u(rng)), Vec3::Zero(),
+                      Vec3::Zero(), inverse_mass};
+  b.set_inverse_inertia(tensor);
+  return b;
 }
 
 }  // namespace granite::test_support

@@ -60,12 +60,8 @@ TEST(Delassus, MatchesBruteForceJacobian) {
     // The relaxation's impulse application changes u by exactly A λ.
     std::vector<solver::BodyState> bodies(2);
     const Mat3 I1_inverse = I1.inverse(), I2_inverse = I2.inverse();
-    bodies[0] = {Vec3(u(rng), u(rng), u(rng)), Vec3(u(rng), u(rng), u(rng)), Vec3::Zero(),
-                 Vec3::Zero(), 1.0 / m1};
-    bodies[0].set_inverse_inertia(&I1_inverse);
-    bodies[1] = {Vec3(u(rng), u(rng), u(rng)), Vec3(u(rng), u(rng), u(rng)), Vec3::Zero(),
-                 Vec3::Zero(), 1.0 / m2};
-    bodies[1].set_inverse_inertia(&I2_inverse);
+    bodies[0] = test_support::random_moving_body(rng, u, 1.0 / m1, &I1_inverse);
+    bodies[1] = test_support::random_moving_body(rng, u, 1.0 / m2, &I2_inverse);
     const solver::SolverContact c = test_support::solver_contact(n, A, r1, r2, 0.5);
     auto rel = [&] {
       const auto& b1 = bodies[0];

@@ -143,12 +143,8 @@ TEST(Rolling, JointDelassusBlockIsTheBruteForceJacobiansAndTheBodiesResponse) {
     const contact::Mat6 brute = J * Minv * J.transpose();
 
     std::vector<BodyState> bodies(2);
-    bodies[0] = {Vec3(u(rng), u(rng), u(rng)), Vec3(u(rng), u(rng), u(rng)), Vec3::Zero(),
-                 Vec3::Zero(), 1.0 / m1};
-    bodies[0].set_inverse_inertia(&I1inv);
-    bodies[1] = {Vec3(u(rng), u(rng), u(rng)), Vec3(u(rng), u(rng), u(rng)), Vec3::Zero(),
-                 Vec3::Zero(), 1.0 / m2};
-    bodies[1].set_inverse_inertia(&I2inv);
+    bodies[0] = test_support::random_moving_body(rng, u, 1.0 / m1, &I1inv);
+    bodies[1] = test_support::random_moving_body(rng, u, 1.0 / m2, &I2inv);
     const Mat3 A = delassus_diagonal(Q, 1.0 / m1, I1inv, r1, 1.0 / m2, I2inv, r2);
     const solver::SolverContact c = test_support::solver_contact(n, A, r1, r2, 0.5);
     RollingContact r{0, Q.transpose() * (I1inv + I2inv) * Q, R, 0.1 * R, 0.05 * R};
