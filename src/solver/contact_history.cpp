@@ -48,43 +48,58 @@ std::size_t ContactKeyHash::operator()(const ContactKey& k) const {
   return static_cast<std::size_t>(h * 0xbf58476d1ce4e5b9ULL);
 }
 
-void contact_keys(const collision::ContactList& contacts, const body::Particles& particles,
-                  ContactKeys& keys) {
-  const std::size_t m = contacts.size();
-  reserve_with_margin(keys.key, m);
-  keys.key.resize(m);
-  keys.swapped.assign(m, false);
-  // A particle and a global body (a union's parts) can touch more than once, in any order:
-  // those contacts are numbered by a sort of their pairs (stable: in detection order). Two
-  // shaped particles' contacts (a manifold, pairs of parts) are adjacent in the list.
+ContactKeys::ContactKeys(const collision::ContactList& contacts, const body::Particles& particles) :
+    contacts_(&contacts), particles_(&particles) {
+  // A particle and a global body can touch more than once, in any order: those contacts are
+  // numbered by a sort of their pairs (stable: in detection order).
   std::vector<std::uint32_t> with_global;
-  for (std::size_t j = 0; j < m; ++j) {
-    ContactKey& k = keys.key[j];
-    k.first = particles.id[contacts.body1[j]];
-    k.ordinal = 0;
-    if (contacts.involves_global(j)) {
-      k.second = -1 - static_cast<BodyId>(contacts.global_index(j));
-      with_global.push_back(std::uint32_t(j));
-      continue;
-    }
-    k.second = particles.id[contacts.body2[j]];
-    if (k.second < k.first) {
-      std::swap(k.first, k.second);
-      keys.swapped[j] = true;
-    }
-    const ContactKey& previous = keys.key[j - (j > 0)];
-    if (j > 0 && !contacts.involves_global(j - 1) && previous.first == k.first &&
-        previous.second == k.second)
-      k.ordinal = previous.ordinal + 1;
-  }
-  const auto pair_less = [&](std::uint32_t a, std::uint32_t b) {
-    const ContactKey &x = keys.key[a], &y = keys.key[b];
-    return std::tie(x.first, x.second) < std::tie(y.first, y.second);
+  for (std::size_t j = 0; j < contacts.size(); ++j)
+    if (contacts.involves_global(j)) with_global.push_back(std::uint32_t(j));
+  const auto pair_of = [&](std::uint32_t j) {
+    return std::make_pair(particles.id[contacts.body1[j]], contacts.body2[j]);
   };
+  const auto pair_less = [&](std::uint32_t a, std::uint32_t b) { return pair_of(a) < pair_of(b); };
   std::stable_sort(with_global.begin(), with_global.end(), pair_less);
-  for (std::size_t i = 1; i < with_global.size(); ++i)
-    if (!pair_less(with_global[i - 1], with_global[i]))
-      keys.key[with_global[i]].ordinal = keys.key[with_global[i - 1]].ordinal + 1;
+  std::uint32_t ordinal = 0;
+  for (std::size_t i = 1; i < with_global.size(); ++i) {
+    ordinal = pair_less(with_global[i - 1], with_global[i]) ? 0 : ordinal + 1;
+    if (ordinal > 0) global_ordinals_.emplace_back(with_global[i], ordinal);
+  }
+  std::sort(global_ordinals_.begin(), global_ordinals_.end());
+}
+
+ContactKeys::ContactKeys(std::vector<ContactKey> keys, std::vector<bool> swapped) :
+    keys_(std::move(keys)), swapped_(std::move(swapped)) {}
+
+ContactKey ContactKeys::key(std::size_t j) const {
+  if (contacts_ == nullptr) return keys_[j];
+  const collision::ContactList& c = *contacts_;
+  const std::vector<BodyId>& id = particles_->id;
+  ContactKey k;
+  k.first = id[c.body1[j]];
+  if (c.involves_global(j)) {
+    k.second = -1 - static_cast<BodyId>(c.global_index(j));
+    const auto at = std::lower_bound(global_ordinals_.begin(), global_ordinals_.end(),
+                                     std::make_pair(std::uint32_t(j), std::uint32_t(0)));
+    k.ordinal = at != global_ordinals_.end() && at->first == j ? at->second : 0;
+    return k;
+  }
+  k.second = id[c.body2[j]];
+  if (k.second < k.first) std::swap(k.first, k.second);
+  // Two particles' contacts of the same pair are adjacent: the ordinal counts those before.
+  const auto same_pair = [&](std::size_t i) {
+    if (c.involves_global(i)) return false;
+    const BodyId a = id[c.body1[i]], b = id[c.body2[i]];
+    return std::min(a, b) == k.first && std::max(a, b) == k.second;
+  };
+  for (std::size_t i = j; i > 0 && same_pair(i - 1); --i) ++k.ordinal;
+  return k;
+}
+
+bool ContactKeys::swapped(std::size_t j) const {
+  if (contacts_ == nullptr) return swapped_[j];
+  const collision::ContactList& c = *contacts_;
+  return !c.involves_global(j) && particles_->id[c.body2[j]] < particles_->id[c.body1[j]];
 }
 
 void ContactHistory::clear() {
@@ -133,10 +148,9 @@ void ContactHistory::record(const ContactKeys& keys,
                             const std::vector<Vec3>& impulses, const RollingBlocks* rolling) {
   // The same contacts in the same order as the entries (a step that changed no contact): the
   // index stays as it is and entry j is contact j's.
-  const std::size_t m = keys.key.size();
-  const bool same =
-      m == rows_.size() && std::equal(keys.key.begin(), keys.key.end(), rows_.begin(),
-                                      [](const ContactKey& k, const Row& r) { return k == r.key; });
+  const std::size_t m = keys.size();
+  bool same = m == rows_.size();
+  for (std::size_t j = 0; same && j < m; ++j) same = keys.key(j) == rows_[j].key;
   if (!same) {
     clear();
     reserve(m);
@@ -146,17 +160,17 @@ void ContactHistory::record(const ContactKeys& keys,
   const bool torques = rolling != nullptr && !rolling->contacts.empty();
   std::vector<std::uint32_t> entry(torques ? m : 0);
   for (std::size_t j = 0; j < m; ++j) {
-    const std::size_t e = same ? j : put(keys.key[j]);
+    const std::size_t e = same ? j : put(keys.key(j));
     if (torques) entry[j] = std::uint32_t(e);
     const Vec3 world = solver_contacts[j].frame() * impulses[j];  // on body 1
-    rows_[e].impulse = keys.swapped[j] ? Vec3(-world) : world;
+    rows_[e].impulse = keys.swapped(j) ? Vec3(-world) : world;
   }
   if (!torques) return;
   torques_.assign(rows_.size(), Vec3::Zero());
   for (std::size_t k = 0; k < rolling->contacts.size(); ++k) {
     const std::size_t j = rolling->contacts[k].contact;
     const Vec3 world = solver_contacts[j].frame() * rolling->torques[k];  // on body 1
-    torques_[entry[j]] = keys.swapped[j] ? Vec3(-world) : world;
+    torques_[entry[j]] = keys.swapped(j) ? Vec3(-world) : world;
   }
 }
 
@@ -164,9 +178,7 @@ void ContactHistory::record(const collision::ContactList& contacts,
                             const body::Particles& particles,
                             const std::vector<SolverContact>& solver_contacts,
                             const std::vector<Vec3>& impulses, const RollingBlocks* rolling) {
-  ContactKeys keys;
-  contact_keys(contacts, particles, keys);
-  record(keys, solver_contacts, impulses, rolling);
+  record(ContactKeys(contacts, particles), solver_contacts, impulses, rolling);
 }
 
 std::size_t ContactHistory::warm_start(const ContactKeys& keys,
@@ -174,19 +186,19 @@ std::size_t ContactHistory::warm_start(const ContactKeys& keys,
                                        double scale, std::vector<Vec3>& impulses,
                                        RollingBlocks* rolling,
                                        std::vector<BodyState>* bodies) const {
-  const std::size_t m = keys.key.size();
+  const std::size_t m = keys.size();
   impulses.assign(m, Vec3::Zero());
   // Each contact's entry, kept only for the torques of rolling resistance (4 B per contact).
   std::vector<std::uint32_t> entry(rolling != nullptr ? m : 0);
   std::size_t found = 0, hint = 0;
   for (std::size_t j = 0; j < m; ++j) {
-    const std::size_t e = find(keys.key[j], hint);
+    const std::size_t e = find(keys.key(j), hint);
     if (rolling != nullptr) entry[j] = std::uint32_t(e);
     if (e == rows_.size()) continue;
     hint = e + 1;
     ++found;
     const Vec3& p = rows_[e].impulse;
-    const Vec3 world = keys.swapped[j] ? Vec3(-p) : p;
+    const Vec3 world = keys.swapped(j) ? Vec3(-p) : p;
     const SolverContact& c = solver_contacts[j];
     const Mat3 q = c.frame();
     impulses[j] = scale * contact::project_onto_friction_cone(q.transpose() * world, c.mu);
@@ -199,7 +211,7 @@ std::size_t ContactHistory::warm_start(const ContactKeys& keys,
     const RollingContact& r = rolling->contacts[k];
     if (entry[r.contact] == rows_.size()) continue;
     const Vec3 t = torques_.empty() ? Vec3::Zero() : torques_[entry[r.contact]];
-    const Vec3 world = keys.swapped[r.contact] ? Vec3(-t) : t;
+    const Vec3 world = keys.swapped(r.contact) ? Vec3(-t) : t;
     const SolverContact& c = solver_contacts[r.contact];
     const double normal = std::max(impulses[r.contact][0], 0.0);
     rolling->torques[k] = clamp_torque(scale * (c.frame().transpose() * world),
@@ -213,9 +225,7 @@ std::size_t ContactHistory::warm_start(const collision::ContactList& contacts,
                                        const std::vector<SolverContact>& solver_contacts,
                                        double scale, std::vector<Vec3>& impulses,
                                        RollingBlocks* rolling) const {
-  ContactKeys keys;
-  contact_keys(contacts, particles, keys);
-  return warm_start(keys, solver_contacts, scale, impulses, rolling);
+  return warm_start(ContactKeys(contacts, particles), solver_contacts, scale, impulses, rolling);
 }
 
 std::vector<HistoryEntry> ContactHistory::entries() const {
@@ -244,8 +254,8 @@ std::vector<HistoryEntry> ContactHistory::unclaimed(const ContactKeys& keys,
   if (rows_.empty()) return out;
   std::vector<bool> claimed(rows_.size(), false);
   std::size_t hint = 0;
-  for (const ContactKey& k : keys.key) {
-    const std::size_t e = find(k, hint);
+  for (std::size_t j = 0; j < keys.size(); ++j) {
+    const std::size_t e = find(keys.key(j), hint);
     if (e == rows_.size()) continue;
     claimed[e] = true;
     hint = e + 1;

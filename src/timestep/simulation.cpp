@@ -320,14 +320,12 @@ solver::RelaxationResult Simulation::relax_contacts_lemke(std::size_t owned) {
 
 void Simulation::warm_start() {
   if (parameters_.warm_start <= 0.0) return;
-  solver::contact_keys(contacts_, particles_, keys_);
-  keys_step_ = steps_;
+  const solver::ContactKeys keys(contacts_, particles_);
   // Contacts whose relaxing process changed take their history along.
-  domain().hand_over_history(history_, keys_, particles_, owned_);
+  domain().hand_over_history(history_, keys, particles_, owned_);
   if (history_.size() == 0) return;
   solver::RollingBlocks* rolling = rolling_blocks();
-  history_.warm_start(keys_, solver_contacts_, parameters_.warm_start, impulses_, rolling,
-                      &states_);
+  history_.warm_start(keys, solver_contacts_, parameters_.warm_start, impulses_, rolling, &states_);
   if (rolling != nullptr) solver::apply_torques(solver_contacts_, *rolling, states_);
 }
 
@@ -336,10 +334,8 @@ void Simulation::remember_impulses() {
     history_.clear();
     return;
   }
-  if (keys_step_ != steps_)
-    solver::contact_keys(contacts_, particles_, keys_);  // no warm start ran
-  keys_step_ = -1;
-  history_.record(keys_, solver_contacts_, impulses_, rolling_blocks());
+  history_.record(solver::ContactKeys(contacts_, particles_), solver_contacts_, impulses_,
+                  rolling_blocks());
 }
 
 void Simulation::integrate_bodies() {

@@ -57,17 +57,35 @@ HistoryEntry entry_of(const HistoryRecord& r);
 /// Records in key order, as by_key.
 bool by_key(const HistoryRecord& a, const HistoryRecord& b);
 
-/// The identities of a contact list's contacts (contact_keys), formed once per step and shared
-/// by the history's hand-over, warm start and record.
-struct ContactKeys {
-  std::vector<ContactKey> key;
-  std::vector<bool> swapped;  // the list's body order is the key's reversed (the impulse is −p)
-};
+/// The identities of a contact list's contacts, formed when asked for (24 bytes per contact
+/// are not stored; the step's hand-over, warm start and record each ask once per contact). A
+/// contact of two particles takes its ordinal from the contacts before it of the same pair,
+/// which are adjacent (a manifold, pairs of parts); a particle and a global body can touch more
+/// than once in any order (a union's parts), and those ordinals, by a stable sort of their
+/// pairs, are the only ones kept (the nonzero ones). The list and the particles' ids must not
+/// change while the keys are in use. Tests may give the keys explicitly instead.
+class ContactKeys {
+public:
+  ContactKeys() = default;
+  /// The keys of `contacts` (both must outlive this view).
+  ContactKeys(const collision::ContactList& contacts, const body::Particles& particles);
+  /// Explicit keys and order bits (tests).
+  ContactKeys(std::vector<ContactKey> keys, std::vector<bool> swapped);
 
-/// The identity of each contact of the list and whether its body order is swapped with
-/// respect to the key (then the impulse on the key's first body is −p).
-void contact_keys(const collision::ContactList& contacts, const body::Particles& particles,
-                  ContactKeys& keys);
+  std::size_t size() const { return contacts_ != nullptr ? contacts_->size() : keys_.size(); }
+  /// Contact j's identity.
+  ContactKey key(std::size_t j) const;
+  /// The list's body order is the key's reversed (the impulse on the key's first body is −p).
+  bool swapped(std::size_t j) const;
+
+private:
+  const collision::ContactList* contacts_ = nullptr;
+  const body::Particles* particles_ = nullptr;
+  // (j, ordinal) of the particle–global-body contacts with a nonzero ordinal, by j.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> global_ordinals_;
+  std::vector<ContactKey> keys_;  // explicit keys
+  std::vector<bool> swapped_;
+};
 
 /// The history is a flat table: the entries in one array, in the order they were recorded
 /// (the last step's detection order, which the next step's lookups mostly follow), and an
@@ -99,12 +117,10 @@ public:
                          std::vector<Vec3>& impulses, RollingBlocks* rolling = nullptr) const;
 
   std::size_t size() const { return rows_.size(); }
-  /// Bytes one remembered contact takes (the memory estimate): its key and impulse, its index
-  /// slots (2 to 4: the index is a power of two at most half full), and the key and order bit
-  /// the step forms for it (a torque, with rolling resistance, adds 24 B: not counted).
-  static constexpr std::size_t bytes_per_entry() {
-    return sizeof(Row) + 4 * sizeof(std::uint32_t) + sizeof(ContactKey) + 1;
-  }
+  /// Bytes one remembered contact takes (the memory estimate): its key and impulse and its
+  /// index slots (2 to 4: the index is a power of two at most half full); a torque, with
+  /// rolling resistance, adds 24 B: not counted.
+  static constexpr std::size_t bytes_per_entry() { return sizeof(Row) + 4 * sizeof(std::uint32_t); }
   void clear();
   /// The entries sorted by key (checkpoints, exchange between processes).
   std::vector<HistoryEntry> entries() const;

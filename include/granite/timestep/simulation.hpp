@@ -242,8 +242,6 @@ private:
   solver::SweepOrder order_;
   solver::ContactHistory history_;  // the last relaxation's impulses (warm start)
   solver::ConvergenceDecay relaxation_prior_;
-  solver::ContactKeys keys_;     // the step's contact identities (warm start and record)
-  std::int64_t keys_step_ = -1;  // the step keys_ were formed for
   std::vector<Vec3> impulses_;
   solver::RollingBlocks rolling_;  // torque blocks of rolling/spinning resistance (this step)
   /// The step's torque blocks, or nullptr without rolling or spinning resistance (the same on

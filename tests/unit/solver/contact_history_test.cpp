@@ -95,10 +95,7 @@ TEST(ContactHistory, EveryRecordedKeyIsFoundInAnyOrderAndNoOtherIs) {
   const std::vector<solver::ContactKey> absent(recorded.begin() + 5000, recorded.end());
   recorded.resize(5000);
   const auto keys_of = [](const std::vector<solver::ContactKey>& list) {
-    solver::ContactKeys keys;
-    keys.key = list;
-    keys.swapped.assign(list.size(), false);
-    return keys;
+    return solver::ContactKeys(list, std::vector<bool>(list.size(), false));
   };
   std::vector<solver::SolverContact> contacts(recorded.size());
   std::vector<Vec3> impulses(recorded.size());
@@ -148,9 +145,7 @@ TEST(ContactHistory, EveryRecordedKeyIsFoundInAnyOrderAndNoOtherIs) {
 TEST(ContactHistory, ARecordOfTheSameContactsReplacesImpulsesAndClearsOldTorques) {
   // The fast path of record (the same keys in the same order): impulses replaced, and a torque
   // recorded before but not now is zero, as a fresh record would leave it.
-  solver::ContactKeys keys;
-  keys.key = {{0, 1, 0}, {0, 2, 0}};
-  keys.swapped = {false, true};
+  const solver::ContactKeys keys({{0, 1, 0}, {0, 2, 0}}, {false, true});
   std::vector<solver::SolverContact> c(2);
   for (auto& s : c) {
     s.set_frame(Vec3::UnitX());  // n = x: a normal impulse is (λ_n, 0, 0) in the world
