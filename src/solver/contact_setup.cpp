@@ -35,7 +35,7 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
                                      s2.inverse_mass, s2.inverse_inertia(), c.r2)
                  : sphere_contact_delassus(frame, s1, particles.radius[c.body1], s2,
                                            c.body2 < n ? particles.radius[c.body2] : 0.0);
-    c.reduction = contact::block_reduction(c.A);
+    c.reduction = contact::block_reduction(c.A.full());
     c.gap_term = signorini_gap_term(contacts.gap[j], dt, epsilon);
     c.mu = contacts.friction[j];
     c.weight = 1.0;  // the distributed step lowers it for contacts with a ghost body

@@ -24,9 +24,8 @@ constexpr auto no_joint = [](std::size_t, BodyState&, BodyState&, Vec3&, double&
 
 // Any model's single-contact solve, for the sweep below (mdp has its inlined form).
 auto model_solve(const contact::ModelSettings& model) {
-  return [&model](const Mat3& A, const contact::BlockReduction& r, const Vec3& b, double mu) {
-    return contact::solve(model, A, r, b, mu);
-  };
+  return [&model](const SymmetricBlock& A, const contact::BlockReduction& r, const Vec3& b,
+                  double mu) { return contact::solve(model, A.full(), r, b, mu); };
 }
 
 // What a sweep has done so far: max ‖Δλ_j‖², max ‖λ_j‖², contacts whose model failed.
@@ -115,7 +114,7 @@ void sweep_range(const contact::ModelSettings& model, const std::vector<SolverCo
   if (model.model == contact::Model::mdp)
     sweep<true>(
         model, contacts, impulses, bodies, visit, begin, end, tally,
-        [](const Mat3& A, const contact::BlockReduction& r, const Vec3& b, double mu) {
+        [](const SymmetricBlock& A, const contact::BlockReduction& r, const Vec3& b, double mu) {
           return contact::max_dissipation_inline(A, r, b, mu);
         },
         no_joint);

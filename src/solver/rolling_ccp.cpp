@@ -35,7 +35,7 @@ contact::Mat6 rolling_delassus(const SolverContact& c, const RollingContact& r, 
   }
   coupling = frame.transpose() * coupling;
   contact::Mat6 G;
-  G.topLeftCorner<3, 3>() = c.A;
+  G.topLeftCorner<3, 3>() = c.A.full();
   G.bottomLeftCorner<3, 3>() = r.radius * coupling;
   G.topRightCorner<3, 3>() = r.radius * coupling.transpose();
   G.bottomRightCorner<3, 3>() = r.radius * r.radius * r.W;

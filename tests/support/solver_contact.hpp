@@ -12,7 +12,7 @@ inline solver::SolverContact solver_contact(const Vec3& normal, const Mat3& A, c
   solver::SolverContact c{};
   c.set_frame(normal);
   c.A = A;
-  c.reduction = contact::block_reduction(A);
+  c.reduction = contact::block_reduction(c.A.full());
   c.r1 = r1;
   c.r2 = r2;
   c.gap_term = 0.0;

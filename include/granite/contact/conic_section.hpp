@@ -69,7 +69,9 @@ inline ReducedProblem reduce(const Mat3& A, const Vec3& b, double mu) {
 Impulse degenerate_impulse(const ReducedProblem& p);
 
 /// The structogram's first two branches (Fig. 5): b_n < 0 → 0; μ = 0 → (b_n/A_nn, 0, 0).
-inline bool separating_or_frictionless(const Mat3& A, double bn, double mu, Impulse& result) {
+/// (A is any 3 × 3 block with entries A(i, j): a Mat3, or the solver's symmetric block.)
+template <class Block>
+inline bool separating_or_frictionless(const Block& A, double bn, double mu, Impulse& result) {
   if (bn < 0.0) {
     result = {Vec3::Zero(), ContactCase::separating};
     return true;

@@ -23,9 +23,17 @@ Impulse max_dissipation_all_roots_impulse(const Mat3& A, const Vec3& b, double m
 /// The sliding branch of max_dissipation_impulse for a problem the prologue did not decide.
 Impulse max_dissipation_sliding(const Mat3& A, const ReducedProblem& p, const Vec3& b, double mu);
 
+/// A block as a Mat3 (a Mat3 is its own; other blocks give full(), found by ADL).
+inline const Mat3& matrix_of(const Mat3& A) { return A; }
+template <class Block>
+inline Mat3 matrix_of(const Block& A) {
+  return A.full();
+}
+
 /// Whether A = diag(A_nn, a, a) exactly: the block of two spheres with isotropic inertia
 /// (solver::sphere_contact_delassus).
-inline bool sphere_block(const Mat3& A) {
+template <class Block>
+inline bool sphere_block(const Block& A) {
   return A(0, 1) == 0.0 && A(0, 2) == 0.0 && A(1, 2) == 0.0 && A(1, 1) == A(2, 2);
 }
 
@@ -35,7 +43,8 @@ inline bool sphere_block(const Mat3& A) {
 /// ‖x_to‖ ≤ μx_n on it, and the minimum of ½a‖x_to‖² − b_toᵀx_to over the disc, with
 /// x0,to = b_to/a outside it, is its boundary point along x0,to (Eq. (8)'s root is x0,to's
 /// direction). b_n = 0 with μ > 0 and x0 outside the cone (Eq. 9) returns false.
-inline bool sphere_block_impulse(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
+template <class Block>
+inline bool sphere_block_impulse(const Block& A, const BlockReduction& reduction, const Vec3& b,
                                  double mu, Impulse& result) {
   if (separating_or_frictionless(A, b[0], mu, result)) return true;
   const double bn = b[0];
@@ -56,13 +65,17 @@ inline bool sphere_block_impulse(const Mat3& A, const BlockReduction& reduction,
 
 /// max_dissipation_impulse with the structogram's prologue inlined into the caller (the
 /// relaxation's sweep): only sliding contacts of blocks other than a sphere's make a call.
-inline Impulse max_dissipation_inline(const Mat3& A, const BlockReduction& reduction, const Vec3& b,
-                                      double mu) {
+/// A is a Mat3 or any block with entries A(i, j) and full() (the solver's symmetric block):
+/// the full matrix is formed only past a sphere's block.
+template <class Block>
+inline Impulse max_dissipation_inline(const Block& A, const BlockReduction& reduction,
+                                      const Vec3& b, double mu) {
   Impulse result;
   if (sphere_block(A) && sphere_block_impulse(A, reduction, b, mu, result)) return result;
+  const Mat3& full = matrix_of(A);
   ReducedProblem p;
-  if (structogram_prologue(A, reduction, b, mu, p, result)) return result;
-  return max_dissipation_sliding(A, p, b, mu);
+  if (structogram_prologue(full, reduction, b, mu, p, result)) return result;
+  return max_dissipation_sliding(full, p, b, mu);
 }
 
 }  // namespace granite::contact

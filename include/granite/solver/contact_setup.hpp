@@ -10,12 +10,45 @@
 
 namespace granite::solver {
 
+/// A symmetric 3 × 3 block kept as its upper triangle: 48 bytes instead of a Mat3's 72. Eq. (2)'s
+/// A_jj is symmetric; for a shaped body the rounding of JᵀI⁻¹J can leave its two triangles
+/// a unit in the last place apart, and the upper one is kept (a sphere's block is diagonal).
+class SymmetricBlock {
+public:
+  SymmetricBlock() = default;
+  template <class Derived>
+  SymmetricBlock(const Eigen::MatrixBase<Derived>& m) :
+      // NOLINT: a block is assigned from a Mat3
+      a_{m(0, 0), m(0, 1), m(0, 2), m(1, 1), m(1, 2), m(2, 2)} {}
+  double operator()(int i, int j) const { return a_[kIndex[i][j]]; }
+  Mat3 full() const {
+    Mat3 m;
+    double* d = m.data();  // column-major
+    d[0] = a_[0], d[1] = a_[1], d[2] = a_[2];
+    d[3] = a_[1], d[4] = a_[3], d[5] = a_[4];
+    d[6] = a_[2], d[7] = a_[4], d[8] = a_[5];
+    return m;
+  }
+  operator Mat3() const { return full(); }  // NOLINT: the solvers take the block as a Mat3
+  /// A x, each entry as (a_i0 x0 + a_i1 x1) + a_i2 x2 (for a sphere's diagonal block the bits
+  /// of the Mat3 product).
+  Vec3 operator*(const Vec3& x) const {
+    return Vec3(a_[0] * x[0] + a_[1] * x[1] + a_[2] * x[2],
+                a_[1] * x[0] + a_[3] * x[1] + a_[4] * x[2],
+                a_[2] * x[0] + a_[4] * x[1] + a_[5] * x[2]);
+  }
+
+private:
+  static constexpr int kIndex[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
+  double a_[6];
+};
+
 struct SolverContact {
   // The frame Q = [n t o] (world frame) as n and the coefficient that gives t and o
   // (collision::tangent_frame): 32 bytes instead of 72, and Q bit for bit the detection's.
   Vec3 normal;
   double tangent_coefficient;
-  Mat3 A;  // Delassus diagonal block in the contact frame (Eq. 2)
+  SymmetricBlock A;  // Delassus diagonal block in the contact frame (Eq. 2)
   // A's reduction to the plane of maximum compression (§3.2), reused by every sweep.
   contact::BlockReduction reduction;
   Vec3 r1;          // body 1's witness point − centre of body 1

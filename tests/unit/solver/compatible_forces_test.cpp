@@ -69,7 +69,7 @@ SolverContact contact(std::uint32_t body1, std::uint32_t body2, const Vec3& norm
   const Vec3 n = normal.normalized();
   c.set_frame(n);
   c.A = Mat3::Identity();
-  c.reduction = contact::block_reduction(c.A);
+  c.reduction = contact::block_reduction(c.A.full());
   c.r1 = r1;
   c.r2 = r2;
   c.gap_term = 0.0;

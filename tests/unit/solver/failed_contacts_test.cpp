@@ -25,7 +25,7 @@ struct OneContact {
     c.r1 = Vec3(0, 0, -0.1);
     c.r2 = Vec3::Zero();
     c.A = Mat3::Identity();  // a Delassus block (SPD); its exact value does not matter here
-    c.reduction = contact::block_reduction(c.A);
+    c.reduction = contact::block_reduction(c.A.full());
     c.gap_term = gap_term;
     c.mu = 0.5;
     c.body1 = 0;

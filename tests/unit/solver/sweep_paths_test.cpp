@@ -58,7 +58,7 @@ struct Column {
       const solver::BodyState& s2 = bodies[b2];
       c.A = solver::delassus_diagonal(c.frame(), s1.inverse_mass, s1.inverse_inertia(), r1,
                                       s2.inverse_mass, s2.inverse_inertia(), r2);
-      c.reduction = contact::block_reduction(c.A);
+      c.reduction = contact::block_reduction(c.A.full());
       c.gap_term = 0.01 * u(rng);
       c.mu = mu;
       c.body1 = b1;
