@@ -9,7 +9,8 @@
 // communication share of a step, bytes sent per ghost per sweep (payload of the two
 // correction messages), particles and contacts.
 //
-// usage: bench_weak_scaling [nx ny nz steps]   (default 40 40 12 20: 19 200 spheres per rank)
+// usage: bench_weak_scaling [nx ny nz steps [exchange]]   (default 40 40 12 20 overlapped:
+//        19 200 spheres per rank; exchange: overlapped or after_sweep, solver.exchange's modes)
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/timestep/simulation.hpp"
 #include "granite/comm/collectives.hpp"
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 
 using namespace granite;
 
@@ -42,6 +44,14 @@ int main(int argc, char** argv) {
   p.gravity = Vec3(0, 0, -9.81);
   p.contact_threshold = 1e-2 * d;
   p.max_sweeps = 10;
+  const std::string exchange = argc > 5 ? argv[5] : "overlapped";
+  if (exchange != "overlapped" && exchange != "after_sweep") {
+    if (rank == 0)
+      std::fprintf(stderr, "bench_weak_scaling: exchange must be overlapped or after_sweep\n");
+    MPI_Finalize();
+    return 2;
+  }
+  p.overlap_exchange = exchange == "overlapped";
   p.tolerance = 0.0;
   const auto mat = sim.materials().add({2650.0, 0.5});
   sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, mat);
@@ -81,8 +91,10 @@ int main(int argc, char** argv) {
   MPI_Allreduce(MPI_IN_PLACE, &comm, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) {
-    std::printf("weak scaling: ranks %d, particles/rank %d, contacts %llu, steps %d at 10 sweeps\n",
-                ranks, nx * ny * nz, static_cast<unsigned long long>(contacts), steps);
+    std::printf("weak scaling: ranks %d, particles/rank %d, contacts %llu, steps %d at 10 sweeps, "
+                "exchange %s\n",
+                ranks, nx * ny * nz, static_cast<unsigned long long>(contacts), steps,
+                exchange.c_str());
     std::printf("time per step: %.4f s (max over ranks)\n", seconds / steps);
     std::printf("communication share of a step: %.1f %%\n", total > 0 ? 100.0 * comm / total : 0.0);
     std::printf("bytes per ghost per sweep: %.1f (both correction messages)\n",
