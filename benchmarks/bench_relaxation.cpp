@@ -85,11 +85,11 @@ Packing& packing() {
       std::printf("settle step %d: %s\n", s, timestep::thermo_line(st).c_str());
     }
     // Freeze one step's contact problem for the relaxation benchmarks.
-    pk->detection.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(),
-                         par.contact_threshold, pk->contacts);
+    pk->detection.detect(sim.particles(), sim.globals(), sim.shapes(), par.contact_threshold,
+                         pk->contacts);
     solver::predict_velocities(sim.particles(), sim.globals(), par.gravity, par.dt, pk->states0);
-    solver::setup_contacts(pk->contacts, sim.particles(), sim.globals(), pk->states0, par.dt,
-                           par.error_reduction, pk->solver_contacts);
+    solver::setup_contacts(pk->contacts, sim.particles(), sim.globals(), sim.materials(),
+                           pk->states0, par.dt, par.error_reduction, pk->solver_contacts);
     return pk;
   }();
   return *p;
@@ -117,11 +117,11 @@ double detection_setup_seconds(Packing& pk) {
   auto& sim = pk.sim;
   const auto& par = sim.parameters();
   const auto t0 = std::chrono::steady_clock::now();
-  pk.detection.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(),
-                      par.contact_threshold, pk.contacts);
+  pk.detection.detect(sim.particles(), sim.globals(), sim.shapes(), par.contact_threshold,
+                      pk.contacts);
   solver::predict_velocities(sim.particles(), sim.globals(), par.gravity, par.dt, pk.states0);
-  solver::setup_contacts(pk.contacts, sim.particles(), sim.globals(), pk.states0, par.dt,
-                         par.error_reduction, pk.solver_contacts);
+  solver::setup_contacts(pk.contacts, sim.particles(), sim.globals(), sim.materials(), pk.states0,
+                         par.dt, par.error_reduction, pk.solver_contacts);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -14,35 +14,32 @@ namespace granite::collision {
 namespace {
 
 // The narrow phase of one particle pair i < j; `apart` as shaped_pair_contacts'.
-void detect_pair(const body::Particles& particles, const body::MaterialTable& materials,
-                 const body::ShapeTable& shapes, PolyhedronPlacements& placements, double threshold,
-                 std::uint32_t i, std::uint32_t j, ContactList& contacts, double* apart = nullptr) {
-  const double mu = materials.pair_friction(particles.material[i], particles.material[j]);
+void detect_pair(const body::Particles& particles, const body::ShapeTable& shapes,
+                 PolyhedronPlacements& placements, double threshold, std::uint32_t i,
+                 std::uint32_t j, ContactList& contacts, double* apart = nullptr) {
   if (!shapes.empty() &&
       (particles.shape[i] != body::kSphere || particles.shape[j] != body::kSphere)) {
-    shaped_pair_contacts(particles, shapes, placements, threshold, i, j, mu, contacts, apart);
+    shaped_pair_contacts(particles, shapes, placements, threshold, i, j, contacts, apart);
     return;
   }
   const auto& x = particles.position;
   const auto& r = particles.radius;
   ContactGeometry g;
   if (sphere_sphere(x[i], r[i], x[j], r[j], threshold, g))
-    contacts.push_back(i, j, g.point, g.normal, g.gap, mu);
+    contacts.push_back(i, j, g.point, g.normal, g.gap);
 }
 
 // The narrow phase of particle i against global body k (skipped while inactive); a sphere
 // against a mesh wall among the neighbour list's candidate triangles if given.
 void detect_global_pair(const body::Particles& particles, const body::GlobalBodies& globals,
-                        const body::MaterialTable& materials, const body::ShapeTable& shapes,
-                        PolyhedronPlacements& placements, double threshold, std::size_t i,
-                        std::size_t k, ContactList& contacts,
+                        const body::ShapeTable& shapes, PolyhedronPlacements& placements,
+                        double threshold, std::size_t i, std::size_t k, ContactList& contacts,
                         std::optional<std::span<const std::int32_t>> triangles = std::nullopt) {
   const body::GlobalBody& gb = globals[k];
   if (!gb.active) return;
   if (particles.shape[i] != body::kSphere) {
     shaped_global_contacts(particles, shapes, placements, gb, threshold, BodyIndex(i),
-                           BodyIndex(particles.size() + k),
-                           materials.pair_friction(particles.material[i], gb.material), contacts);
+                           BodyIndex(particles.size() + k), contacts);
     return;
   }
   constexpr std::size_t kMaxPerBody = 8;
@@ -53,28 +50,26 @@ void detect_global_pair(const body::Particles& particles, const body::GlobalBodi
                                       : sphere_global(particles.position[i], particles.radius[i],
                                                       gb, threshold, found, kMaxPerBody);
   if (count == 0) return;
-  const double mu = materials.pair_friction(particles.material[i], gb.material);
   const std::size_t n = particles.size();
   for (std::size_t c = 0; c < count; ++c)
     contacts.push_back(BodyIndex(i), BodyIndex(n + k), found[c].point, found[c].normal,
-                       found[c].gap, mu);
+                       found[c].gap);
 }
 
 // Particles against global bodies (few of them; every process knows all).
 void detect_global(const body::Particles& particles, const body::GlobalBodies& globals,
-                   const body::MaterialTable& materials, const body::ShapeTable& shapes,
-                   PolyhedronPlacements& placements, double threshold, ContactList& contacts) {
+                   const body::ShapeTable& shapes, PolyhedronPlacements& placements,
+                   double threshold, ContactList& contacts) {
   for (std::size_t i = 0; i < particles.size(); ++i)
     for (std::size_t k = 0; k < globals.size(); ++k)
-      detect_global_pair(particles, globals, materials, shapes, placements, threshold, i, k,
-                         contacts);
+      detect_global_pair(particles, globals, shapes, placements, threshold, i, k, contacts);
 }
 
 }  // namespace
 
 void ContactDetection::detect(const body::Particles& particles, const body::GlobalBodies& globals,
-                              const body::MaterialTable& materials, const body::ShapeTable& shapes,
-                              double threshold, ContactList& contacts) {
+                              const body::ShapeTable& shapes, double threshold,
+                              ContactList& contacts) {
   contacts.clear();
   contacts.num_particles = particles.size();
   placements_.clear();
@@ -84,14 +79,13 @@ void ContactDetection::detect(const body::Particles& particles, const body::Glob
   cells_.for_each_candidate_pair([&](std::uint32_t a, std::uint32_t b) {
     const std::uint32_t i = std::min(a, b), j = std::max(a, b);
     if (particles.fixed[i] != 0 && particles.fixed[j] != 0) return;  // neither can move
-    detect_pair(particles, materials, shapes, placements_, threshold, i, j, contacts);
+    detect_pair(particles, shapes, placements_, threshold, i, j, contacts);
   });
-  detect_global(particles, globals, materials, shapes, placements_, threshold, contacts);
+  detect_global(particles, globals, shapes, placements_, threshold, contacts);
 }
 
 void ContactDetection::detect(const NeighbourList& list, const body::Particles& particles,
-                              const body::GlobalBodies& globals,
-                              const body::MaterialTable& materials, const body::ShapeTable& shapes,
+                              const body::GlobalBodies& globals, const body::ShapeTable& shapes,
                               double threshold, ContactList& contacts) {
   contacts.clear();
   contacts.num_particles = particles.size();
@@ -117,7 +111,7 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
       std::none_of(particles.shape.begin(), particles.shape.end(), polyhedral)) {
     for (std::size_t h = 0; h < hits; ++h) {
       const auto [i, j] = pairs[within_reach_[h]];
-      detect_pair(particles, materials, shapes, placements_, threshold, i, j, contacts);
+      detect_pair(particles, shapes, placements_, threshold, i, j, contacts);
     }
   } else {
     // Polyhedral particles: the pairs proven apart at an earlier step and still apart by the
@@ -133,7 +127,7 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
       ++tested_;
       // A sphere pair leaves it NaN (nothing known); shaped pairs set it (shaped_pair_contacts).
       double apart = std::numeric_limits<double>::quiet_NaN();
-      detect_pair(particles, materials, shapes, placements_, threshold, i, j, contacts, &apart);
+      detect_pair(particles, shapes, placements_, threshold, i, j, contacts, &apart);
       clearance_.record(c, i, j, apart, threshold, particles);
     }
   }
@@ -149,8 +143,8 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
   if (!any_moved) {
     for (std::size_t c = 0; c < candidates.size(); ++c)
       if (const auto [i, k] = candidates[c]; k < globals.size())
-        detect_global_pair(particles, globals, materials, shapes, placements_, threshold, i, k,
-                           contacts, list.mesh_candidates(c));
+        detect_global_pair(particles, globals, shapes, placements_, threshold, i, k, contacts,
+                           list.mesh_candidates(c));
     return;
   }
   std::size_t c = 0;
@@ -161,8 +155,8 @@ void ContactDetection::detect(const NeighbourList& list, const body::Particles& 
       const bool listed = c < candidates.size() && candidates[c] == pair;
       if (listed) ++c;
       if (listed || moved_[k] != 0)
-        detect_global_pair(particles, globals, materials, shapes, placements_, threshold, i, k,
-                           contacts, moved_[k] != 0 ? std::nullopt : list.mesh_candidates(c - 1));
+        detect_global_pair(particles, globals, shapes, placements_, threshold, i, k, contacts,
+                           moved_[k] != 0 ? std::nullopt : list.mesh_candidates(c - 1));
     }
 }
 

@@ -30,8 +30,7 @@ Axis capsule_of(const body::Particles& particles, const body::ShapeTable& shapes
 
 // Pairs of sphere-like bodies (spheres, clumps): every pair of parts.
 void parts_against_parts(const body::Particles& particles, const body::ShapeTable& shapes,
-                         double threshold, BodyIndex i, BodyIndex j, double mu,
-                         ContactList& contacts) {
+                         double threshold, BodyIndex i, BodyIndex j, ContactList& contacts) {
   // j's parts in the world once (not once per part of i); the candidates' reach test first.
   thread_local std::vector<std::pair<Vec3, double>> parts_j;
   parts_j.clear();
@@ -45,7 +44,7 @@ void parts_against_parts(const body::Particles& particles, const body::ShapeTabl
     for (const auto& [xb, rb] : parts_j) {
       ContactGeometry g;
       if (sphere_sphere(xa, ra, xb, rb, threshold, g))
-        contacts.push_back(i, j, g.point, g.normal, g.gap, mu);
+        contacts.push_back(i, j, g.point, g.normal, g.gap);
     }
   });
 }
@@ -54,14 +53,14 @@ void parts_against_parts(const body::Particles& particles, const body::ShapeTabl
 // body 1 of the contacts (else the other).
 void capsule_against_parts(const body::Particles& particles, const body::ShapeTable& shapes,
                            double threshold, BodyIndex capsule, BodyIndex other, bool capsule_first,
-                           double mu, ContactList& contacts) {
+                           ContactList& contacts) {
   const Axis k = capsule_of(particles, shapes, capsule);
   for_each_part(particles, shapes, other, [&](const Vec3& x, double r) {
     ContactGeometry g;  // the part as body 1, the capsule as body 2
     if (!sphere_capsule(x, r, k.a, k.b, k.r, threshold, g)) return;
     if (capsule_first) g = flipped(g);
     contacts.push_back(capsule_first ? capsule : other, capsule_first ? other : capsule, g.point,
-                       g.normal, g.gap, mu);
+                       g.normal, g.gap);
   });
 }
 
@@ -87,13 +86,12 @@ PlacedEllipsoid ellipsoid_of(const body::Particles& particles, const body::Shape
 // contacts (else the other).
 void ellipsoid_against(const body::Particles& particles, const body::ShapeTable& shapes,
                        PolyhedronPlacements& placements, double threshold, BodyIndex ell,
-                       BodyIndex other, bool ell_first, double mu, ContactList& contacts) {
+                       BodyIndex other, bool ell_first, ContactList& contacts) {
   const PlacedEllipsoid e = ellipsoid_of(particles, shapes, ell);
   const auto add = [&](bool found, const ContactGeometry& g) {  // g: the ellipsoid as body 1
     if (!found) return;
     const ContactGeometry h = ell_first ? g : flipped(g);
-    contacts.push_back(ell_first ? ell : other, ell_first ? other : ell, h.point, h.normal, h.gap,
-                       mu);
+    contacts.push_back(ell_first ? ell : other, ell_first ? other : ell, h.point, h.normal, h.gap);
   };
   ContactGeometry g;
   switch (surface_of(particles, shapes, other)) {
@@ -125,8 +123,7 @@ void ellipsoid_against(const body::Particles& particles, const body::ShapeTable&
 // `poly_first`: the polyhedron is body 1 of the contacts (else the other).
 void polyhedron_against_rounded(const body::Particles& particles, const body::ShapeTable& shapes,
                                 PolyhedronPlacements& placements, double threshold, BodyIndex poly,
-                                BodyIndex other, bool poly_first, double mu,
-                                ContactList& contacts) {
+                                BodyIndex other, bool poly_first, ContactList& contacts) {
   const PlacedPolyhedron& p = placements.of(particles, shapes, poly);
   const auto add = [&](const Vec3& a, const Vec3& b, double r) {
     ContactGeometry found[2];  // the segment as body 1, the polyhedron as body 2
@@ -134,7 +131,7 @@ void polyhedron_against_rounded(const body::Particles& particles, const body::Sh
     for (std::size_t c = 0; c < count; ++c) {
       const ContactGeometry g = poly_first ? flipped(found[c]) : found[c];
       contacts.push_back(poly_first ? poly : other, poly_first ? other : poly, g.point, g.normal,
-                         g.gap, mu);
+                         g.gap);
     }
   };
   if (surface_of(particles, shapes, other) == Surface::capsule) {
@@ -148,7 +145,7 @@ void polyhedron_against_rounded(const body::Particles& particles, const body::Sh
 
 void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
                           PolyhedronPlacements& placements, double threshold, BodyIndex i,
-                          BodyIndex j, double mu, ContactList& contacts, double* apart) {
+                          BodyIndex j, ContactList& contacts, double* apart) {
   if (apart != nullptr) *apart = std::numeric_limits<double>::quiet_NaN();
   // Bounding spheres (radius: the bounding radius) farther apart than the threshold: no contact.
   const double reach = particles.radius[i] + particles.radius[j] + threshold;
@@ -157,7 +154,7 @@ void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTab
   if (si == Surface::ellipsoid || sj == Surface::ellipsoid) {
     const bool first = si == Surface::ellipsoid;
     return ellipsoid_against(particles, shapes, placements, threshold, first ? i : j, first ? j : i,
-                             first, mu, contacts);
+                             first, contacts);
   }
   if (si == Surface::polyhedron && sj == Surface::polyhedron) {
     ContactGeometry found[kManifoldPoints];
@@ -165,35 +162,34 @@ void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTab
         polyhedron_polyhedron(placements.of(particles, shapes, i),
                               placements.of(particles, shapes, j), threshold, found, apart);
     for (std::size_t c = 0; c < count; ++c)
-      contacts.push_back(i, j, found[c].point, found[c].normal, found[c].gap, mu);
+      contacts.push_back(i, j, found[c].point, found[c].normal, found[c].gap);
     return;
   }
   if (si == Surface::polyhedron || sj == Surface::polyhedron) {
     const bool first = si == Surface::polyhedron;
     return polyhedron_against_rounded(particles, shapes, placements, threshold, first ? i : j,
-                                      first ? j : i, first, mu, contacts);
+                                      first ? j : i, first, contacts);
   }
   const bool ki = si == Surface::capsule, kj = sj == Surface::capsule;
-  if (!ki && !kj) return parts_against_parts(particles, shapes, threshold, i, j, mu, contacts);
+  if (!ki && !kj) return parts_against_parts(particles, shapes, threshold, i, j, contacts);
   if (ki != kj)
-    return capsule_against_parts(particles, shapes, threshold, ki ? i : j, ki ? j : i, ki, mu,
+    return capsule_against_parts(particles, shapes, threshold, ki ? i : j, ki ? j : i, ki,
                                  contacts);
   const Axis a = capsule_of(particles, shapes, i), b = capsule_of(particles, shapes, j);
   ContactGeometry found[2];
   const std::size_t count = capsule_capsule(a.a, a.b, a.r, b.a, b.b, b.r, threshold, found);
   for (std::size_t c = 0; c < count; ++c)
-    contacts.push_back(i, j, found[c].point, found[c].normal, found[c].gap, mu);
+    contacts.push_back(i, j, found[c].point, found[c].normal, found[c].gap);
 }
 
 void shaped_global_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
                             PolyhedronPlacements& placements, const body::GlobalBody& body,
-                            double threshold, BodyIndex i, BodyIndex body2, double mu,
-                            ContactList& contacts) {
+                            double threshold, BodyIndex i, BodyIndex body2, ContactList& contacts) {
   constexpr std::size_t kMaxPerPart = 8;
   ContactGeometry found[kMaxPerPart];
   const auto add = [&](std::size_t count) {
     for (std::size_t c = 0; c < count; ++c)
-      contacts.push_back(i, body2, found[c].point, found[c].normal, found[c].gap, mu);
+      contacts.push_back(i, body2, found[c].point, found[c].normal, found[c].gap);
   };
   switch (surface_of(particles, shapes, i)) {
   case Surface::capsule: {

@@ -132,7 +132,7 @@ void check_initial_state(timestep::Simulation& sim, parallel::DistributedDomain*
   if (max_overlap) {
     collision::ContactDetection detection;
     collision::ContactList contacts;
-    detection.detect(particles, sim.globals(), sim.materials(), sim.shapes(), 0.0, contacts);
+    detection.detect(particles, sim.globals(), sim.shapes(), 0.0, contacts);
     parallel::retain_responsible_contacts(contacts, particles, owned);
     overlapping = overlaps(particles, contacts, *max_overlap);
   }
@@ -168,7 +168,7 @@ void check_new_layer(const timestep::Simulation& sim, const std::vector<Sphere>&
   }
   collision::ContactDetection detection;
   collision::ContactList contacts;
-  detection.detect(near, sim.globals(), sim.materials(), sim.shapes(), 0.0, contacts);
+  detection.detect(near, sim.globals(), sim.shapes(), 0.0, contacts);
   // Contacts within the layer or with a global body are the same on every rank: rank 0
   // counts them.
   const std::size_t count = layer.size();

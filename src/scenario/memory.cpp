@@ -37,9 +37,9 @@ std::size_t bytes_per_particle() {
 }
 
 std::size_t bytes_per_contact(bool warm_start) {
-  // collision::ContactList: two body indices, point, normal, gap, friction (the tangents are
-  // formed from the normal, not stored).
-  const std::size_t list = 2 * sizeof(collision::BodyIndex) + 2 * sizeof(Vec3) + 2 * sizeof(double);
+  // collision::ContactList: two body indices, point, normal, gap (the tangents are formed from
+  // the normal, μ from the materials by the setup: not stored).
+  const std::size_t list = 2 * sizeof(collision::BodyIndex) + 2 * sizeof(Vec3) + sizeof(double);
   return list + sizeof(solver::SolverContact) + sizeof(Vec3) +  // + the impulse
          (warm_start ? solver::ContactHistory::bytes_per_entry() : 0);
 }

@@ -6,8 +6,9 @@
 namespace granite::solver {
 
 void setup_contacts(const collision::ContactList& contacts, const body::Particles& particles,
-                    const body::GlobalBodies& globals, const std::vector<BodyState>& states,
-                    double dt, double epsilon, std::vector<SolverContact>& out) {
+                    const body::GlobalBodies& globals, const body::MaterialTable& materials,
+                    const std::vector<BodyState>& states, double dt, double epsilon,
+                    std::vector<SolverContact>& out) {
   const std::size_t m = contacts.size();
   const std::size_t n = particles.size();
   reserve_with_margin(out, m);
@@ -37,7 +38,9 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
                                            c.body2 < n ? particles.radius[c.body2] : 0.0);
     c.reduction = contact::block_reduction(c.A.full());
     c.gap_term = signorini_gap_term(contacts.gap[j], dt, epsilon);
-    c.mu = contacts.friction[j];
+    c.mu = materials.pair_friction(particles.material[c.body1],
+                                   c.body2 < n ? particles.material[c.body2]
+                                               : globals[c.body2 - n].material);
     c.weight = 1.0;  // the distributed step lowers it for contacts with a ghost body
   }
 }

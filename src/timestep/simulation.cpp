@@ -193,10 +193,9 @@ void Simulation::detect_contacts(std::size_t owned) {
   if (p.skin > 0.0) {
     const collision::NeighbourList& list =
         neighbours_.list_for_step(particles_, owned, globals_, p.contact_threshold, p.skin, steps_);
-    detection_.detect(list, particles_, globals_, materials_, shapes_, p.contact_threshold,
-                      contacts_);
+    detection_.detect(list, particles_, globals_, shapes_, p.contact_threshold, contacts_);
   } else {
-    detection_.detect(particles_, globals_, materials_, shapes_, p.contact_threshold, contacts_);
+    detection_.detect(particles_, globals_, shapes_, p.contact_threshold, contacts_);
   }
   parallel::retain_responsible_contacts(contacts_, particles_, owned);
 }
@@ -206,8 +205,8 @@ void Simulation::set_up_contacts(std::size_t owned) {
     ScopedPhase t(timers_, Phase::setup);
     const Parameters& p = parameters_;
     solver::predict_velocities(particles_, globals_, p.gravity, p.dt, states_);
-    solver::setup_contacts(contacts_, particles_, globals_, states_, p.dt, p.error_reduction,
-                           solver_contacts_);
+    solver::setup_contacts(contacts_, particles_, globals_, materials_, states_, p.dt,
+                           p.error_reduction, solver_contacts_);
     impulses_.assign(contacts_.size(), Vec3::Zero());
     solver::setup_rolling(contacts_, particles_, globals_, materials_, shapes_, states_,
                           solver_contacts_, p.model.model == contact::Model::ccp, rolling_);

@@ -57,8 +57,7 @@ public:
     for (const auto& r : gather_all(mine, comm_)) parallel::unpack(r, everyone);
     collision::ContactDetection full;
     collision::ContactList all;
-    full.detect(everyone, sim_.globals(), sim_.materials(), sim_.shapes(),
-                sim_.parameters().contact_threshold, all);
+    full.detect(everyone, sim_.globals(), sim_.shapes(), sim_.parameters().contact_threshold, all);
     const auto expected = sorted(keyed(all, everyone));
     const auto found = sorted(gather_all(keyed(contacts, p), comm_));
     ++steps_;

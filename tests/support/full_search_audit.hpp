@@ -39,8 +39,8 @@ struct FullSearchAudit {
     sim.set_contact_problem_observer([this, &sim, wall](const auto&, const auto&) {
       collision::ContactDetection full;
       collision::ContactList all;
-      full.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(),
-                  sim.parameters().contact_threshold, all);
+      full.detect(sim.particles(), sim.globals(), sim.shapes(), sim.parameters().contact_threshold,
+                  all);
       const auto ka = keyed_gaps(all, sim.particles());
       const auto kb = keyed_gaps(sim.contacts(), sim.particles());
       mismatches += ka == kb ? 0 : 1;

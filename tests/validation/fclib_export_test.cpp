@@ -66,13 +66,12 @@ TEST(FclibExport, SettledPackingMatchesEngineRelaxation) {
   p.tolerance = 1e-12;
   collision::ContactDetection detection;
   collision::ContactList contacts;
-  detection.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(),
-                   p.contact_threshold, contacts);
+  detection.detect(sim.particles(), sim.globals(), sim.shapes(), p.contact_threshold, contacts);
   solver::BodyStates states;
   solver::predict_velocities(sim.particles(), sim.globals(), p.gravity, p.dt, states);
   std::vector<solver::SolverContact> solver_contacts;
-  solver::setup_contacts(contacts, sim.particles(), sim.globals(), states, p.dt, p.error_reduction,
-                         solver_contacts);
+  solver::setup_contacts(contacts, sim.particles(), sim.globals(), sim.materials(), states, p.dt,
+                         p.error_reduction, solver_contacts);
   const std::size_t m = solver_contacts.size();
   ASSERT_GT(m, 300u);
 

@@ -181,7 +181,7 @@ TEST(WarmStart, ImpulseFollowsThePairAndTheFrame) {
   particles.add_sphere(materials, mat, Vec3(2, 0, 0), 1.0);
   collision::ContactList contacts;
   contacts.num_particles = 2;
-  contacts.push_back(1, 0, Vec3(1, 0, 0), Vec3(1, 0, 0), 0.0, 0.5);  // n from body 0 to 1
+  contacts.push_back(1, 0, Vec3(1, 0, 0), Vec3(1, 0, 0), 0.0);  // n from body 0 to 1
   std::vector<solver::SolverContact> sc(1);
   sc[0].set_frame(contacts.normal[0]);
   sc[0].mu = 0.5;
@@ -194,7 +194,7 @@ TEST(WarmStart, ImpulseFollowsThePairAndTheFrame) {
 
   collision::ContactList swapped;
   swapped.num_particles = 2;
-  swapped.push_back(0, 1, Vec3(1, 0, 0), Vec3(-1, 0, 0), 0.0, 0.5);
+  swapped.push_back(0, 1, Vec3(1, 0, 0), Vec3(-1, 0, 0), 0.0);
   std::vector<solver::SolverContact> sc2(1);
   sc2[0].set_frame(swapped.normal[0]);
   sc2[0].mu = 0.5;

@@ -8,7 +8,8 @@
 // from n alone (tangent_frame; frame(j)): it is not stored.
 // point[j] is the witness point on body 2's surface; body 1's witness point, on its own
 // surface, is point[j] + ξ n (witness1). Each body's lever arm is measured from its own
-// witness point; for a touching pair (ξ = 0) the two coincide.
+// witness point; for a touching pair (ξ = 0) the two coincide. The pair's friction μ is its
+// bodies' materials' (MaterialTable::pair_friction), which the solver's setup takes.
 #include "granite/core/types.hpp"
 
 #include <cmath>
@@ -27,7 +28,6 @@ struct ContactList {
   std::vector<Vec3> point;  // witness point on body 2's surface
   std::vector<Vec3> normal;
   std::vector<double> gap;
-  std::vector<double> friction;  // μ of the pair
 
   std::size_t size() const { return body1.size(); }
   bool involves_global(std::size_t j) const { return body2[j] >= num_particles; }
@@ -43,8 +43,7 @@ struct ContactList {
   std::size_t retain(Keep&& keep);
   /// Empties the list but keeps the capacity (no per-step reallocation).
   void clear();
-  void push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, const Vec3& n, double gap_value,
-                 double mu);
+  void push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, const Vec3& n, double gap_value);
 };
 
 /// Calls f(array) for every per-contact array of `contacts` (const or not): the one list of
@@ -56,7 +55,6 @@ void for_each_array(List& contacts, F&& f) {
   f(contacts.point);
   f(contacts.normal);
   f(contacts.gap);
-  f(contacts.friction);
 }
 
 template <class Keep>
@@ -107,7 +105,7 @@ inline Mat3 contact_frame(const Vec3& n, double a) {
 
 // Inline: the narrow phase adds every contact of every step here.
 inline void ContactList::push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, const Vec3& n,
-                                   double gap_value, double mu) {
+                                   double gap_value) {
   // Grown by a quarter, not doubled: the list is kept at its largest size over the run.
   if (body1.size() == body1.capacity()) {
     const std::size_t more = body1.size() + body1.size() / 4 + 16;
@@ -118,7 +116,6 @@ inline void ContactList::push_back(BodyIndex b1, BodyIndex b2, const Vec3& p, co
   point.push_back(p);
   normal.push_back(n);
   gap.push_back(gap_value);
-  friction.push_back(mu);
 }
 
 // Inline: the setup forms every contact's frame once per step (storing t and o at detection

@@ -6,7 +6,6 @@
 // particle–particle contacts in broad-phase (or candidate) order, then particle–global contacts
 // by particle index. Reuses its buffers.
 #include "granite/body/global_body.hpp"
-#include "granite/body/material.hpp"
 #include "granite/body/particles.hpp"
 #include "granite/collision/contact.hpp"
 #include "granite/collision/linked_cells.hpp"
@@ -21,15 +20,14 @@ public:
   /// Clears `contacts` and fills it by a full search. threshold >= 0 (m).
   /// `shapes`: the table of the particles' shape indices (shape_contacts.hpp).
   void detect(const body::Particles& particles, const body::GlobalBodies& globals,
-              const body::MaterialTable& materials, const body::ShapeTable& shapes,
-              double threshold, ContactList& contacts);
+              const body::ShapeTable& shapes, double threshold, ContactList& contacts);
   /// The same contacts from the candidates of `list`, built on these particles (same indices)
   /// with the same threshold, while !list.stale(). A global body placed as at the build is
   /// tested against its candidate particles only, one that has moved since against every
   /// particle (NeighbourList::global_moved).
   void detect(const NeighbourList& list, const body::Particles& particles,
-              const body::GlobalBodies& globals, const body::MaterialTable& materials,
-              const body::ShapeTable& shapes, double threshold, ContactList& contacts);
+              const body::GlobalBodies& globals, const body::ShapeTable& shapes, double threshold,
+              ContactList& contacts);
 
   /// With polyhedra in the shape table: the candidate pairs within reach the list path skipped
   /// as proven apart (PairClearance) and those it tested (of any shapes), since construction.

@@ -1,6 +1,7 @@
 #pragma once
 // Contact setup (paper §3.1): per contact the frame Q = [n t o], lever arms, the Delassus
 // diagonal block A_jj (Eq. 2), the Signorini gap term and μ, packed for the relaxation sweep.
+#include "granite/body/material.hpp"
 #include "granite/collision/contact.hpp"
 #include "granite/contact/single_contact.hpp"
 #include "granite/solver/body_state.hpp"
@@ -71,11 +72,12 @@ struct SolverContact {
   }
 };
 
-/// Builds one SolverContact per detected contact. A global body's lever arm r2 runs from its
+/// Builds one SolverContact per detected contact, μ the pair's (MaterialTable::pair_friction). A global body's lever arm r2 runs from its
 /// rotation centre, and its BodyState carries its angular velocity, so the contact sees the
 /// wall velocity v + ω × r2 (its infinite mass makes r2 irrelevant to A_jj).
 void setup_contacts(const collision::ContactList& contacts, const body::Particles& particles,
-                    const body::GlobalBodies& globals, const std::vector<BodyState>& states,
-                    double dt, double epsilon, std::vector<SolverContact>& out);
+                    const body::GlobalBodies& globals, const body::MaterialTable& materials,
+                    const std::vector<BodyState>& states, double dt, double epsilon,
+                    std::vector<SolverContact>& out);
 
 }  // namespace granite::solver

@@ -19,7 +19,7 @@ bool ShapeOverlap::operator()(const Sphere& a, const Sphere& b) {
   }
   contacts_.clear();
   placements_.clear();
-  collision::shaped_pair_contacts(pair_, shapes_, placements_, 0.0, 0, 1, 0.0, contacts_);
+  collision::shaped_pair_contacts(pair_, shapes_, placements_, 0.0, 0, 1, contacts_);
   for (std::size_t c = 0; c < contacts_.size(); ++c)
     if (contacts_.gap[c] < 0.0) return true;
   return false;

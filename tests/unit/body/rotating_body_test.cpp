@@ -112,12 +112,12 @@ TEST(RotatingBody, ContactSeesTheWallVelocityAtItsWitnessPoint) {
   globals.add(drum);
   collision::ContactDetection detection;
   collision::ContactList contacts;
-  detection.detect(particles, globals, materials, body::ShapeTable{}, 0.0, contacts);
+  detection.detect(particles, globals, body::ShapeTable{}, 0.0, contacts);
   ASSERT_EQ(contacts.size(), 1u);
   solver::BodyStates states;
   solver::predict_velocities(particles, globals, Vec3::Zero(), 1e-4, states);
   std::vector<solver::SolverContact> setup;
-  solver::setup_contacts(contacts, particles, globals, states, 1e-4, 0.2, setup);
+  solver::setup_contacts(contacts, particles, globals, materials, states, 1e-4, 0.2, setup);
   const Vec3 x_w = contacts.witness2(0);
   const Vec3 wall = drum.velocity + drum.angular_velocity.cross(x_w - c);
   expect_vec(solver::predicted_velocity(setup[0], states[0], states[1]), -wall, 1e-15);

@@ -57,7 +57,7 @@ TEST(LinkedCells, SameContactSetAsBruteForce) {
     // The full detection reports exactly the reference pairs (no global bodies).
     ContactDetection detection;
     ContactList contacts;
-    detection.detect(p, body::GlobalBodies{}, materials, body::ShapeTable{}, threshold, contacts);
+    detection.detect(p, body::GlobalBodies{}, body::ShapeTable{}, threshold, contacts);
     PairSet detected;
     for (std::size_t j = 0; j < contacts.size(); ++j) {
       EXPECT_LT(contacts.body1[j], contacts.body2[j]);
@@ -119,18 +119,20 @@ TEST(Detection, GlobalBodiesAndFriction) {
   globals.add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, wall);
   ContactDetection detection;
   ContactList contacts;
-  detection.detect(p, globals, materials, body::ShapeTable{}, 0.0, contacts);
+  detection.detect(p, globals, body::ShapeTable{}, 0.0, contacts);
   ASSERT_EQ(contacts.size(), 1u);
   EXPECT_EQ(contacts.body1[0], 0u);
   EXPECT_TRUE(contacts.involves_global(0));
   EXPECT_EQ(contacts.global_index(0), 0u);
   EXPECT_NEAR(contacts.gap[0], -0.01, 1e-15);
-  EXPECT_DOUBLE_EQ(contacts.friction[0], 0.2);  // pairwise rule: the minimum
+  // μ is the pair's (the minimum: MaterialTable::pair_friction), taken by the setup
+  // (SetupContacts.FrictionIsThePairsOfMaterials).
+  EXPECT_DOUBLE_EQ(materials.pair_friction(grain, wall), 0.2);
   // Closing contacts: the pair has gap 0.21, the free sphere's floor contact gap 0.4.
-  detection.detect(p, globals, materials, body::ShapeTable{}, 0.2, contacts);
+  detection.detect(p, globals, body::ShapeTable{}, 0.2, contacts);
   EXPECT_EQ(contacts.size(), 1u);
-  detection.detect(p, globals, materials, body::ShapeTable{}, 0.25, contacts);
+  detection.detect(p, globals, body::ShapeTable{}, 0.25, contacts);
   EXPECT_EQ(contacts.size(), 2u);
-  detection.detect(p, globals, materials, body::ShapeTable{}, 0.41, contacts);
+  detection.detect(p, globals, body::ShapeTable{}, 0.41, contacts);
   EXPECT_EQ(contacts.size(), 3u);
 }

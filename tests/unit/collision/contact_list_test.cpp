@@ -40,7 +40,7 @@ TEST(ContactList, PushBackRetainAndClearKeepTheArraysTogether) {
   ContactList list;
   for (int j = 0; j < 10; ++j)
     list.push_back(collision::BodyIndex(j), collision::BodyIndex(j + 100), Vec3(j, 0, 0),
-                   Vec3::UnitZ(), -0.01 * j, 0.1 * j);
+                   Vec3::UnitZ(), -0.01 * j);
   EXPECT_EQ(list.size(), 10u);
   EXPECT_TRUE(same_lengths(list));
   EXPECT_EQ(list.retain([&](std::size_t j) { return j % 3 != 0; }), 4u);
@@ -52,7 +52,6 @@ TEST(ContactList, PushBackRetainAndClearKeepTheArraysTogether) {
     EXPECT_EQ(list.body2[j], collision::BodyIndex(kept[j] + 100));
     EXPECT_EQ(list.point[j], Vec3(kept[j], 0, 0));
     EXPECT_EQ(list.gap[j], -0.01 * kept[j]);
-    EXPECT_EQ(list.friction[j], 0.1 * kept[j]);
     EXPECT_EQ(list.normal[j], Vec3::UnitZ());
     const Mat3 q = list.frame(j);  // [n t o] from n: right-handed and orthonormal
     EXPECT_EQ(q.col(0), list.normal[j]);

@@ -98,8 +98,8 @@ TEST(NeighbourList, CandidatesGiveTheContactsOfAFullSearchWhileMovesStayWithinHa
       if (round == 3) globals.move(moving, Vec3(0.05, 0.03, 0.02));
       for (std::size_t k = 0; k < globals.size(); ++k)
         EXPECT_EQ(list.global_moved(globals, k), round > 2 && k == moving) << "body " << k;
-      full.detect(moved, globals, materials, body::ShapeTable{}, threshold, a);
-      candidates.detect(list, moved, globals, materials, body::ShapeTable{}, threshold, b);
+      full.detect(moved, globals, body::ShapeTable{}, threshold, a);
+      candidates.detect(list, moved, globals, body::ShapeTable{}, threshold, b);
       const auto ka = keyed(a, moved), kb = keyed(b, moved);
       ASSERT_EQ(ka.size(), kb.size());
       for (const auto& [key, gap] : ka) {
@@ -320,7 +320,7 @@ TEST(NeighbourList, TheLocalitySortKeepsTheContactsOfAStep) {
     sorted.set_contact_problem_observer([&](const auto&, const auto&) {
       ContactDetection full;
       ContactList all;
-      full.detect(sorted.particles(), sorted.globals(), sorted.materials(), sorted.shapes(),
+      full.detect(sorted.particles(), sorted.globals(), sorted.shapes(),
                   sorted.parameters().contact_threshold, all);
       const body::Particles& p = sorted.particles();
       mismatches += keyed(all, p) == keyed(sorted.contacts(), p) ? 0 : 1;

@@ -45,8 +45,8 @@ TEST(PairClearance, ABoxTurningInPlaceTowardsAnotherIsTestedAgainBeforeTheyTouch
     if (expected < 0 && std::sin(theta) + 0.2 * std::cos(theta) >= 1.0 - threshold) expected = step;
     p.orientation[0] = Quat(Eigen::AngleAxisd(step * std::numbers::pi / 180.0, Vec3::UnitZ()));
     ASSERT_FALSE(list.stale(p, p.size()));
-    candidates.detect(list, p, {}, materials, shapes, threshold, a);
-    full.detect(p, {}, materials, shapes, threshold, b);
+    candidates.detect(list, p, {}, shapes, threshold, a);
+    full.detect(p, {}, shapes, threshold, b);
     ASSERT_EQ(keyed_gaps(a, p), keyed_gaps(b, p)) << "step " << step;
     if (first_contact < 0 && b.size() > 0) first_contact = step;
   }

@@ -70,7 +70,7 @@ std::vector<Expected> reference(const Scene& s, double threshold) {
 collision::ContactList detect(const Scene& s, double threshold) {
   collision::ContactDetection detection;
   collision::ContactList contacts;
-  detection.detect(s.particles, body::GlobalBodies{}, s.materials, s.shapes, threshold, contacts);
+  detection.detect(s.particles, body::GlobalBodies{}, s.shapes, threshold, contacts);
   return contacts;
 }
 
@@ -144,7 +144,7 @@ TEST(ShapeContacts, PartsMeetGlobalBodiesAndSpheresOneContactEach) {
   collision::ContactDetection detection;
   collision::ContactList c;
   const double threshold = 0.05 * kR;
-  detection.detect(s.particles, floor, s.materials, s.shapes, threshold, c);
+  detection.detect(s.particles, floor, s.shapes, threshold, c);
   std::size_t expected = 0;
   for (const auto& p : parts) expected += p.position.z() - p.radius - lowest < threshold ? 1 : 0;
   ASSERT_EQ(c.size(), expected);
@@ -158,7 +158,7 @@ TEST(ShapeContacts, PartsMeetGlobalBodiesAndSpheresOneContactEach) {
   });
   s.particles.add_sphere(s.materials, glass, top->position + Vec3(0, 0, top->radius + 0.2 * kR),
                          0.2 * kR);
-  detection.detect(s.particles, body::GlobalBodies{}, s.materials, s.shapes, 0.0, c);
+  detection.detect(s.particles, body::GlobalBodies{}, s.shapes, 0.0, c);
   ASSERT_EQ(c.size(), 1u);
   EXPECT_NEAR(c.gap[0], 0.0, 1e-18);
   EXPECT_EQ(collision::surface_radius(s.particles, s.shapes, 0, c.witness2(0)), top->radius);

@@ -28,7 +28,7 @@ struct Scene {
   Offenders overlaps(double max_overlap, granite::BodyId first_new = 0) {
     granite::collision::ContactDetection detection;
     granite::collision::ContactList contacts;
-    detection.detect(sim.particles(), sim.globals(), sim.materials(), sim.shapes(), 0.0, contacts);
+    detection.detect(sim.particles(), sim.globals(), sim.shapes(), 0.0, contacts);
     return granite::scenario::overlaps(sim.particles(), contacts, max_overlap, first_new);
   }
 };

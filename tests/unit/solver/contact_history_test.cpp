@@ -24,9 +24,8 @@ TEST(ContactHistory, ContactsOfOnePairOfParticlesKeepTheirOwnImpulses) {
   particles.add_sphere(materials, glass, Vec3(0, 0, 4), 1.0);
   collision::ContactList contacts;
   // Pair (1, 0) three times, detected the other way round, then pair (1, 2) once.
-  for (int k = 0; k < 3; ++k)
-    contacts.push_back(1, 0, Vec3(0.1 * k, 0, 1), Vec3::UnitZ(), 0.0, 0.5);
-  contacts.push_back(1, 2, Vec3(0, 0, 3), -Vec3::UnitZ(), 0.0, 0.5);
+  for (int k = 0; k < 3; ++k) contacts.push_back(1, 0, Vec3(0.1 * k, 0, 1), Vec3::UnitZ(), 0.0);
+  contacts.push_back(1, 2, Vec3(0, 0, 3), -Vec3::UnitZ(), 0.0);
   std::vector<solver::SolverContact> solver_contacts(contacts.size());
   for (auto& c : solver_contacts) {
     c.set_frame(Vec3::UnitZ());  // Q = [z x y]: its products are exact
@@ -53,8 +52,8 @@ TEST(ContactHistory, TorquesComeBackInTheNewFrameClampedToTheNewBounds) {
   particles.add_sphere(materials, glass, Vec3(0, 0, 2), 1.0);
   collision::ContactList before, after;
   before.num_particles = after.num_particles = particles.size();
-  before.push_back(1, 0, Vec3(0, 0, 1), Vec3::UnitZ(), 0.0, 0.5);
-  after.push_back(0, 1, Vec3(0, 0, 1), -Vec3::UnitZ(), 0.0, 0.5);
+  before.push_back(1, 0, Vec3(0, 0, 1), Vec3::UnitZ(), 0.0);
+  after.push_back(0, 1, Vec3(0, 0, 1), -Vec3::UnitZ(), 0.0);
   std::vector<solver::SolverContact> c1(1), c2(1);
   c1[0].set_frame(Vec3::UnitZ());  // Q = [z x y]
   c1[0].mu = 0.5;

@@ -194,12 +194,12 @@ TEST(Delassus, SetupFormsAClumpsBlockFromItsLeverArms) {
   globals.add(body::HalfSpace{Vec3(0, 0, lowest - 1e-3), Vec3::UnitZ()}, glass);
   collision::ContactDetection detection;
   collision::ContactList contacts;
-  detection.detect(particles, globals, materials, shapes, 2e-3, contacts);
+  detection.detect(particles, globals, shapes, 2e-3, contacts);
   ASSERT_EQ(contacts.size(), 2u);  // both parts within the threshold, at different heights
   solver::BodyStates states;
   solver::predict_velocities(particles, globals, Vec3::Zero(), 1e-4, states);
   std::vector<solver::SolverContact> setup;
-  solver::setup_contacts(contacts, particles, globals, states, 1e-4, 0.2, setup);
+  solver::setup_contacts(contacts, particles, globals, materials, states, 1e-4, 0.2, setup);
   for (std::size_t j = 0; j < setup.size(); ++j) {
     const Vec3 r1 = contacts.witness1(j) - particles.position[0];
     const Mat3 expected = solver::delassus_diagonal(contacts.frame(j), particles.inverse_mass[0],
@@ -210,4 +210,27 @@ TEST(Delassus, SetupFormsAClumpsBlockFromItsLeverArms) {
     EXPECT_GT(std::abs(A(0, 1)) + std::abs(A(0, 2)), 1e-3 * expected.norm())
         << "contact " << j << ": no normal-tangential coupling, the lever arm is not off-centre";
   }
+}
+
+// The setup takes each contact's μ from its bodies' materials (MaterialTable::pair_friction,
+// the minimum of the two): a grain (0.5) on a grain and on a wall (0.2).
+TEST(SetupContacts, FrictionIsThePairsOfMaterials) {
+  body::MaterialTable materials;
+  const auto grain = materials.add({2650.0, 0.5});
+  const auto wall = materials.add({7800.0, 0.2});
+  body::Particles particles;
+  particles.add_sphere(materials, grain, Vec3(0, 0, 0.09), 0.1);  // on the floor
+  particles.add_sphere(materials, grain, Vec3(0, 0, 0.29), 0.1);  // on the first
+  body::GlobalBodies globals;
+  globals.add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, wall);
+  collision::ContactDetection detection;
+  collision::ContactList contacts;
+  detection.detect(particles, globals, body::ShapeTable{}, 0.0, contacts);
+  ASSERT_EQ(contacts.size(), 2u);
+  solver::BodyStates states;
+  solver::predict_velocities(particles, globals, Vec3::Zero(), 1e-4, states);
+  std::vector<solver::SolverContact> setup;
+  solver::setup_contacts(contacts, particles, globals, materials, states, 1e-4, 0.2, setup);
+  for (std::size_t j = 0; j < setup.size(); ++j)
+    EXPECT_EQ(setup[j].mu, contacts.involves_global(j) ? 0.2 : 0.5) << "contact " << j;
 }
