@@ -16,15 +16,16 @@
 namespace granite::collision {
 
 /// Every contact of particles i and j (at least one with a shape) with gap below threshold,
-/// pushed as (i, j), by part of i then part of j. Polyhedra are placed
-/// through `placements` (once per detection).
+/// pushed as (i, j), by part of i then part of j. Polyhedra are placed through `placements`
+/// (once per detection).
 /// `apart` (if given): with no contact found, a lower bound of the distance when one was proven
 /// beyond the threshold, else NaN (polyhedron pairs only: polyhedron_polyhedron).
 void shaped_pair_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
                           PolyhedronPlacements& placements, double threshold, BodyIndex i,
                           BodyIndex j, ContactList& contacts, double* apart = nullptr);
 
-/// Every contact of particle i (with a shape) with global body k, pushed as (i, body2), by part of i then as sphere_global orders them.
+/// Every contact of particle i (with a shape) with global body k, pushed as (i, body2), by part
+/// of i then as sphere_global orders them.
 void shaped_global_contacts(const body::Particles& particles, const body::ShapeTable& shapes,
                             PolyhedronPlacements& placements, const body::GlobalBody& body,
                             double threshold, BodyIndex i, BodyIndex body2, ContactList& contacts);

@@ -23,7 +23,7 @@ Impulse max_dissipation_all_roots_impulse(const Mat3& A, const Vec3& b, double m
 /// The sliding branch of max_dissipation_impulse for a problem the prologue did not decide.
 Impulse max_dissipation_sliding(const Mat3& A, const ReducedProblem& p, const Vec3& b, double mu);
 
-/// A block as a Mat3 (a Mat3 is its own; other blocks give full(), found by ADL).
+/// A block as a Mat3: a Mat3 itself, any other block its full().
 inline const Mat3& matrix_of(const Mat3& A) { return A; }
 template <class Block>
 inline Mat3 matrix_of(const Block& A) {

@@ -17,9 +17,9 @@ namespace granite::solver {
 class SymmetricBlock {
 public:
   SymmetricBlock() = default;
+  /// From a matrix's upper triangle (implicit: a block is assigned from a Mat3).
   template <class Derived>
   SymmetricBlock(const Eigen::MatrixBase<Derived>& m) :
-      // NOLINT: a block is assigned from a Mat3
       a_{m(0, 0), m(0, 1), m(0, 2), m(1, 1), m(1, 2), m(2, 2)} {}
   double operator()(int i, int j) const { return a_[kIndex[i][j]]; }
   Mat3 full() const {
@@ -72,9 +72,10 @@ struct SolverContact {
   }
 };
 
-/// Builds one SolverContact per detected contact, μ the pair's (MaterialTable::pair_friction). A global body's lever arm r2 runs from its
-/// rotation centre, and its BodyState carries its angular velocity, so the contact sees the
-/// wall velocity v + ω × r2 (its infinite mass makes r2 irrelevant to A_jj).
+/// Builds one SolverContact per detected contact, μ its bodies' materials' (pair_friction). A
+/// global body's lever arm r2 runs from its rotation centre, and its BodyState carries its
+/// angular velocity, so the contact sees the wall velocity v + ω × r2 (its infinite mass makes
+/// r2 irrelevant to A_jj).
 void setup_contacts(const collision::ContactList& contacts, const body::Particles& particles,
                     const body::GlobalBodies& globals, const body::MaterialTable& materials,
                     const std::vector<BodyState>& states, double dt, double epsilon,
