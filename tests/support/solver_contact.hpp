@@ -1,7 +1,8 @@
 #pragma once
 // For the solver's unit tests: a solver contact between bodies 0 and 1 (the frame from a unit
 // normal, t and o as the setup forms them, a given Delassus block and lever arms, no gap), and
-// a moving body with a general inverse inertia tensor.
+// a moving body with a general inverse inertia tensor; a scene's contacts detected and set up.
+#include "granite/collision/detection.hpp"
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_setup.hpp"
 
@@ -32,6 +33,24 @@ solver::BodyState random_moving_body(Rng& rng, Distribution& u, double inverse_m
                       Vec3::Zero(), inverse_mass};
   b.set_inverse_inertia(tensor);
   return b;
+}
+
+/// A scene's contacts (the full search with `threshold`), the bodies' predicted states without
+/// gravity, and the solver contacts the setup forms from them (dt 1e-4 s, ε 0.2).
+struct SetUpScene {
+  collision::ContactList contacts;
+  solver::BodyStates states;
+  std::vector<solver::SolverContact> setup;
+};
+inline SetUpScene set_up_scene(const body::Particles& particles, const body::GlobalBodies& globals,
+                               const body::MaterialTable& materials, const body::ShapeTable& shapes,
+                               double threshold) {
+  SetUpScene s;
+  collision::ContactDetection detection;
+  detection.detect(particles, globals, shapes, threshold, s.contacts);
+  solver::predict_velocities(particles, globals, Vec3::Zero(), 1e-4, s.states);
+  solver::setup_contacts(s.contacts, particles, globals, materials, s.states, 1e-4, 0.2, s.setup);
+  return s;
 }
 
 }  // namespace granite::test_support

@@ -8,6 +8,7 @@
 #include "granite/solver/body_state.hpp"
 #include "granite/solver/contact_kinematics.hpp"
 #include "granite/solver/contact_setup.hpp"
+#include "../../support/solver_contact.hpp"
 
 #include <gtest/gtest.h>
 
@@ -110,14 +111,9 @@ TEST(RotatingBody, ContactSeesTheWallVelocityAtItsWitnessPoint) {
   drum.velocity = Vec3(0.01, 0, 0);
   drum.material = m;
   globals.add(drum);
-  collision::ContactDetection detection;
-  collision::ContactList contacts;
-  detection.detect(particles, globals, body::ShapeTable{}, 0.0, contacts);
+  const auto [contacts, states, setup] =
+      test_support::set_up_scene(particles, globals, materials, body::ShapeTable{}, 0.0);
   ASSERT_EQ(contacts.size(), 1u);
-  solver::BodyStates states;
-  solver::predict_velocities(particles, globals, Vec3::Zero(), 1e-4, states);
-  std::vector<solver::SolverContact> setup;
-  solver::setup_contacts(contacts, particles, globals, materials, states, 1e-4, 0.2, setup);
   const Vec3 x_w = contacts.witness2(0);
   const Vec3 wall = drum.velocity + drum.angular_velocity.cross(x_w - c);
   expect_vec(solver::predicted_velocity(setup[0], states[0], states[1]), -wall, 1e-15);

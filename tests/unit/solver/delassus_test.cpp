@@ -192,14 +192,9 @@ TEST(Delassus, SetupFormsAClumpsBlockFromItsLeverArms) {
   const double lowest = 0.002 - a * std::sin(0.4) - r;  // roughly: the floor under the low part
   body::GlobalBodies globals;
   globals.add(body::HalfSpace{Vec3(0, 0, lowest - 1e-3), Vec3::UnitZ()}, glass);
-  collision::ContactDetection detection;
-  collision::ContactList contacts;
-  detection.detect(particles, globals, shapes, 2e-3, contacts);
+  const auto [contacts, states, setup] =
+      test_support::set_up_scene(particles, globals, materials, shapes, 2e-3);
   ASSERT_EQ(contacts.size(), 2u);  // both parts within the threshold, at different heights
-  solver::BodyStates states;
-  solver::predict_velocities(particles, globals, Vec3::Zero(), 1e-4, states);
-  std::vector<solver::SolverContact> setup;
-  solver::setup_contacts(contacts, particles, globals, materials, states, 1e-4, 0.2, setup);
   for (std::size_t j = 0; j < setup.size(); ++j) {
     const Vec3 r1 = contacts.witness1(j) - particles.position[0];
     const Mat3 expected = solver::delassus_diagonal(contacts.frame(j), particles.inverse_mass[0],
@@ -223,14 +218,9 @@ TEST(SetupContacts, FrictionIsThePairsOfMaterials) {
   particles.add_sphere(materials, grain, Vec3(0, 0, 0.29), 0.1);  // on the first
   body::GlobalBodies globals;
   globals.add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, wall);
-  collision::ContactDetection detection;
-  collision::ContactList contacts;
-  detection.detect(particles, globals, body::ShapeTable{}, 0.0, contacts);
+  const auto [contacts, states, setup] =
+      test_support::set_up_scene(particles, globals, materials, body::ShapeTable{}, 0.0);
   ASSERT_EQ(contacts.size(), 2u);
-  solver::BodyStates states;
-  solver::predict_velocities(particles, globals, Vec3::Zero(), 1e-4, states);
-  std::vector<solver::SolverContact> setup;
-  solver::setup_contacts(contacts, particles, globals, materials, states, 1e-4, 0.2, setup);
   for (std::size_t j = 0; j < setup.size(); ++j)
     EXPECT_EQ(setup[j].mu, contacts.involves_global(j) ? 0.2 : 0.5) << "contact " << j;
 }
