@@ -81,7 +81,19 @@ void NeighbourList::build(body::Particles& particles, std::size_t tracked,
   for (std::size_t i = 0; i + 1 < bucket_.size(); ++i)
     std::sort(pairs_.begin() + bucket_[i], pairs_.begin() + bucket_[i + 1]);
   if (!bucket_.empty()) std::sort(pairs_.begin() + bucket_.back(), pairs_.end());
-  unsorted_.clear();
+  // The scratch is not kept between builds (about 80 B per particle: the cells, the positions
+  // and radii in their order, the unsorted pairs): a list lives for many steps, and its
+  // contacts' arrays need the memory meanwhile.
+  release_scratch();
+}
+
+void NeighbourList::release_scratch() {
+  cells_ = LinkedCells{};
+  std::vector<std::pair<std::uint32_t, std::uint32_t>>().swap(unsorted_);
+  std::vector<std::uint32_t>().swap(bucket_);
+  std::vector<Vec3>().swap(cell_x_);
+  std::vector<double>().swap(cell_r_);
+  std::vector<std::uint32_t>().swap(within_reach_);
 }
 
 std::array<std::uint32_t, 2> NeighbourList::gather_triangles(const body::GlobalBody& body,

@@ -102,7 +102,9 @@ private:
   std::array<std::uint32_t, 2> gather_triangles(const body::GlobalBody& body, const Vec3& x,
                                                 double reach);
 
-  LinkedCells cells_;
+  void release_scratch();  // frees the scratch of build()
+
+  LinkedCells cells_;  // scratch of build()
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> unsorted_;  // scratch of build()
   std::vector<std::uint32_t> bucket_;        // scratch of build(): i's candidate count, then offset
