@@ -42,58 +42,50 @@ void NeighbourList::build(body::Particles& particles, std::size_t tracked,
                                  ? gather_triangles(globals[k], x[i], reach)
                                  : std::array{kNoMesh, kNoMesh});
     }
-  cells_.build(x, 2.0 * particles.max_radius() + threshold + skin);
+  // The build's scratch is local: a list lives for many steps, and its contacts' arrays need
+  // the memory meanwhile (about 80 B per particle).
+  LinkedCells cells;
+  cells.build(x, 2.0 * particles.max_radius() + threshold + skin);
   // Positions and radii in the cells' order, so that each particle's candidates are a few
   // contiguous ranges, scanned without a branch per pair (most pairs of adjacent cells are out
   // of reach); then the pairs within reach, without two fixed particles.
-  const std::vector<std::uint32_t>& order = cells_.sorted();
+  const std::vector<std::uint32_t>& order = cells.sorted();
   const std::size_t n = order.size();
-  cell_x_.resize(n);
-  cell_r_.resize(n);
-  within_reach_.resize(n);
+  std::vector<Vec3> cell_x(n);
+  std::vector<double> cell_r(n);
+  std::vector<std::uint32_t> within_reach(n);  // one range's candidates within reach
   for (std::size_t k = 0; k < n; ++k) {
-    cell_x_[k] = x[order[k]];
-    cell_r_[k] = r[order[k]];
+    cell_x[k] = x[order[k]];
+    cell_r[k] = r[order[k]];
   }
-  cells_.for_each_candidate_range([&](std::uint32_t p, std::uint32_t begin, std::uint32_t end) {
-    const Vec3 xp = cell_x_[p];
-    const double rp = cell_r_[p];
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> unsorted;
+  unsorted.reserve(pairs_.size());  // the last build's count: a list changes little
+  cells.for_each_candidate_range([&](std::uint32_t p, std::uint32_t begin, std::uint32_t end) {
+    const Vec3 xp = cell_x[p];
+    const double rp = cell_r[p];
     std::size_t hits = 0;
     for (std::uint32_t q = begin; q < end; ++q) {
-      const double reach = (rp + cell_r_[q] + threshold + skin) * (1.0 + kReachSlack);
-      within_reach_[hits] = q;
-      hits += (xp - cell_x_[q]).squaredNorm() <= reach * reach ? 1 : 0;
+      const double reach = (rp + cell_r[q] + threshold + skin) * (1.0 + kReachSlack);
+      within_reach[hits] = q;
+      hits += (xp - cell_x[q]).squaredNorm() <= reach * reach ? 1 : 0;
     }
     for (std::size_t h = 0; h < hits; ++h) {
-      const std::uint32_t a = order[p], b = order[within_reach_[h]];
+      const std::uint32_t a = order[p], b = order[within_reach[h]];
       const std::uint32_t i = std::min(a, b), j = std::max(a, b);
-      if (particles.fixed[i] == 0 || particles.fixed[j] == 0) unsorted_.emplace_back(i, j);
+      if (particles.fixed[i] == 0 || particles.fixed[j] == 0) unsorted.emplace_back(i, j);
     }
   });
   // Sorted by i, then j: a counting sort by i, then each particle's few candidates by j
   // (cheaper than one std::sort of the whole list; docs/performance.md).
-  bucket_.assign(particles.size(), 0);
-  for (const auto& [i, j] : unsorted_) ++bucket_[i];
+  std::vector<std::uint32_t> bucket(particles.size(), 0);  // i's candidate count, then offset
+  for (const auto& [i, j] : unsorted) ++bucket[i];
   std::uint32_t end = 0;
-  for (std::uint32_t& e : bucket_) e = end += e;
-  pairs_.resize(unsorted_.size());
-  for (auto p = unsorted_.rbegin(); p != unsorted_.rend(); ++p) pairs_[--bucket_[p->first]] = *p;
-  for (std::size_t i = 0; i + 1 < bucket_.size(); ++i)
-    std::sort(pairs_.begin() + bucket_[i], pairs_.begin() + bucket_[i + 1]);
-  if (!bucket_.empty()) std::sort(pairs_.begin() + bucket_.back(), pairs_.end());
-  // The scratch is not kept between builds (about 80 B per particle: the cells, the positions
-  // and radii in their order, the unsorted pairs): a list lives for many steps, and its
-  // contacts' arrays need the memory meanwhile.
-  release_scratch();
-}
-
-void NeighbourList::release_scratch() {
-  cells_ = LinkedCells{};
-  std::vector<std::pair<std::uint32_t, std::uint32_t>>().swap(unsorted_);
-  std::vector<std::uint32_t>().swap(bucket_);
-  std::vector<Vec3>().swap(cell_x_);
-  std::vector<double>().swap(cell_r_);
-  std::vector<std::uint32_t>().swap(within_reach_);
+  for (std::uint32_t& e : bucket) e = end += e;
+  pairs_.resize(unsorted.size());
+  for (auto p = unsorted.rbegin(); p != unsorted.rend(); ++p) pairs_[--bucket[p->first]] = *p;
+  for (std::size_t i = 0; i + 1 < bucket.size(); ++i)
+    std::sort(pairs_.begin() + bucket[i], pairs_.begin() + bucket[i + 1]);
+  if (!bucket.empty()) std::sort(pairs_.begin() + bucket.back(), pairs_.end());
 }
 
 std::array<std::uint32_t, 2> NeighbourList::gather_triangles(const body::GlobalBody& body,

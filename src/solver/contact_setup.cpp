@@ -39,8 +39,7 @@ void setup_contacts(const collision::ContactList& contacts, const body::Particle
     c.reduction = contact::block_reduction(c.A.full());
     c.gap_term = signorini_gap_term(contacts.gap[j], dt, epsilon);
     c.mu = materials.pair_friction(particles.material[c.body1],
-                                   c.body2 < n ? particles.material[c.body2]
-                                               : globals[c.body2 - n].material);
+                                   material_of(particles, globals, c.body2));
     c.weight = 1.0;  // the distributed step lowers it for contacts with a ghost body
   }
 }

@@ -45,8 +45,7 @@ void setup_rolling(const collision::ContactList& contacts, const body::Particles
   for (std::size_t j = 0; j < solver_contacts.size(); ++j) {
     const SolverContact& c = solver_contacts[j];
     const body::MaterialIndex m1 = particles.material[c.body1];
-    const body::MaterialIndex m2 =
-        c.body2 < n ? particles.material[c.body2] : globals[c.body2 - n].material;
+    const body::MaterialIndex m2 = material_of(particles, globals, c.body2);
     const double mu_r = materials.pair_rolling_friction(m1, m2);
     const double mu_s = materials.pair_spinning_friction(m1, m2);
     if (mu_r == 0.0 && mu_s == 0.0) continue;

@@ -102,15 +102,7 @@ private:
   std::array<std::uint32_t, 2> gather_triangles(const body::GlobalBody& body, const Vec3& x,
                                                 double reach);
 
-  void release_scratch();  // frees the scratch of build()
-
-  LinkedCells cells_;  // scratch of build()
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> unsorted_;  // scratch of build()
-  std::vector<std::uint32_t> bucket_;        // scratch of build(): i's candidate count, then offset
-  std::vector<Vec3> cell_x_;                 // scratch of build(): positions in the cells' order
-  std::vector<double> cell_r_;               // and radii
-  std::vector<std::uint32_t> within_reach_;  // and one range's pairs within reach
   std::vector<std::pair<std::uint32_t, std::uint32_t>> global_pairs_;
   std::vector<std::vector<body::Primitive>> global_parts_;  // the global bodies at the build
   std::vector<std::array<std::uint32_t, 2>> mesh_ranges_;   // per global pair: its triangles

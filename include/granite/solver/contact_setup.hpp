@@ -72,6 +72,13 @@ struct SolverContact {
   }
 };
 
+/// The material of body b in the contacts' body indices (particles first, then global bodies).
+inline body::MaterialIndex material_of(const body::Particles& particles,
+                                       const body::GlobalBodies& globals, std::uint32_t b) {
+  const std::size_t n = particles.size();
+  return b < n ? particles.material[b] : globals[b - n].material;
+}
+
 /// Builds one SolverContact per detected contact, μ its bodies' materials' (pair_friction). A
 /// global body's lever arm r2 runs from its rotation centre, and its BodyState carries its
 /// angular velocity, so the contact sees the wall velocity v + ω × r2 (its infinite mass makes
