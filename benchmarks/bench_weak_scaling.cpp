@@ -9,8 +9,10 @@
 // communication share of a step, bytes sent per ghost per sweep (payload of the two
 // correction messages), particles and contacts.
 //
-// usage: bench_weak_scaling [nx ny nz steps [exchange]]   (default 40 40 12 20 overlapped:
-//        19 200 spheres per rank; exchange: overlapped or after_sweep, solver.exchange's modes)
+// usage: bench_weak_scaling [nx ny nz steps [exchange]]   (default 40 40 12 20 auto:
+//        19 200 spheres per rank; exchange: solver.exchange's modes, auto, overlapped or
+//        after_sweep; the first line names the one taken)
+#include "granite/config/settings.hpp"
 #include "granite/parallel/distributed_domain.hpp"
 #include "granite/timestep/simulation.hpp"
 #include "granite/comm/collectives.hpp"
@@ -21,6 +23,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -44,14 +47,17 @@ int main(int argc, char** argv) {
   p.gravity = Vec3(0, 0, -9.81);
   p.contact_threshold = 1e-2 * d;
   p.max_sweeps = 10;
-  const std::string exchange = argc > 5 ? argv[5] : "overlapped";
-  if (exchange != "overlapped" && exchange != "after_sweep") {
+  const std::optional<config::ExchangeMode> mode =
+      value_named(config::kExchangeNames, argc > 5 ? argv[5] : "auto");
+  if (!mode) {
     if (rank == 0)
-      std::fprintf(stderr, "bench_weak_scaling: exchange must be overlapped or after_sweep\n");
+      std::fprintf(stderr,
+                   "bench_weak_scaling: exchange must be auto, overlapped or after_sweep\n");
     MPI_Finalize();
     return 2;
   }
-  p.overlap_exchange = exchange == "overlapped";
+  p.overlap_exchange = config::overlaps_exchange(*mode, comm::all_on_one_node(MPI_COMM_WORLD));
+  const std::string exchange = p.overlap_exchange ? "overlapped" : "after_sweep";
   p.tolerance = 0.0;
   const auto mat = sim.materials().add({2650.0, 0.5});
   sim.globals().add(body::HalfSpace{Vec3::Zero(), Vec3::UnitZ()}, mat);

@@ -6,7 +6,7 @@
 # memory bandwidth and the last-level cache). ROUNDS rounds, each of the three runs in turn;
 # the medians are reported, and the 2-rank efficiency also against that ceiling.
 # usage: [ROUNDS=3] benchmarks/weak_scaling.sh [BUILD_DIR] [nx ny nz steps [exchange]]
-#        (exchange: overlapped, the default, or after_sweep: solver.exchange's modes)
+#        (exchange: solver.exchange's modes; auto, the default, is after_sweep on this one node)
 set -euo pipefail
 build=${1:-build}; shift || true
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -116,6 +116,10 @@ int ranks_on_node(const Communicator& comm) {
   return size;
 }
 
+bool all_on_one_node(const Communicator& comm) {
+  return min(ranks_on_node(comm) == comm.size() ? 1 : 0, comm) == 1;
+}
+
 void throw_if_any_failed(const std::string& message, const Communicator& comm) {
   const std::string text = first_failure(message, comm);
   if (!text.empty()) throw InputError(text);

@@ -37,7 +37,8 @@ struct ChangedDefault {
   const char* before;
   const char* now;
 };
-constexpr ChangedDefault kChangedDefaults[] = {{"domain.balance", "none", "auto"}};
+constexpr ChangedDefault kChangedDefaults[] = {{"domain.balance", "none", "auto"},
+                                               {"solver.exchange", "overlapped", "auto"}};
 
 std::string hint(const std::string& key, const std::string& before, const std::string& after) {
   for (const ChangedDefault& c : kChangedDefaults)

@@ -541,12 +541,14 @@ SchemaPtr build() {
                   "at the last sweep if it does not reach it before (docs/accuracy.md), for "
                   "fc3d and for impulse_change on several ranks; impulse_change on one rank "
                   "every sweep (a test there costs nothing)"),
-              opt("exchange", choice(names_of(kExchangeNames)), "overlapped", "",
+              opt("exchange", choice(names_of(kExchangeNames)), "auto", "",
                   "across ranks, when a Gauss-Seidel sweep exchanges the corrections of bodies "
                   "shared with other ranks: overlapped (the contacts touching such bodies "
-                  "first, then the others while the messages travel) or after_sweep (the "
-                  "whole sweep, then the exchange); the same Jacobi coupling in another "
-                  "sweep order, identical on one rank (docs/solvers.md)"),
+                  "first, then the others while the messages travel), after_sweep (the "
+                  "whole sweep, then the exchange), or auto: overlapped when the ranks span "
+                  "more than one node, after_sweep on one node (the log says which); the same "
+                  "Jacobi coupling in another sweep order, identical on one rank "
+                  "(docs/solvers.md)"),
               opt("lemke",
                   map({
                       opt("max_contacts", integer(1), "200", "",

@@ -381,7 +381,7 @@ Settings settings_of(const YAML::Node& r) {
   s.solver.convergence = named(solver["convergence"], solver::kConvergenceNames);
   s.solver.ordering = named(solver["ordering"], solver::kOrderingNames);
   s.solver.warm_start = solver["warm_start"].as<double>();
-  s.solver.overlap_exchange = named(solver["exchange"], kExchangeNames);
+  s.solver.exchange = named(solver["exchange"], kExchangeNames);
   s.solver.method = named(solver["method"], solver::kMethodNames);
   s.solver.lemke_max_contacts = solver["lemke"]["max_contacts"].as<int>();
 

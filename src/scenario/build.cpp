@@ -33,7 +33,6 @@ void set_parameters(const config::Settings& s, timestep::Parameters& p) {
   p.tolerance = s.solver.tolerance;
   p.convergence = s.solver.convergence;
   p.check_every = s.solver.check_every;
-  p.overlap_exchange = s.solver.overlap_exchange;
   p.ordering = s.solver.ordering;
   p.method = s.solver.method;
   p.lemke_max_contacts = s.solver.lemke_max_contacts;
@@ -241,6 +240,8 @@ BodyId build_simulation(const config::Settings& s, timestep::Simulation& sim, st
                         const Placement& place, std::vector<SourceReport>* report) {
   set_parameters(s, sim.parameters());
   const int rank = place.comm ? place.comm->rank() : 0;
+  sim.parameters().overlap_exchange = config::overlaps_exchange(
+      s.solver.exchange, place.comm == nullptr || comm::all_on_one_node(*place.comm));
   const auto owns = [&](const Vec3& x) { return place.create && place.owner(x) == rank; };
 
   // Young's modulus absent (on every material, config check_consistency): all equal, 1 Pa

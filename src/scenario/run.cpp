@@ -282,6 +282,14 @@ void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const 
             std::to_string(run.comm.size()) + " ranks as " + std::to_string(dims[0]) + "x" +
             std::to_string(dims[1]) + "x" + std::to_string(dims[2]) + ", output in " +
             run.output_dir);
+  if (run.comm.size() > 1) {
+    const bool auto_mode = cfg.settings.solver.exchange == config::ExchangeMode::automatic;
+    log::info(std::string("  solver.exchange: ") +
+              (run.sim.parameters().overlap_exchange ? "overlapped" : "after_sweep") +
+              (!auto_mode                              ? ""
+               : run.sim.parameters().overlap_exchange ? " (auto: the ranks span several nodes)"
+                                                       : " (auto: the ranks share one node)"));
+  }
   for (const auto& fix : fixes)
     log::info(std::string("  fix ") + fix->name() + ": " + fix->description());
   log_shapes(cfg.settings.shapes);
@@ -418,6 +426,7 @@ RunSummary step_to(std::int64_t last, RunContext& run, const Fixes& fixes,
   const std::uint64_t bytes = comm::sum(exchange_bytes, run.comm);
   summary.bytes_per_sweep = summary.sweeps > 0 ? double(bytes) / double(summary.sweeps) : 0.0;
   summary.skin = sim.parameters().skin;
+  summary.overlapped_exchange = sim.parameters().overlap_exchange;
   std::vector<std::uint64_t> sync{ghost_bytes, ghosts};
   comm::sum_in_place(sync, run.comm);
   const double steps = double(std::max<std::int64_t>(summary.steps, 1));

@@ -89,6 +89,7 @@ void complete_record(nlohmann::ordered_json& record, const RunSummary& s,
                          {"lost", s.lost},
                          {"moved_beyond_radius", s.moved_beyond_radius}};
   record["relaxation"] = {{"sweeps", s.sweeps},
+                          {"exchange", s.overlapped_exchange ? "overlapped" : "after_sweep"},
                           {"bytes_per_sweep", s.bytes_per_sweep},
                           {"unconverged_steps", s.unconverged_steps}};
   add_convergence_record(record["relaxation"], s);

@@ -108,6 +108,8 @@ std::string first_failure(const std::string& message, const Communicator& comm);
 
 /// The number of ranks of `comm` on this rank's node (shared memory). Collective.
 int ranks_on_node(const Communicator& comm);
+/// Collective: whether every rank of `comm` shares this node (the same answer on every rank).
+bool all_on_one_node(const Communicator& comm);
 
 /// Every rank passes its own error message ("" = success); if any rank failed, throws
 /// InputError on every rank with the message of the lowest failing rank.

@@ -31,6 +31,7 @@ struct RunSummary {
   std::uint64_t unconverged_steps = 0;   // steps whose relaxation stopped at max_sweeps
   double bytes_per_sweep = 0.0;          // relaxation exchange, all ranks
   double skin = 0.0;                     // contact.skin (m)
+  bool overlapped_exchange = false;      // solver.exchange as taken (auto resolved)
   std::uint64_t neighbour_rebuilds = 0;  // steps that rebuilt the neighbour lists and ghosts
   double ghost_bytes_per_step = 0.0;     // migration + ghost exchange, all ranks, per step
   double ghosts_per_step = 0.0;          // ghosts, all ranks, per step

@@ -264,7 +264,7 @@ TEST(Config, RestartOfACheckpointWrittenBeforeAKeyExistedTakesTheKeysDefault) {
       load_scenario(write_temp("restart_exchange", kValid), {"solver.exchange=after_sweep"});
   const auto differences = granite::config::restart_differences(saved, explicit_value.resolved);
   ASSERT_EQ(differences.size(), 1u);
-  EXPECT_EQ(differences[0], "solver.exchange: overlapped in the checkpoint, after_sweep now");
+  EXPECT_EQ(differences[0], "solver.exchange: auto in the checkpoint, after_sweep now");
 
   const auto added = load_scenario(write_temp("restart_added", std::string(kValid) +
                                                                    "  - type: sphere\n"
@@ -325,6 +325,28 @@ TEST(Config, RestartAcrossTheChangedBalanceDefaultNamesTheKeyToSet) {
   const auto none = load_scenario(write_temp("restart_none", kValid), {"domain.balance=none"});
   EXPECT_TRUE(
       granite::config::restart_differences(granite::config::to_text(older), none.resolved).empty());
+}
+
+// solver.exchange auto overlaps only across nodes; a checkpoint written when the default was
+// overlapped restarts with that value set, as the difference says.
+TEST(Config, ExchangeAutoOverlapsOnlyAcrossNodes) {
+  using granite::config::ExchangeMode;
+  using granite::config::overlaps_exchange;
+  EXPECT_FALSE(overlaps_exchange(ExchangeMode::automatic, true));
+  EXPECT_TRUE(overlaps_exchange(ExchangeMode::automatic, false));
+  for (const bool one_node : {true, false}) {
+    EXPECT_TRUE(overlaps_exchange(ExchangeMode::overlapped, one_node));
+    EXPECT_FALSE(overlaps_exchange(ExchangeMode::after_sweep, one_node));
+  }
+  const auto cfg = load_scenario(write_temp("restart_exchange_auto", kValid), {});
+  EXPECT_EQ(cfg.settings.solver.exchange, ExchangeMode::automatic);
+  YAML::Node older = YAML::Clone(cfg.resolved);
+  older["solver"]["exchange"] = "overlapped";
+  const auto differences =
+      granite::config::restart_differences(granite::config::to_text(older), cfg.resolved);
+  ASSERT_EQ(differences.size(), 1u);
+  EXPECT_EQ(differences[0], "solver.exchange: overlapped in the checkpoint, auto now (its default "
+                            "is now auto: set solver.exchange: overlapped to continue this run)");
 }
 
 TEST(Config, ReferenceDocumentMatchesSchema) {
