@@ -91,11 +91,14 @@ nlohmann::ordered_json restore(const std::string& restart, const config::Scenari
                                RunContext& run, const Fixes& fixes) {
   const io::CheckpointState state =
       io::read_checkpoint(restart, run.sim.particles(), detail::owner_of(run), run.comm);
-  // --restart continues the same run bit for bit: a changed configuration is refused.
+  // --restart continues the same run bit for bit: a changed configuration is refused. On one
+  // rank nothing crosses ranks, and the exchange mode changes nothing.
+  const bool one_rank = run.comm.size() == 1;
   detail::refuse_changed_configuration(
       restart, state, cfg,
       "--restart continues the same run; only run.end_time, run.thermo_every and output.* may "
-      "change");
+      "change (and solver.exchange on one rank)",
+      [one_rank](const std::string& key) { return one_rank && key == "solver.exchange"; });
   detail::validate_restart_state(restart, state, run);
   run.sim.set_clock(state.step);
   run.sim.globals().set_anchors(state.global_anchors);

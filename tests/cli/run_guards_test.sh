@@ -114,6 +114,13 @@ cmp -s "$ck" "$tmp/saved.h5" || fail "the refused run changed $ck"
 expect 2 "$ck: written with a different configuration than $tmp/two.yaml .*: gravity\[2\]: 0 in the checkpoint, -9.81[0-9]* now$" \
   1 run "$tmp/two.yaml" --output "$tmp/unfinished" --restart "$ck" --set 'gravity=[0, 0, -9.81]'
 cmp -s "$ck" "$tmp/saved.h5" || fail "the refused restart changed $ck"
+# solver.exchange changes nothing on one rank, where a restart may change it; on two ranks it
+# changes the sweep's order and is refused (the checkpoint was written on one rank).
+cp "$ck" "$tmp/exchange.h5"
+expect 0 "^done:" 1 run "$tmp/two.yaml" --output "$tmp/exchange1" --restart "$tmp/exchange.h5" \
+  --set solver.exchange=overlapped --set run.end_time=0.006
+expect 2 "written with a different configuration .*solver.exchange: auto in the checkpoint, overlapped now" \
+  2 run "$tmp/two.yaml" --output "$tmp/exchange2" --restart "$tmp/exchange.h5" --set solver.exchange=overlapped
 
 # A damaged checkpoint (a negative radius, a negative step) is refused before use.
 cp "$ck" "$tmp/radius.h5"; cp "$ck" "$tmp/step.h5"
