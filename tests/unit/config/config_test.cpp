@@ -311,20 +311,26 @@ TEST(Config, BalanceAutoIsDynamicUnlessLargeMeshWallsNeedEqualCuts) {
             BalanceMode::none);
 }
 
+// The configuration a checkpoint stores: `resolved` as it was written with section.key = value
+// (a default since changed).
+std::string checkpoint_with(const YAML::Node& resolved, const std::string& section,
+                            const std::string& key, const std::string& value) {
+  YAML::Node older = YAML::Clone(resolved);
+  older[section][key] = value;
+  return granite::config::to_text(older);
+}
+
 // A checkpoint written when domain.balance defaulted to none restarts only with none: the
 // difference names the key and says what to set.
 TEST(Config, RestartAcrossTheChangedBalanceDefaultNamesTheKeyToSet) {
   const auto cfg = load_scenario(write_temp("restart_balance", kValid), {});
-  YAML::Node older = YAML::Clone(cfg.resolved);
-  older["domain"]["balance"] = "none";
-  const auto differences =
-      granite::config::restart_differences(granite::config::to_text(older), cfg.resolved);
+  const std::string older = checkpoint_with(cfg.resolved, "domain", "balance", "none");
+  const auto differences = granite::config::restart_differences(older, cfg.resolved);
   ASSERT_EQ(differences.size(), 1u);
   EXPECT_EQ(differences[0], "domain.balance: none in the checkpoint, auto now (its default is now "
                             "auto: set domain.balance: none to continue this run)");
   const auto none = load_scenario(write_temp("restart_none", kValid), {"domain.balance=none"});
-  EXPECT_TRUE(
-      granite::config::restart_differences(granite::config::to_text(older), none.resolved).empty());
+  EXPECT_TRUE(granite::config::restart_differences(older, none.resolved).empty());
 }
 
 // solver.exchange auto overlaps only across nodes; a checkpoint written when the default was
@@ -340,10 +346,8 @@ TEST(Config, ExchangeAutoOverlapsOnlyAcrossNodes) {
   }
   const auto cfg = load_scenario(write_temp("restart_exchange_auto", kValid), {});
   EXPECT_EQ(cfg.settings.solver.exchange, ExchangeMode::automatic);
-  YAML::Node older = YAML::Clone(cfg.resolved);
-  older["solver"]["exchange"] = "overlapped";
-  const auto differences =
-      granite::config::restart_differences(granite::config::to_text(older), cfg.resolved);
+  const auto differences = granite::config::restart_differences(
+      checkpoint_with(cfg.resolved, "solver", "exchange", "overlapped"), cfg.resolved);
   ASSERT_EQ(differences.size(), 1u);
   EXPECT_EQ(differences[0], "solver.exchange: overlapped in the checkpoint, auto now (its default "
                             "is now auto: set solver.exchange: overlapped to continue this run)");
