@@ -121,6 +121,11 @@ expect 0 "^done:" 1 run "$tmp/two.yaml" --output "$tmp/exchange1" --restart "$tm
   --set solver.exchange=overlapped --set run.end_time=0.006
 expect 2 "written with a different configuration .*solver.exchange: auto in the checkpoint, overlapped now" \
   2 run "$tmp/two.yaml" --output "$tmp/exchange2" --restart "$tmp/exchange.h5" --set solver.exchange=overlapped
+# auto resolves to after_sweep on this one node: the log and run.json say so.
+expect 0 "solver.exchange: after_sweep \(auto: the ranks share one node\)" \
+  2 run "$tmp/two.yaml" --output "$tmp/exchange3" --set run.end_time=0.001
+[ "$(json "$tmp/exchange3/run.json" "r['relaxation']['exchange']")" = after_sweep ] \
+  || fail "run.json does not record the exchange auto took"
 
 # A damaged checkpoint (a negative radius, a negative step) is refused before use.
 cp "$ck" "$tmp/radius.h5"; cp "$ck" "$tmp/step.h5"
