@@ -2,7 +2,8 @@
 // benchmarks/weak_scaling.sh, which runs 1 and 2 ranks and prints the efficiency).
 //
 // Every rank owns the same block of touching spheres (a simple cubic lattice of nx × ny × nz,
-// d = 1 mm, μ = 0.5, gravity, random velocities of up to 1 cm/s), the blocks side by side
+// d = 1 mm, μ = 0.5, gravity, random velocities of up to 1 cm/s, neighbour lists with the
+// configuration's default skin), the blocks side by side
 // along x, so the domain grows with the rank count and each rank has one or two neighbours.
 // After a few settling steps, `steps` steps are timed at a fixed 10 sweeps per step
 // (tolerance 0). Printed: time per step (max over ranks), the phase shares, the
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   p.dt = 1e-5;
   p.gravity = Vec3(0, 0, -9.81);
   p.contact_threshold = 1e-2 * d;
+  p.skin = 0.8 * 0.5 * d;  // contact.skin's default: 0.8 x the largest radius
   p.max_sweeps = 10;
   const std::optional<config::ExchangeMode> mode =
       value_named(config::kExchangeNames, argc > 5 ? argv[5] : "auto");

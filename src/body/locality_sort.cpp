@@ -34,7 +34,7 @@ std::uint64_t morton_key(std::uint32_t x, std::uint32_t y, std::uint32_t z) {
 }
 
 void locality_order(const Particles& particles, std::size_t count, double cell_size,
-                    std::vector<std::uint32_t>& order) {
+                    std::vector<std::uint32_t>& order, const std::vector<std::uint8_t>* first) {
   order.resize(count);
   if (count == 0) return;
   const std::vector<Vec3>& x = particles.position;
@@ -57,10 +57,14 @@ void locality_order(const Particles& particles, std::size_t count, double cell_s
     const double c = std::floor((coordinate - lo[axis]) / h);
     return std::uint32_t(c >= 0.0 ? std::min(c, last_cell) : 0.0);
   };
+  // The keys take 63 bits: the 64th puts the bodies not flagged `first` after the others.
+  constexpr std::uint64_t kLater = std::uint64_t(1) << (3 * kMortonBits);
+  static_assert(3 * kMortonBits == 63);
   std::vector<Entry> entries(count);
   for (std::size_t i = 0; i < count; ++i)
-    entries[i] = {morton_key(cell(x[i][0], 0), cell(x[i][1], 1), cell(x[i][2], 2)), particles.id[i],
-                  std::uint32_t(i)};
+    entries[i] = {morton_key(cell(x[i][0], 0), cell(x[i][1], 1), cell(x[i][2], 2)) |
+                      (first != nullptr && (*first)[i] == 0 ? kLater : 0),
+                  particles.id[i], std::uint32_t(i)};
   const auto before = [](const Entry& a, const Entry& b) {
     return std::tie(a.key, a.id) < std::tie(b.key, b.id);
   };
@@ -70,9 +74,10 @@ void locality_order(const Particles& particles, std::size_t count, double cell_s
   for (std::size_t k = 0; k < count; ++k) order[k] = entries[k].index;
 }
 
-bool sort_by_locality(Particles& particles, std::size_t count, double cell_size) {
+bool sort_by_locality(Particles& particles, std::size_t count, double cell_size,
+                      const std::vector<std::uint8_t>* first) {
   std::vector<std::uint32_t> order;
-  locality_order(particles, count, cell_size, order);
+  locality_order(particles, count, cell_size, order, first);
   bool identity = true;
   for (std::size_t k = 0; k < count && identity; ++k) identity = order[k] == k;
   if (identity) return false;

@@ -50,6 +50,16 @@ std::size_t DistributedDomain::rebuild_ghosts(body::Particles& particles,
   return owned;
 }
 
+bool DistributedDomain::mark_halo_bodies(const body::Particles& particles, double width,
+                                         std::vector<std::uint8_t>& near) const {
+  if (comm_.size() == 1) return false;  // HaloExchange::mark_boundary: no overlap on one rank
+  near.assign(particles.size(), 0);
+  for (const Neighbour& n : decomposition_.neighbours(comm_.rank()))
+    for (std::size_t i = 0; i < particles.size(); ++i)
+      if (near[i] == 0 && n.box.distance(particles.position[i]) <= width) near[i] = 1;
+  return true;
+}
+
 std::size_t DistributedDomain::restore_ghosts(body::Particles& particles, double width) {
   const std::uint64_t before = exchange_.bytes_sent();
   const std::size_t owned = particles.size();

@@ -25,12 +25,16 @@ std::uint64_t morton_key(std::uint32_t x, std::uint32_t y, std::uint32_t z);
 /// come k-th. Sorted by the Morton key of the cell holding the position, ties by id; cells of
 /// edge `cell_size` (m; not > 0: one cell for all; doubled until the bounding box fits in
 /// 2^21 cells along every axis), counted from the lower corner of the bounding box of the
-/// `count` positions.
+/// `count` positions. With `first` (one flag per body of the prefix), the flagged bodies come
+/// before the others, each group in that order: the bodies near another subdomain, whose
+/// contacts the overlapped sweep relaxes first (docs/solvers.md).
 void locality_order(const Particles& particles, std::size_t count, double cell_size,
-                    std::vector<std::uint32_t>& order);
+                    std::vector<std::uint32_t>& order,
+                    const std::vector<std::uint8_t>* first = nullptr);
 
 /// Sorts particles [0, count) by locality_order (the others keep their places); returns false,
 /// having moved nothing, if they were in that order already.
-bool sort_by_locality(Particles& particles, std::size_t count, double cell_size);
+bool sort_by_locality(Particles& particles, std::size_t count, double cell_size,
+                      const std::vector<std::uint8_t>* first = nullptr);
 
 }  // namespace granite::body

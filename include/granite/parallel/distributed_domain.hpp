@@ -57,6 +57,8 @@ public:
   bool agree_on_rebuild(const body::Particles& particles, bool wanted) override;
   std::size_t restore_ghosts(body::Particles& particles, double width) override;
   double ghost_width() const override { return ghost_width_; }
+  bool mark_halo_bodies(const body::Particles& particles, double width,
+                        std::vector<std::uint8_t>& near) const override;
   std::size_t refresh_ghosts(body::Particles& particles, const std::vector<std::int64_t>& owned_map,
                              std::vector<std::int64_t>& ghost_map, bool& ghosts_deleted) override;
   solver::Exchange& exchange() override { return halo_exchange_; }

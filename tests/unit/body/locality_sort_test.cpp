@@ -200,6 +200,28 @@ TEST(LocalitySort, TheOrderDependsOnTheBodiesNotOnTheirOrderBefore) {
     ASSERT_EQ(differing_fields(a, k, b, k), "") << "index " << k;
 }
 
+// With flags (the bodies the halo sends, timestep/simulation.cpp), the flagged bodies come
+// first and each group in the order it has sorted alone.
+TEST(LocalitySort, FlaggedBodiesComeFirstEachGroupInItsOwnOrder) {
+  std::mt19937 rng(11);
+  const body::Particles bodies = random_bodies(1000, 0.1, rng);
+  std::vector<std::uint8_t> first(bodies.size());
+  for (std::size_t i = 0; i < first.size(); ++i) first[i] = bodies.position[i][0] > 0.08 ? 1 : 0;
+  std::vector<std::uint32_t> order;
+  body::locality_order(bodies, bodies.size(), 0.013, order, &first);
+  std::vector<std::uint32_t> plain;
+  body::locality_order(bodies, bodies.size(), 0.013, plain);
+  // The plain order split by the flag, stably: what the flags must give.
+  std::vector<std::uint32_t> expected;
+  for (const int flag : {1, 0})
+    for (const std::uint32_t i : plain)
+      if (first[i] == flag) expected.push_back(i);
+  EXPECT_EQ(order, expected);
+  const auto flagged = std::count(first.begin(), first.end(), 1);
+  EXPECT_GT(flagged, 100) << "test too weak: few flagged bodies";
+  EXPECT_NE(order, plain) << "test too weak: the flags changed nothing";
+}
+
 TEST(LocalitySort, OnlyThePrefixIsSorted) {
   std::mt19937 rng(10);
   const body::Particles before = random_bodies(500, 0.1, rng);
