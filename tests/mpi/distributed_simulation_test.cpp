@@ -419,21 +419,34 @@ TEST(DistributedSimulation, FastBodyCrossesSeveralSubdomainsAndAPeriodicBoundary
   }
 }
 
+// A 0.4 × 0.4 × 0.1 m box with a floor under gravity (into `s`), cut across x and y for the
+// ranks of `comm`, and `layers` square layers of 20 × 20 touching spheres on its floor
+// spanning every subdomain (inter-particle contacts cross the subdomains).
+Decomposition floor_box(Scene& s, MPI_Comm comm) {
+  s.domain = {Vec3(0, 0, 0), Vec3(0.4, 0.4, 0.1)};
+  s.gravity = Vec3(0, 0, -9.81);
+  s.floor = true;
+  return Decomposition(s.domain, choose_dims(size_of(comm), Vec3(0.4, 0.4, 0.1), {0, 0, 1}),
+                       s.periodic);
+}
+std::vector<std::pair<Vec3, Vec3>> touching_layers(const Scene& s, int layers) {
+  std::vector<std::pair<Vec3, Vec3>> bodies;
+  for (int k = 0; k < layers; ++k)
+    for (int i = 0; i < 20; ++i)
+      for (int j = 0; j < 20; ++j)
+        bodies.emplace_back(Vec3(0.01 + 0.02 * i, 0.01 + 0.02 * j, s.radius * (1 + 2 * k)),
+                            Vec3::Zero());
+  return bodies;
+}
+
 TEST(DistributedSimulation, RestingLayerCarriesExactlyItsWeight) {
   // A square layer of spheres on the floor spanning every subdomain: the floor's normal
   // impulses sum to N m g dt, so no contact is treated twice or dropped.
   const MPI_Comm comm = MPI_COMM_WORLD;
   Scene s;
-  s.domain = {Vec3(0, 0, 0), Vec3(0.4, 0.4, 0.1)};
-  s.gravity = Vec3(0, 0, -9.81);
-  s.floor = true;
-  const Decomposition d(s.domain, choose_dims(size_of(comm), Vec3(0.4, 0.4, 0.1), {0, 0, 1}),
-                        s.periodic);
+  const Decomposition d = floor_box(s, comm);
   const int rank = rank_of(comm);
-  std::vector<std::pair<Vec3, Vec3>> bodies;
-  for (int i = 0; i < 20; ++i)
-    for (int j = 0; j < 20; ++j)  // touching neighbours: inter-particle contacts cross subdomains
-      bodies.emplace_back(Vec3(0.01 + 0.02 * i, 0.01 + 0.02 * j, s.radius), Vec3::Zero());
+  const std::vector<std::pair<Vec3, Vec3>> bodies = touching_layers(s, 1);
   timestep::Simulation sim;
   populate(sim, s, bodies, [&](const Vec3& x) { return d.owner_of(x) == rank; });
   DistributedDomain domain(comm, d, 1e-4, {});
@@ -458,20 +471,10 @@ TEST(DistributedSimulation, OverlappedExchangeGathersTheBoundaryContactsInOneRun
   if (size_of(comm) == 1) GTEST_SKIP() << "one rank: no boundary";
   const auto changes = [&](bool overlap) {
     Scene s;
-    s.domain = {Vec3(0, 0, 0), Vec3(0.4, 0.4, 0.1)};
-    s.gravity = Vec3(0, 0, -9.81);
-    s.floor = true;
-    const Decomposition d(s.domain, choose_dims(size_of(comm), Vec3(0.4, 0.4, 0.1), {0, 0, 1}),
-                          s.periodic);
+    const Decomposition d = floor_box(s, comm);
     const int rank = rank_of(comm);
-    std::vector<std::pair<Vec3, Vec3>> bodies;
-    for (int k = 0; k < 3; ++k)
-      for (int i = 0; i < 20; ++i)
-        for (int j = 0; j < 20; ++j)
-          bodies.emplace_back(Vec3(0.01 + 0.02 * i, 0.01 + 0.02 * j, s.radius * (1 + 2 * k)),
-                              Vec3::Zero());
     timestep::Simulation sim;
-    populate(sim, s, bodies, [&](const Vec3& x) { return d.owner_of(x) == rank; });
+    populate(sim, s, touching_layers(s, 3), [&](const Vec3& x) { return d.owner_of(x) == rank; });
     sim.parameters().skin = 0.8 * s.radius;
     sim.parameters().overlap_exchange = overlap;
     DistributedDomain domain(comm, d, 1e-4, {.skin = 0.8 * s.radius});
