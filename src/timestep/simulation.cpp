@@ -157,8 +157,8 @@ std::size_t Simulation::synchronise() {
     const double reach = 2.0 * particles_.max_radius() + p.contact_threshold + p.skin;
     // The overlapped sweep relaxes the contacts of the bodies near other ranks first: with
     // those bodies first in memory, in one run, instead of scattered through the order
-    // (docs/solvers.md: 5-10 % of a sweep).
-    // (Only the Gauss-Seidel sweep overlaps: APGD and Lemke keep the plain order.)
+    // (docs/solvers.md: 5-10 % of a sweep). Only the Gauss-Seidel sweep overlaps; APGD and
+    // Lemke keep the plain order.
     std::vector<std::uint8_t> near;
     const bool first = p.overlap_exchange && p.method == solver::Method::gauss_seidel &&
                        domain().mark_halo_bodies(particles_, reach, near);
