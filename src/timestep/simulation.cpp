@@ -157,11 +157,9 @@ std::size_t Simulation::synchronise() {
     const double reach = 2.0 * particles_.max_radius() + p.contact_threshold + p.skin;
     // The overlapped sweep relaxes the contacts of the bodies near other ranks first: with
     // those bodies first in memory, in one run, instead of scattered through the order
-    // (docs/solvers.md: 5-10 % of a sweep). Only the Gauss-Seidel sweep overlaps; APGD and
-    // Lemke keep the plain order.
+    // (docs/solvers.md: 5-10 % of a sweep).
     std::vector<std::uint8_t> near;
-    const bool first = p.overlap_exchange && p.method == solver::Method::gauss_seidel &&
-                       domain().mark_halo_bodies(particles_, reach, near);
+    const bool first = p.overlapped_sweeps() && domain().mark_halo_bodies(particles_, reach, near);
     body::sort_by_locality(particles_, particles_.size(), reach, first ? &near : nullptr);
   }
   {
@@ -230,7 +228,7 @@ solver::RelaxationResult Simulation::relax_contacts(std::size_t owned) {
   if (p.method == solver::Method::apgd) return relax_contacts_apgd();
   if (p.method == solver::Method::lemke) return relax_contacts_lemke(owned);
   const solver::RelaxationSettings settings{p.model,          p.max_sweeps,  p.tolerance,
-                                            p.convergence,    p.check_every, p.overlap_exchange,
+                                            p.convergence,    p.check_every, p.overlapped_sweeps(),
                                             relaxation_prior_};
   solver::Exchange& exchange = this->exchange();
   // Before the warm start, so that the first exchange carries the warm impulses' ghost

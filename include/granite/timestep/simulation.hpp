@@ -60,7 +60,8 @@ struct Parameters {
   // Locality (body/locality_sort.hpp): on every step that rebuilds the lists and ghosts (every
   // step with skin 0), before the migration, the owned particles are sorted along the Z-order
   // curve over cells of 2 r_max + threshold + skin, so that the halo plan, the lists and the
-  // contacts follow that order. A caller that indexes particles across steps turns it off.
+  // contacts follow that order; with overlapped_sweeps(), the bodies the halo sends first. A
+  // caller that indexes particles across steps turns it off.
   bool locality_sort = true;
   double error_reduction = 0.2;    // ε ∈ [0, 1]: fraction of a penetration removed per step
   contact::ModelSettings model{};  // single-contact model (default mdp)
@@ -92,6 +93,12 @@ struct Parameters {
   // materials' Young's moduli.
   std::optional<solver::ContactLaw> compatible;
   solver::CompatibleSettings compatible_settings{};
+
+  /// Whether the relaxation overlaps its exchange: only Gauss–Seidel sweeps (APGD and Lemke
+  /// exchange whole products).
+  bool overlapped_sweeps() const {
+    return overlap_exchange && method == solver::Method::gauss_seidel;
+  }
 };
 
 class Simulation {
