@@ -54,7 +54,7 @@ particles:
 YAML
 }
 echo "== a pile of $((n * n * layers)) particles (bounding radius $r m) settled for $settle s, then $steps steps measured, 1 rank"
-printf "%-8s %10s %10s %10s %10s %10s %9s\n" kind detection setup relaxation step contacts ratio
+printf "%-8s %10s %10s %10s %10s %10s %9s %12s\n" kind detection setup relaxation step contacts ratio "overlap_um"
 base=0
 for kind in ${KINDS:-sphere dimer tetra rod brick grain pebble}; do
   keys="radius: $r"; [ "$kind" != sphere ] && keys="shape: $kind, orientation: random"
@@ -74,11 +74,13 @@ us["step"] = us["total"] - us["output"]  # the final snapshot and checkpoint are
 base = float(sys.argv[3])
 ratio = f"{us['step'] / base:.2f}x" if base > 0 else "1"
 print(f"{sys.argv[2]:<8} {us['detection']:10.3f} {us['setup']:10.3f} {us['relaxation']:10.3f} "
-      f"{us['step']:10.3f} {run['final']['contacts']:>10} {ratio:>9} {us['step']}")
+      f"{us['step']:10.3f} {run['final']['contacts']:>10} {ratio:>9} "
+      f"{1e6 * run['final']['max_penetration_m']:12.2f} {us['step']}")
 PY
 )
   [ "$kind" = sphere ] && base=${row##* }
   echo "${row% *}"
 done
 echo "(µs per particle-step by phase; step: the run's total less its output (the final snapshot"
-echo " and checkpoint, which the surfaces of shaped bodies make dearer); ratio: step against the spheres')"
+echo " and checkpoint, which the surfaces of shaped bodies make dearer); ratio: step against the spheres';"
+echo " overlap_um: the deepest contact's overlap at the end, µm)"

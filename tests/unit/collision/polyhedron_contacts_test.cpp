@@ -6,6 +6,7 @@
 #include "granite/body/polyhedron.hpp"
 #include "granite/collision/gjk.hpp"
 #include "granite/collision/polyhedron_contacts.hpp"
+#include "granite/collision/separating_axes.hpp"
 
 #include "../../support/random_rotation.hpp"
 #include <gtest/gtest.h>
@@ -113,6 +114,55 @@ TEST(PolyhedronContacts, CrossedEdgesGiveOneContactAtTheCrossing) {
     EXPECT_NEAR((out[0].normal - Vec3::UnitZ()).norm(), 0.0, kTol);
     EXPECT_NEAR((out[0].point - Vec3(0.0, -0.3, s)).norm(), 0.0, kTol);
   }
+}
+
+// A 4 × 2 × 1 brick lying across another (turned 90° about z), tilted by 0.02 rad and sunk
+// by 0.05 below the lower one's top face at its lowest corner, which hangs beyond the lower
+// brick. An edge pair's axis, 0.014 rad from z, separates them by −0.036, more than the top
+// face's −0.05: the overlap is where the upper brick's bottom face crosses the lower one's top
+// face, and its contacts are that face's manifold, not one contact at a crossing of two edges.
+// Reference: the bottom face sampled on a grid, its least height above the top face over the
+// lower brick's footprint (a linear height's least value over the clipped region lies at a
+// corner of it, where the manifold's points are; the grid's 1/400 of the face misses it by at
+// most its spacing times the slope, 0.02).
+TEST(PolyhedronContacts, BrickTiltedAcrossABrickRestsOnTheFacesManifold) {
+  const Vec3 h(2.0, 1.0, 0.5);
+  const body::ConvexPolyhedron brick = body::box_polyhedron(h);
+  const Mat3 R = turn(M_PI / 2, Vec3::UnitZ()) * turn(0.02, Vec3(1.0, 1.0, 0.0));
+  double low = 1e300;  // the upper brick's lowest corner below its centre
+  for (const double sx : {-1.0, 1.0})
+    for (const double sy : {-1.0, 1.0})
+      for (const double sz : {-1.0, 1.0})
+        low = std::min(low, (R * Vec3(sx, sy, sz).cwiseProduct(h))[2]);
+  PlacedPolyhedron a, b;
+  a.place(brick, Vec3(0.0, 0.0, h[2] - 0.05 - low), R);
+  b.place(brick, Vec3::Zero(), Mat3::Identity());
+  SeparatingAxes axes;
+  ASSERT_TRUE(box_axes(a, b, kAll, axes));
+  ASSERT_GT(axes.edge, std::max(axes.face_a, axes.face_b) + 0.01);  // the edge pair separates more
+  ContactGeometry out[kManifoldPoints];
+  const std::size_t n = polyhedron_polyhedron(a, b, kAll, out);
+  ASSERT_EQ(n, 4u);  // the corners of the crossing square
+  double least = 1e300;
+  for (std::size_t c = 0; c < n; ++c) {
+    EXPECT_NEAR((out[c].normal - Vec3::UnitZ()).norm(), 0.0, kTol);
+    EXPECT_NEAR(out[c].point[2], h[2], kTol);
+    EXPECT_NEAR(surface_offset(b, out[c].point), 0.0, kTol);
+    EXPECT_NEAR(surface_offset(a, out[c].point1()), 0.0, kTol);
+    least = std::min(least, out[c].gap);
+  }
+  double sampled = 1e300;
+  constexpr int kGrid = 400;
+  for (int i = 0; i <= kGrid; ++i)
+    for (int j = 0; j <= kGrid; ++j) {
+      const Vec3 local(h[0] * (2.0 * i / kGrid - 1.0), h[1] * (2.0 * j / kGrid - 1.0), -h[2]);
+      const Vec3 x = a.centre + R * local;
+      if (std::abs(x[0]) <= h[0] && std::abs(x[1]) <= h[1])
+        sampled = std::min(sampled, x[2] - h[2]);
+    }
+  EXPECT_LE(least, sampled + kTol);
+  EXPECT_GE(least, sampled - 0.02 * 2.0 * h[0] / kGrid);
+  EXPECT_LE(least, axes.edge);  // the manifold holds the overlap at least as deep
 }
 
 // Random pairs of random convex polyhedra: contacts' witness points on their bodies' surfaces,
