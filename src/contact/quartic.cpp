@@ -273,16 +273,21 @@ bool trig_poly_newton_root(const TrigPoly2& T, double& c, double& s, int iterati
   bool converged = value == 0.0;
   for (int it = 0; it < iterations && !converged; ++it) {
     if (slope == 0.0) return false;
-    double delta = -value / slope;
+    // The first step is Halley's, δ = −2PP'/(2P'² − PP''), whose P''(0) = 2a2 comes with the
+    // coefficients (cubic convergence for a multiply more; later steps would need a third
+    // Horner chain, which costs more than it saves: docs/shapes.md). It is taken when it
+    // scales Newton's step by a factor in (0, 2), a0 a2 < a1²/2; else Newton's.
+    const double delta =
+        it == 0 && 2.0 * a0 * a2 < a1 * a1 ? -a0 * a1 / (a1 * a1 - a0 * a2) : -value / slope;
     if (std::abs(delta) < kQuadratic) {  // dβ = 2 dt/(1 + t²): quadratic regime, as in polish
       t += delta;
       converged = true;
       break;
     }
-    delta = std::clamp(delta, -kMaxHalfTurn, kMaxHalfTurn);
+    double step = std::clamp(delta, -kMaxHalfTurn, kMaxHalfTurn);
     bool improved = false;
     for (int halving = 0; halving < 3; ++halving) {
-      const double nt = t + delta;
+      const double nt = t + step;
       const double nvalue = P(nt), nslope = dP(nt);
       // |T| = |P|/(1 + t²)²: the safeguard compares T, as polish does.
       const double w = 1.0 + t * t, nw = 1.0 + nt * nt;
@@ -293,7 +298,7 @@ bool trig_poly_newton_root(const TrigPoly2& T, double& c, double& s, int iterati
         improved = true;
         break;
       }
-      delta *= 0.5;
+      step *= 0.5;
     }
     if (!improved) {
       converged = std::abs(value / slope) < kConverged;
