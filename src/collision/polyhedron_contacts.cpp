@@ -301,6 +301,7 @@ void PlacedPolyhedron::place(const body::ConvexPolyhedron& polyhedron, const Vec
   shape = &polyhedron;
   centre = x;
   half_extents = polyhedron.box_half_extents;
+  axes = rotation;
   size = 0.0;
   vertices.resize(polyhedron.vertices.size());
   for (std::size_t k = 0; k < vertices.size(); ++k) {
@@ -325,6 +326,7 @@ void PlacedPolyhedron::place(const body::Box& box) {
   shape = &unit;
   centre = box.center;
   half_extents = box.half_extents;
+  axes = rotation;
   size = box.half_extents.norm();
   vertices.resize(unit.vertices.size());
   for (std::size_t k = 0; k < vertices.size(); ++k)

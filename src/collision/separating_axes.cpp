@@ -108,8 +108,8 @@ bool general_axes(const PlacedPolyhedron& a, const PlacedPolyhedron& b, double t
 bool box_axes(const PlacedPolyhedron& a, const PlacedPolyhedron& b, double threshold,
               SeparatingAxes& out) {
   // The boxes' axes: the normals of their + faces (box_polyhedron: faces -x, +x, -y, +y, -z, +z).
-  const Vec3 u[3] = {a.normals[1], a.normals[3], a.normals[5]};
-  const Vec3 v[3] = {b.normals[1], b.normals[3], b.normals[5]};
+  const Vec3 u[3] = {a.axes.col(0), a.axes.col(1), a.axes.col(2)};
+  const Vec3 v[3] = {b.axes.col(0), b.axes.col(1), b.axes.col(2)};
   const Vec3& h = a.half_extents;
   const Vec3& g = b.half_extents;
   const Vec3 t = a.centre - b.centre;  // from b to a

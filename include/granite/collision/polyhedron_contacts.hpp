@@ -49,6 +49,9 @@ struct PlacedPolyhedron {
   double size = 0.0;                          // m, the bounding radius about the centre
   Vec3 lo = Vec3::Zero(), hi = Vec3::Zero();  // the vertices' bounding box in the world
   Vec3 half_extents = Vec3::Zero();  // a box's, centred on `centre`; zero for any other shape
+  // A box's axes (the rotation's columns, the normals of its + faces), beside the rest of the
+  // placement: box_axes reads them, the centre and the half extents, and no array.
+  Mat3 axes = Mat3::Identity();
   void place(const body::ConvexPolyhedron& polyhedron, const Vec3& x, const Mat3& rotation);
   /// A global box (body/global_body.hpp) as a placed polyhedron.
   void place(const body::Box& box);
