@@ -26,7 +26,7 @@ constexpr double kAxisBias = 1e-9;
 // face does (the face's depth counts the part of the upper brick that hangs beyond the lower
 // one). The edge pair's single contact at a crossing of two edges, where the face's manifold
 // belongs, let the upper brick tip into the lower one: in a settled pile of 4 × 2 × 1 bricks,
-// pairs overlapped by up to 41 % of the thickness (docs/shapes.md, manifolds). An edge pair's
+// pairs overlapped by up to a fifth of the thickness (docs/shapes.md, manifolds). An edge pair's
 // axis within kNearFaceCosine of the face's normal (1 − cos θ, θ < 0.1 rad) therefore gives way
 // to the face's manifold when that holds the overlap: its least gap at most the edge pair's
 // separation, less kEdgeDepthPreference of its depth (the margin of ODE's and Bullet's

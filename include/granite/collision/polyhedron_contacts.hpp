@@ -15,7 +15,9 @@
 //   contact, at most four kept (the deepest, the farthest from it, and the two spanning the
 //   largest areas on either side). An edge axis gives one contact: the exact closest points
 //   (GJK) of bodies apart, the closest points of the two edges of overlapping ones; so does a
-//   face whose clipped incident face has no point within threshold. The separation along an
+//   face whose clipped incident face has no point within threshold. An edge axis within
+//   0.1 rad of the best face's normal gives way to that face's manifold where the manifold
+//   holds the overlap (two flat bricks stacked with crossed edges). The separation along an
 //   axis is a lower bound of the distance, exact for touching and penetrating bodies.
 // - A rounded segment (a capsule; a sphere when its ends coincide) against a polyhedron: the
 //   exact distance of the segment to the polyhedron (GJK), minus the radius. If the closest
