@@ -165,6 +165,60 @@ TEST(PolyhedronContacts, BrickTiltedAcrossABrickRestsOnTheFacesManifold) {
   EXPECT_LE(least, axes.edge);  // the manifold holds the overlap at least as deep
 }
 
+// Random bricks stacked on a brick: turned about z at random, tilted by up to 0.05 rad about a
+// random horizontal axis, moved by up to half a width and sunk by up to a fifth of the
+// thickness at the lowest corner. Wherever an edge pair's axis separates them more than every
+// face does and lies within 0.1 rad of the best face's normal, the contacts are that face's
+// manifold (two points at least, the face's normal) when it holds the overlap as deep as the
+// edge pair does, to its 5 % margin; its least gap then lies between the face's separation
+// (no point of the upper brick is deeper along the normal) and that margin. Else they are the
+// edge pair's single contact.
+TEST(PolyhedronContacts, StackedBricksNearAFaceTakeItsManifold) {
+  const Vec3 h(2.0, 1.0, 0.5);
+  const body::ConvexPolyhedron brick = body::box_polyhedron(h);
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  int near_face = 0, manifolds = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const double yaw = M_PI * u(rng), tilt = 0.05 * u(rng), heading = 2.0 * M_PI * u(rng);
+    const Mat3 R =
+        turn(yaw, Vec3::UnitZ()) * turn(tilt, Vec3(std::cos(heading), std::sin(heading), 0.0));
+    double low = 1e300;
+    for (const double sx : {-1.0, 1.0})
+      for (const double sy : {-1.0, 1.0})
+        for (const double sz : {-1.0, 1.0})
+          low = std::min(low, (R * Vec3(sx, sy, sz).cwiseProduct(h))[2]);
+    const Vec3 x(h[1] * (u(rng) - 0.5), h[1] * (u(rng) - 0.5), h[2] - 0.4 * h[2] * u(rng) - low);
+    PlacedPolyhedron a, b;
+    a.place(brick, x, R);
+    b.place(brick, Vec3::Zero(), Mat3::Identity());
+    SeparatingAxes axes;
+    ASSERT_TRUE(box_axes(a, b, kAll, axes));
+    const bool on_a = axes.face_a > axes.face_b;
+    const double face = std::max(axes.face_a, axes.face_b);
+    const Vec3 n = on_a ? a.normals[std::size_t(axes.fa)] : b.normals[std::size_t(axes.fb)];
+    if (!(axes.edge > face + 1e-9 && std::abs(n.dot(axes.edge_normal)) > 1.0 - 5e-3)) continue;
+    ++near_face;
+    ContactGeometry out[kManifoldPoints];
+    const std::size_t count = polyhedron_polyhedron(a, b, kAll, out);
+    ASSERT_GE(count, 1u) << trial;
+    if (count == 1) {  // the edge pair's contact
+      EXPECT_NEAR(out[0].gap, axes.edge, 1e-12) << trial;
+      continue;
+    }
+    ++manifolds;
+    double least = 1e300;
+    for (std::size_t c = 0; c < count; ++c) {
+      EXPECT_NEAR((out[c].normal - (on_a ? Vec3(-n) : n)).norm(), 0.0, kTol) << trial;
+      least = std::min(least, out[c].gap);
+    }
+    EXPECT_GE(least, face - kTol) << trial;
+    EXPECT_LE(least, axes.edge + 0.05 * std::max(0.0, -axes.edge)) << trial;
+  }
+  EXPECT_GT(near_face, 200);
+  EXPECT_GT(manifolds, near_face / 2);
+}
+
 // Random pairs of random convex polyhedra: contacts' witness points on their bodies' surfaces,
 // the least gap never above the exact distance (GJK; separating axes give a lower bound, exact
 // when touching), no contact only when the distance exceeds the threshold, and a turned and
