@@ -54,8 +54,8 @@ particles:
 YAML
 }
 echo "== a pile of $((n * n * layers)) particles (bounding radius $r m) settled for $settle s, then $steps steps measured, 1 rank"
-printf "%-8s %10s %10s %10s %10s %10s %9s %12s\n" kind detection setup relaxation step contacts ratio "overlap_um"
-base=0
+printf "%-8s %10s %10s %10s %10s %10s %9s %12s %12s\n" kind detection setup relaxation step contacts ratio per_contact "overlap_um"
+base=0:0
 for kind in ${KINDS:-sphere dimer tetra rod brick grain pebble}; do
   keys="radius: $r"; [ "$kind" != sphere ] && keys="shape: $kind, orientation: random"
   write_config "$tmp/$kind.yaml" "$keys"
@@ -71,11 +71,14 @@ ps = run["steps"]["done"] * run["particles"]["final"]
 t = run["timings"]
 us = {k: 1e6 * t[k]["max" if "max" in t[k] else "avg"] / ps for k in ("detection", "setup", "relaxation", "total", "output")}
 us["step"] = us["total"] - us["output"]  # the final snapshot and checkpoint are not a step's
-base = float(sys.argv[3])
+# the step per contact: µs per particle-step over the contacts per particle
+per_contact = us["step"] * run["particles"]["final"] / max(run["final"]["contacts"], 1)
+base, base_pc = (float(x) for x in sys.argv[3].split(":"))
 ratio = f"{us['step'] / base:.2f}x" if base > 0 else "1"
+ratio_pc = f"{per_contact / base_pc:.2f}x" if base_pc > 0 else "1"
 print(f"{sys.argv[2]:<8} {us['detection']:10.3f} {us['setup']:10.3f} {us['relaxation']:10.3f} "
-      f"{us['step']:10.3f} {run['final']['contacts']:>10} {ratio:>9} "
-      f"{1e6 * run['final']['max_penetration_m']:12.2f} {us['step']}")
+      f"{us['step']:10.3f} {run['final']['contacts']:>10} {ratio:>9} {ratio_pc:>12} "
+      f"{1e6 * run['final']['max_penetration_m']:12.2f} {us['step']}:{per_contact}")
 PY
 )
   [ "$kind" = sphere ] && base=${row##* }
@@ -83,4 +86,5 @@ PY
 done
 echo "(µs per particle-step by phase; step: the run's total less its output (the final snapshot"
 echo " and checkpoint, which the surfaces of shaped bodies make dearer); ratio: step against the spheres';"
+echo " per_contact: the step over the contacts per particle, against the spheres';"
 echo " overlap_um: the deepest contact's overlap at the end, µm)"
