@@ -364,6 +364,8 @@ std::size_t polyhedron_polyhedron(const PlacedPolyhedron& a, const PlacedPolyhed
   const double bias = kAxisBias * (a.size + b.size);
   const bool on_a = axes.face_a > axes.face_b + bias;
   const double face = on_a ? axes.face_a : axes.face_b;
+  const Vec3& face_normal =
+      on_a ? a.normals[std::size_t(axes.fa)] : b.normals[std::size_t(axes.fb)];
   // Apart: the exact closest points (GJK), for an edge axis (the edge pair whose axis
   // separates most need not hold the closest features) and for a face whose clipped incident
   // face has no point within threshold (the closest features are edges or vertices beside it).
@@ -411,8 +413,6 @@ std::size_t polyhedron_polyhedron(const PlacedPolyhedron& a, const PlacedPolyhed
                 : face_contacts(b, axes.fb, a, true, threshold, deepest_if_none, out);
   };
   if (axes.edge > face + bias) {
-    const Vec3& face_normal =
-        on_a ? a.normals[std::size_t(axes.fa)] : b.normals[std::size_t(axes.fb)];
     if (std::abs(face_normal.dot(axes.edge_normal)) > 1.0 - kNearFaceCosine &&
         (count = manifold(false)) > 0 &&
         least_gap(out, count) <= axes.edge + kEdgeDepthPreference * std::max(0.0, -axes.edge))
@@ -420,9 +420,7 @@ std::size_t polyhedron_polyhedron(const PlacedPolyhedron& a, const PlacedPolyhed
     return edge_pair();
   }
   if ((count = manifold(false)) > 0) return count;
-  if (!overlap && closest(count, on_a ? Vec3(-a.normals[std::size_t(axes.fa)])
-                                      : b.normals[std::size_t(axes.fb)]))
-    return count;
+  if (!overlap && closest(count, on_a ? Vec3(-face_normal) : face_normal)) return count;
   return manifold(true);  // overlapping at a face's rim: the incident body's deepest vertex
 }
 

@@ -35,7 +35,7 @@ std::size_t DistributedDomain::synchronise_in_place(body::Particles& particles) 
 
 std::size_t DistributedDomain::rebuild_ghosts(body::Particles& particles,
                                               std::uint64_t bytes_before) {
-  const GhostWidth ghost{comm::max(particles.max_radius(), comm_), threshold_, settings_.skin};
+  const GhostWidth ghost = ghost_width_of(particles);
   // The same on every rank (the radius is the global maximum): every rank throws alike.
   if (const std::string thin = decomposition_.too_thin(ghost); !thin.empty()) {
     const Int3& d = decomposition_.dims();
@@ -50,9 +50,14 @@ std::size_t DistributedDomain::rebuild_ghosts(body::Particles& particles,
   return owned;
 }
 
-bool DistributedDomain::mark_halo_bodies(const body::Particles& particles, double width,
+GhostWidth DistributedDomain::ghost_width_of(const body::Particles& particles) const {
+  return {comm::max(particles.max_radius(), comm_), threshold_, settings_.skin};
+}
+
+bool DistributedDomain::mark_halo_bodies(const body::Particles& particles,
                                          std::vector<std::uint8_t>& near) const {
   if (comm_.size() == 1) return false;  // HaloExchange::mark_boundary: no overlap on one rank
+  const double width = ghost_width_of(particles).value();  // rebuild_ghosts' width
   near.assign(particles.size(), 0);
   for (const Neighbour& n : decomposition_.neighbours(comm_.rank()))
     for (std::size_t i = 0; i < particles.size(); ++i)

@@ -286,12 +286,13 @@ void log_header(const config::ScenarioConfig& cfg, const RunContext& run, const 
             std::to_string(dims[1]) + "x" + std::to_string(dims[2]) + ", output in " +
             run.output_dir);
   if (run.comm.size() > 1) {
-    const bool auto_mode = cfg.settings.solver.exchange == config::ExchangeMode::automatic;
-    log::info(std::string("  solver.exchange: ") +
-              (run.sim.parameters().overlap_exchange ? "overlapped" : "after_sweep") +
-              (!auto_mode                              ? ""
-               : run.sim.parameters().overlap_exchange ? " (auto: the ranks span several nodes)"
-                                                       : " (auto: the ranks share one node)"));
+    const bool overlapped = run.sim.parameters().overlap_exchange;
+    std::string line =
+        std::string("  solver.exchange: ") + (overlapped ? "overlapped" : "after_sweep");
+    if (cfg.settings.solver.exchange == config::ExchangeMode::automatic)
+      line += overlapped ? " (auto: the ranks span several nodes)"
+                         : " (auto: the ranks share one node)";
+    log::info(line);
   }
   for (const auto& fix : fixes)
     log::info(std::string("  fix ") + fix->name() + ": " + fix->description());

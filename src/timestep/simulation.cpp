@@ -159,7 +159,7 @@ std::size_t Simulation::synchronise() {
     // those bodies first in memory, in one run, instead of scattered through the order
     // (docs/solvers.md: 5-10 % of a sweep).
     std::vector<std::uint8_t> near;
-    const bool first = p.overlapped_sweeps() && domain().mark_halo_bodies(particles_, reach, near);
+    const bool first = p.overlapped_sweeps() && domain().mark_halo_bodies(particles_, near);
     body::sort_by_locality(particles_, particles_.size(), reach, first ? &near : nullptr);
   }
   {

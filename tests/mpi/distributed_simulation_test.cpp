@@ -476,7 +476,7 @@ TEST(DistributedSimulation, OverlappedExchangeGathersTheBoundaryContactsInOneRun
     populate(sim, s, touching_layers(s, 1), [](const Vec3&) { return true; });
     DistributedDomain domain(comm, d, 1e-4, {});
     std::vector<std::uint8_t> near;
-    EXPECT_FALSE(domain.mark_halo_bodies(sim.particles(), 0.1, near));
+    EXPECT_FALSE(domain.mark_halo_bodies(sim.particles(), near));
     EXPECT_TRUE(near.empty());
     return;
   }

@@ -57,7 +57,7 @@ public:
   bool agree_on_rebuild(const body::Particles& particles, bool wanted) override;
   std::size_t restore_ghosts(body::Particles& particles, double width) override;
   double ghost_width() const override { return ghost_width_; }
-  bool mark_halo_bodies(const body::Particles& particles, double width,
+  bool mark_halo_bodies(const body::Particles& particles,
                         std::vector<std::uint8_t>& near) const override;
   std::size_t refresh_ghosts(body::Particles& particles, const std::vector<std::int64_t>& owned_map,
                              std::vector<std::int64_t>& ghost_map, bool& ghosts_deleted) override;
@@ -96,6 +96,8 @@ public:
 private:
   /// The ghosts of the current owners at the current width (throws SubdomainTooThin).
   std::size_t rebuild_ghosts(body::Particles& particles, std::uint64_t bytes_before);
+  /// Collective: the ghost width of these particles (the largest radius over the ranks).
+  GhostWidth ghost_width_of(const body::Particles& particles) const;
 
   comm::Communicator comm_;
   Decomposition decomposition_;

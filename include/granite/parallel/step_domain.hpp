@@ -61,11 +61,11 @@ public:
   /// Last action of a step, after the statistics (e.g. dropping the ghosts, which the next
   /// synchronise() rebuilds).
   virtual void end_step(body::Particles& particles, std::size_t owned) = 0;
-  /// Before synchronise(), every particle owned: near[i] = 1 for those within `width` of a
-  /// neighbour subdomain (periodic images of this one's included), which the halo will send
-  /// and whose contacts the overlapped sweep relaxes first (the locality sort puts them
-  /// first). False, marking nothing, on one rank, which exchanges nothing in a sweep.
-  virtual bool mark_halo_bodies(const body::Particles& /*particles*/, double /*width*/,
+  /// Collective, before synchronise(), every particle owned: near[i] = 1 for those within the
+  /// ghost width of a neighbour subdomain (periodic images of this one's included), which the
+  /// halo will send and whose contacts the overlapped sweep relaxes first (the locality sort
+  /// puts them first). False, marking nothing, on one rank, which exchanges nothing in a sweep.
+  virtual bool mark_halo_bodies(const body::Particles& /*particles*/,
                                 std::vector<std::uint8_t>& /*near*/) const {
     return false;
   }
